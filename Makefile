@@ -1,0 +1,28 @@
+# One command runs the main job, one runs the tests; both build the virtual environment first.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test bench install clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev,dask]'
+	touch $@
+
+install: $(BIN)/.installed
+
+# The main job on sensible defaults.
+run: $(BIN)/.installed
+	$(BIN)/deckopt match connect_four heuristic random --games 200 --seed 0
+
+test: $(BIN)/.installed
+	$(BIN)/python -m pytest
+
+bench: $(BIN)/.installed
+	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open_spiel not installable here; benchmarks run without it"
+	$(BIN)/deckopt bench engines
+
+clean:
+	rm -rf $(VENV) build *.egg-info

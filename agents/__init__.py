@@ -1,0 +1,45 @@
+"""Agents that act in games, the lock-step arena, evaluation and training.
+
+    agent = agents.make("heuristic", game, seed=0)
+    actions = agent.act(states)          # one legal action per state
+
+Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `mcts:SIMS` (or `mcts:SIMSx...`, see
+agents.mcts), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
+run folder (its final model).
+"""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import Agent, RandomAgent, masked_argmax
+from games import Game, UserError
+
+SPEC_HELP = "random, heuristic, minimax (tic_tac_toe), mcts:SIMS, pretrained, or a model path / run folder"
+
+
+def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> Agent:
+    """The agent named by `spec` for `game`; its own random choices flow from `seed`."""
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    spec = str(spec).strip()
+    if spec == "random":
+        agent = RandomAgent(rng)
+    elif spec == "heuristic":
+        agent = importlib.import_module("agents.heuristics").make_heuristic(game, rng)
+    elif spec == "minimax":
+        if game.name != "tic_tac_toe":
+            raise UserError(f"agent 'minimax' is only for tic_tac_toe, not {game.name}")
+        agent = importlib.import_module("agents.minimax").MinimaxAgent(game, rng)
+    elif spec.startswith("mcts"):
+        agent = importlib.import_module("agents.mcts").make_mcts(spec, game, rng)
+    elif spec == "pretrained" or spec.endswith((".keras", ".npz")) or Path(spec).is_dir() or "/" in spec:
+        agent = importlib.import_module("agents.learned").load_agent(spec, game, rng)
+    else:
+        raise UserError(f"unknown agent spec {spec!r}; use {SPEC_HELP}")
+    agent.spec = spec
+    return agent
+
+
+__all__ = ["Agent", "RandomAgent", "make", "masked_argmax", "SPEC_HELP"]

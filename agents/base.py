@@ -1,0 +1,54 @@
+"""The one agent interface: choose an action for each state of a batch.
+
+`act(states)` gets states whose current player the agent controls and returns one legal action per
+state as an int array. Learned agents build every observation of the batch and run their network
+once; illegal actions are excluded by masking, never learned as a penalty.
+"""
+from __future__ import annotations
+
+import abc
+from typing import Sequence
+
+import numpy as np
+
+from games import State
+
+
+class Agent(abc.ABC):
+    #: the spec string the agent was made from (for reports)
+    spec: str = "?"
+
+    @abc.abstractmethod
+    def act(self, states: Sequence[State]) -> np.ndarray:
+        """One legal action per state (int64 array of len(states))."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.spec!r})"
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions."""
+
+    spec = "random"
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+
+    def act(self, states: Sequence[State]) -> np.ndarray:
+        out = np.empty(len(states), dtype=np.int64)
+        # one batch of uniforms, scaled by each state's number of legal actions
+        u = self.rng.random(len(states))
+        for i, s in enumerate(states):
+            legal = s.legal_actions()
+            out[i] = legal[int(u[i] * len(legal))]
+        return out
+
+
+def masked_argmax(values: np.ndarray, legal_masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+    """Row-wise argmax of `values` over legal entries only (ties broken at random if rng given)."""
+    v = np.where(legal_masks, values, -np.inf)
+    if rng is None:
+        return v.argmax(axis=1)
+    best = v == v.max(axis=1, keepdims=True)
+    noise = rng.random(v.shape) * best
+    return noise.argmax(axis=1)

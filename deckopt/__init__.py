@@ -1,0 +1,1 @@
+"""The `deckopt` command line: parses arguments, calls games/agents/evolution, prints results."""

@@ -1,0 +1,3 @@
+from deckopt.cli import main
+
+raise SystemExit(main())

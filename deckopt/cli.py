@@ -1,0 +1,52 @@
+"""`deckopt` entry point: one console script, one subcommand per module in deckopt.commands.
+
+Exit codes: 0 success, 2 user error (one line on stderr), 1 unexpected failure.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+import sys
+
+from games.errors import UserError
+
+# each module defines register(subparsers); the order is the order of `deckopt --help`
+COMMAND_MODULES = ["play", "match", "train", "evolve", "decks", "tournament", "bench"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not usage + message
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="deckopt", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for every error")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMAND_MODULES:
+        if importlib.util.find_spec(f"deckopt.commands.{name}") is None:
+            continue  # TODO(lead): drop once every command exists
+        importlib.import_module(f"deckopt.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        if args.debug:
+            raise
+        print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"deckopt {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,0 +1,66 @@
+"""`deckopt match GAME SPEC SPEC [SPEC ...] --games N`: agents against each other, seats rotated."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from deckopt.commands._common import game_config_args, make_game, positive_int, print_json, progress_bar
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "match",
+        help="play agents against each other (seats rotated, chance mirrored)",
+        description="Play N games between agents, rotating seats; every block of seat rotations shares one "
+        "chance seed so luck is mirrored. Agent specs: random, heuristic, minimax, mcts:SIMS, pretrained, "
+        "or a model path / run folder.",
+    )
+    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="one agent per seat (fewer than the seats: they repeat)")
+    p.add_argument("--games", type=positive_int, required=True, help="number of games")
+    p.add_argument("--seed", type=int, default=0, help="root seed of every game and agent (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    game_config_args(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import agents
+    from agents.arena import play_match
+    from games import UserError
+
+    if len(args.specs) < 2 and args.game != "incan_gold":
+        raise UserError("give at least two agent specs (one per seat)")
+    if args.game == "incan_gold" and args.players is None:
+        args.players = max(3, len(args.specs))
+    game = make_game(args)
+    if len(args.specs) > game.num_players:
+        raise UserError(f"{args.game} seats {game.num_players} players, got {len(args.specs)} specs")
+    players = [agents.make(spec, game, seed=[args.seed, 1000 + i]) for i, spec in enumerate(args.specs)]
+    with progress_bar(args.games, f"{args.game}", disable=None) as bar:
+        result = play_match(game, players, args.games, seed=args.seed, progress=bar.update)
+    if args.json:
+        print_json(result.as_dict())
+    else:
+        print_table(result, game.num_players)
+    return 0
+
+
+def print_table(result, num_players: int, out=sys.stdout) -> None:
+    """Results per agent: wins, draws, losses, win rate with 95 % CI, and the win rate per seat."""
+    d = result.as_dict()
+    width = max(12, *(len(a["spec"]) for a in d["agents"])) + 2
+    print(f"{d['game']}: {d['games']} games, seed {d['seed']}, {result.seconds:.1f} s", file=out)
+    seat_cols = "".join(f"  seat {p} win" for p in range(num_players))
+    print(f"{'agent':<{width}}{'wins':>6}{'draws':>7}{'losses':>8}{'win rate':>10}  {'95% CI':<15}{seat_cols}", file=out)
+    for a in d["agents"]:
+        lo, hi = a["ci95"]
+        seats = "".join(
+            f"{a['by_seat'][str(p)]['win_rate']:>12.3f}" if str(p) in a["by_seat"] else f"{'-':>12}"
+            for p in range(num_players)
+        )
+        print(
+            f"{a['spec']:<{width}}{a['wins']:>6}{a['draws']:>7}{a['losses']:>8}{a['win_rate']:>10.3f}  "
+            f"[{lo:.3f}, {hi:.3f}] {seats}",
+            file=out,
+        )

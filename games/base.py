@@ -1,0 +1,90 @@
+"""The one game interface (OpenSpiel's State API in plain Python).
+
+A `Game` holds the rules and config; a `State` is one position. Chance (shuffles, draws, who
+starts) uses the `numpy.random.Generator` passed to `new_initial_state` and kept by the state, so
+the same seed replays the same game.
+
+Players are `0..num_players-1`. `current_player` is `TERMINAL` (-1) once the game is over.
+"""
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+import numpy as np
+
+from games.errors import IllegalActionError
+
+TERMINAL = -1
+
+
+class Game(abc.ABC):
+    name: str
+    num_players: int
+    num_actions: int
+    observation_size: int
+    config: Any  # a dataclass
+
+    @abc.abstractmethod
+    def new_initial_state(self, rng: np.random.Generator) -> "State":
+        """A fresh game; `rng` drives all of its chance events."""
+
+    def action_name(self, action: int) -> str:
+        return str(action)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.config})"
+
+
+class State(abc.ABC):
+    game: Game
+
+    @property
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The player to move, or TERMINAL."""
+
+    @abc.abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """Bool array of length `game.num_actions`; empty (all False) only at the end."""
+
+    @abc.abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play `action` for the current player; raises IllegalActionError if it is not legal."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abc.abstractmethod
+    def returns(self) -> np.ndarray:
+        """float64 array, one entry per player; zeros before the end."""
+
+    @abc.abstractmethod
+    def observation(self, player: int) -> np.ndarray:
+        """float32 vector of length `game.observation_size`, from `player`'s view only."""
+
+    @abc.abstractmethod
+    def clone(self) -> "State": ...
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> "State":
+        """A copy in which everything `player` cannot see is re-drawn consistently with what
+        `player` knows (determinization for search). Perfect-information games return a clone."""
+        return self.clone()
+
+    def view(self, player: int) -> str:
+        """The position as `player` may see it (used by `deckopt play`); hidden-information games
+        override it to hide what `player` cannot know. `str(state)` shows everything."""
+        return str(self)
+
+    # Helpers shared by every game -------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def _illegal(self, action: Any) -> IllegalActionError:
+        legal = self.legal_actions()
+        if self.is_terminal():
+            return IllegalActionError(f"{self.game.name}: action {action!r} after the game has ended")
+        return IllegalActionError(
+            f"{self.game.name}: action {action!r} is not legal for player {self.current_player} "
+            f"(legal: {', '.join(self.game.action_name(a) for a in legal)})"
+        )

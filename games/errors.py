@@ -1,0 +1,13 @@
+"""The one exception type for a user's mistake (bad game name, illegal deck, illegal action...).
+
+Every package raises `UserError` (a `ValueError`) for bad input; the command line turns it into one
+line on stderr and exit code 2. Anything else is a bug and keeps its traceback.
+"""
+
+
+class UserError(ValueError):
+    """A mistake in what the user (or calling code) asked for, explained in one line."""
+
+
+class IllegalActionError(UserError):
+    """An action that is not legal in the current state."""

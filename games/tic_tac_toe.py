@@ -1,0 +1,115 @@
+"""Tic Tac Toe: 3x3, player 0 moves first, actions 0..8 are the cells in row-major order."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from games.base import TERMINAL, Game, State
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+# the lines through each cell, so a move checks only its own lines
+_LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
+
+
+@dataclass(frozen=True)
+class TicTacToeConfig:
+    pass
+
+
+class TicTacToe(Game):
+    name = "tic_tac_toe"
+    num_players = 2
+    num_actions = 9
+    observation_size = 18
+
+    def __init__(self):
+        self.config = TicTacToeConfig()
+
+    def new_initial_state(self, rng: np.random.Generator | None = None) -> "TicTacToeState":
+        return TicTacToeState(self)
+
+    def action_name(self, action: int) -> str:
+        return f"{action} (row {action // 3 + 1}, col {action % 3 + 1})"
+
+
+class TicTacToeState(State):
+    __slots__ = ("game", "board", "_player", "_winner", "_moves")
+
+    def __init__(self, game: TicTacToe):
+        self.game = game
+        self.board = [-1] * 9  # -1 empty, else the player who owns the cell
+        self._player = 0
+        self._winner = -1  # -1 none yet, 0/1 the winner, 2 draw
+        self._moves = 0
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self._winner != -1 else self._player
+
+    def legal_mask(self) -> np.ndarray:
+        if self._winner != -1:
+            return np.zeros(9, dtype=bool)
+        return np.array([c == -1 for c in self.board], dtype=bool)
+
+    def legal_actions(self) -> list[int]:
+        if self._winner != -1:
+            return []
+        return [i for i, c in enumerate(self.board) if c == -1]
+
+    def apply_action(self, action: int) -> None:
+        if self._winner != -1 or not (0 <= action < 9) or self.board[action] != -1 or action != int(action):
+            raise self._illegal(action)
+        action = int(action)
+        p = self._player
+        b = self.board
+        b[action] = p
+        self._moves += 1
+        for x, y, z in _LINES_THROUGH[action]:
+            if b[x] == p and b[y] == p and b[z] == p:
+                self._winner = p
+                return
+        if self._moves == 9:
+            self._winner = 2
+            return
+        self._player = 1 - p
+
+    def is_terminal(self) -> bool:
+        return self._winner != -1
+
+    def returns(self) -> np.ndarray:
+        if self._winner in (-1, 2):
+            return np.zeros(2)
+        r = np.full(2, -1.0)
+        r[self._winner] = 1.0
+        return r
+
+    def observation(self, player: int) -> np.ndarray:
+        b = np.asarray(self.board)
+        return np.concatenate([b == player, b == 1 - player]).astype(np.float32)
+
+    def clone(self) -> "TicTacToeState":
+        s = TicTacToeState.__new__(TicTacToeState)
+        s.game = self.game
+        s.board = self.board[:]
+        s._player = self._player
+        s._winner = self._winner
+        s._moves = self._moves
+        return s
+
+    # public facts
+    @property
+    def winner(self) -> int | None:
+        """The winning player, or None (game on or drawn)."""
+        return self._winner if self._winner in (0, 1) else None
+
+    def __str__(self) -> str:
+        marks = {-1: ".", 0: "X", 1: "O"}
+        rows = [" ".join(marks[c] for c in self.board[r * 3 : r * 3 + 3]) for r in range(3)]
+        if self._winner == 2:
+            status = "draw"
+        elif self._winner != -1:
+            status = f"player {self._winner} ({marks[self._winner]}) wins"
+        else:
+            status = f"player {self._player} ({marks[self._player]}) to move"
+        return "\n".join(rows) + "\n" + status

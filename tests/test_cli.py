@@ -1,0 +1,79 @@
+"""The command line: contract shapes, exit codes, one-line errors."""
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from deckopt.cli import main
+
+
+def run_cli(args, capsys):
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_match_json_shape(capsys):
+    code, out, err = run_cli(["match", "tic_tac_toe", "random", "random", "--games", "20", "--seed", "3", "--json"], capsys)
+    assert code == 0
+    obj = json.loads(out)  # exactly one JSON object
+    assert obj["game"] == "tic_tac_toe" and obj["games"] == 20 and obj["seed"] == 3
+    assert [a["spec"] for a in obj["agents"]] == ["random", "random"]
+    for a in obj["agents"]:
+        assert {"spec", "wins", "draws", "losses", "win_rate", "ci95"} <= set(a)
+        assert a["wins"] + a["draws"] + a["losses"] == 20
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["match", "no_such_game", "random", "random", "--games", "2"], "unknown game"),
+        (["match", "tic_tac_toe", "random", "wizard", "--games", "2"], "unknown agent spec"),
+        (["match", "tic_tac_toe", "random", "random", "random", "--games", "2"], "seats 2"),
+        (["match", "tic_tac_toe", "random", "random", "--games", "2", "--players", "4"], "--players"),
+        (["match", "tic_tac_toe", "random", "random", "--games", "2", "--deck", "x.toml"], "--deck"),
+    ],
+)
+def test_user_errors_are_one_line_exit_2(args, needle, capsys):
+    code, out, err = run_cli(args, capsys)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+def test_bad_option_is_one_line_exit_2():
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckopt", "match", "tic_tac_toe", "random", "random", "--games", "zero"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_play_reprompts_on_bad_input_and_finishes():
+    from argparse import Namespace
+
+    from deckopt.commands import play
+
+    # the person plays 0,1,2 along the top row; junk and illegal entries are asked again
+    typed = io.StringIO("junk\n0\n0\n1\n3\n2\n5\n6\n7\n8\n")
+    out = io.StringIO()
+    args = Namespace(game="tic_tac_toe", vs="random", seat=0, seed=1, players=None, deck=None)
+    assert play.run(args, prompt_in=typed, out=out) == 0
+    text = out.getvalue()
+    assert "'junk' is not a legal move" in text
+    assert "game over" in text
+
+
+def test_play_quits_on_eof():
+    from argparse import Namespace
+
+    from deckopt.commands import play
+
+    out = io.StringIO()
+    args = Namespace(game="tic_tac_toe", vs="random", seat=1, seed=1, players=None, deck=None)
+    assert play.run(args, prompt_in=io.StringIO(""), out=out) == 0
+    assert "abandoned" in out.getvalue()

@@ -22,7 +22,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="deckopt", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = _Parser(
+        prog="deckopt",
+        description="Train game-playing agents by self-play and evolve Gwent Lite decks. "
+        "`deckopt COMMAND --help` lists the options of each command.",
+    )
     parser.add_argument("--debug", action="store_true", help="show tracebacks for every error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True

@@ -58,9 +58,12 @@ class TicTacToeState(State):
         return [i for i, c in enumerate(self.board) if c == -1]
 
     def apply_action(self, action: int) -> None:
-        if self._winner != -1 or not (0 <= action < 9) or self.board[action] != -1 or action != int(action):
+        if action.__class__ is not int:  # numpy integers pass; floats, bools, strings never coerce
+            if not isinstance(action, np.integer):
+                raise self._illegal(action)
+            action = int(action)
+        if self._winner != -1 or not (0 <= action < 9) or self.board[action] != -1:
             raise self._illegal(action)
-        action = int(action)
         p = self._player
         b = self.board
         b[action] = p

@@ -1,0 +1,73 @@
+"""`deckopt bench engines|selfplay|evolution|search [--json]`: speed benchmarks."""
+from __future__ import annotations
+
+import importlib
+import sys
+
+from deckopt.commands._common import print_json
+from games.errors import UserError
+
+# bench name -> module whose run(progress=None) -> {"bench", "results", "ratios"}
+BENCHES = {
+    "engines": "agents.bench_engines",
+    "selfplay": "agents.bench_selfplay",
+    "evolution": "evolution.bench",
+    "search": "agents.bench_search",
+}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "bench",
+        help="speed benchmarks (engines, self-play, evolution, search)",
+        description="Run a speed benchmark; progress goes to stderr. Numbers on a shared machine "
+        "are noisy: each measure is a median of repeats.",
+    )
+    p.add_argument("which", choices=sorted(BENCHES), help="what to measure")
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
+    p.set_defaults(func=main)
+
+
+def _load(which: str):
+    module = BENCHES[which]
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        # only the bench module itself (or its package) missing means "not written yet"
+        if exc.name == module or module.startswith(f"{exc.name}."):
+            raise UserError(f"bench {which!r} is not available yet") from None
+        raise
+
+
+def _progress(message) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def format_table(report: dict) -> str:
+    rows = [(r["name"], _number(r["value"]), r["unit"]) for r in report.get("results", [])]
+    rows += [(name, _number(value), "ratio") for name, value in report.get("ratios", {}).items()]
+    if not rows:
+        return f"bench {report.get('bench', '?')}: no results"
+    w_name = max(len(r[0]) for r in rows)
+    w_value = max(len(r[1]) for r in rows)
+    lines = [f"bench {report.get('bench', '?')}"]
+    lines += [f"  {n:<{w_name}}  {v:>{w_value}}  {u}" for n, v, u in rows]
+    return "\n".join(lines)
+
+
+def _number(value) -> str:
+    value = float(value)
+    if value != value:  # nan
+        return "nan"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def main(args) -> int:
+    report = _load(args.which).run(progress=_progress)
+    if args.json:
+        print_json(report)
+    else:
+        print(format_table(report))
+    return 0

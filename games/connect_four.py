@@ -1,0 +1,226 @@
+"""Connect Four: 6 rows x 7 columns, player 0 moves first, actions 0..6 drop a piece in a column.
+
+The position is two bitboards (Python ints) in the classic layout: column `c` owns bits
+`7c .. 7c+6`, bit `7c + r` is row `r` counted from the bottom, and bit `7c + 6` stays empty as a
+sentinel so that shifting a line past the top of a column never wraps into the next column. Four in
+a row is then two shift-and-ands per direction (shifts 1 vertical, 7 horizontal, 6 and 8 the
+diagonals). Everything on the hot path (legal_actions, apply_action, is_terminal) is a few integer
+operations and table look-ups, because random playouts and search run millions of them.
+
+`board` and the observation planes put row 0 at the TOP, as `str(state)` prints it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from games.base import TERMINAL, Game, State
+
+ROWS = 6
+COLS = 7
+_H = ROWS + 1  # bits per column, the top one a sentinel
+_ALL_FREE = (1 << COLS) - 1  # bit c set: column c is not full
+BOARD_CELLS = sum(((1 << ROWS) - 1) << (_H * c) for c in range(COLS))  # every cell bit, no sentinels
+_START_HEIGHTS = tuple(_H * c for c in range(COLS))
+_TOP = tuple(_H * c + ROWS for c in range(COLS))  # the sentinel's bit index: reaching it = full
+# One immutable answer per set of open columns, so legal_mask/legal_actions only copy.
+_ACTIONS = tuple(tuple(c for c in range(COLS) if free >> c & 1) for free in range(1 << COLS))
+_MASKS = tuple(np.array([free >> c & 1 for c in range(COLS)], dtype=bool) for free in range(1 << COLS))
+_IN_PLAY = 2  # _winner while the game is on; else 0/1 the winner, -1 a draw
+# bit index (in the 56 bits of a bitboard) of each cell, row-major with row 0 at the top
+_CELL_BITS = np.array([_H * c + (ROWS - 1 - r) for r in range(ROWS) for c in range(COLS)])
+
+
+def has_four(b: int) -> bool:
+    """Whether bitboard `b` holds four in a row."""
+    x = b & (b >> 1)  # vertical
+    if x & (x >> 2):
+        return True
+    x = b & (b >> 7)  # horizontal
+    if x & (x >> 14):
+        return True
+    x = b & (b >> 6)  # diagonal \ (next column, one row down)
+    if x & (x >> 12):
+        return True
+    x = b & (b >> 8)  # diagonal / (next column, one row up)
+    return bool(x & (x >> 16))
+
+
+def winning_cells(own: int, occupied: int) -> int:
+    """Bitboard of the empty cells (reachable or not) that would complete a four for `own`."""
+    r = (own << 1) & (own << 2) & (own << 3)  # vertical: only from below
+    for s in (_H, _H - 1, _H + 1):  # horizontal, and the two diagonals
+        pair = (own << s) & (own << 2 * s)
+        r |= pair & (own << 3 * s)
+        r |= pair & (own >> s)
+        pair = (own >> s) & (own >> 2 * s)
+        r |= pair & (own << s)
+        r |= pair & (own >> 3 * s)
+    return r & (BOARD_CELLS ^ occupied)
+
+
+def _cells(b: int) -> np.ndarray:
+    """A bitboard as 42 0/1 uint8 cells, row-major, row 0 at the top."""
+    return np.unpackbits(np.frombuffer(b.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")[_CELL_BITS]
+
+
+_new_state = object.__new__  # states are built field by field, skipping __init__
+
+
+@dataclass(frozen=True)
+class ConnectFourConfig:
+    pass
+
+
+class ConnectFour(Game):
+    name = "connect_four"
+    num_players = 2
+    num_actions = COLS
+    observation_size = 2 * ROWS * COLS
+
+    def __init__(self):
+        self.config = ConnectFourConfig()
+
+    def new_initial_state(self, rng: np.random.Generator | None = None) -> "ConnectFourState":
+        s = _new_state(ConnectFourState)
+        s.game = self
+        s._bits = [0, 0]
+        s._heights = list(_START_HEIGHTS)
+        s._free = _ALL_FREE
+        s._player = 0
+        s._winner = _IN_PLAY
+        s._moves = 0
+        return s
+
+    def action_name(self, action: int) -> str:
+        return f"{action} (column {action + 1})"
+
+
+class ConnectFourState(State):
+    __slots__ = ("game", "_bits", "_heights", "_free", "_player", "_winner", "_moves")
+
+    @property
+    def current_player(self) -> int:
+        return self._player if self._winner == _IN_PLAY else TERMINAL
+
+    def legal_mask(self) -> np.ndarray:
+        return _MASKS[self._free].copy()
+
+    def legal_actions(self) -> list[int]:
+        return list(_ACTIONS[self._free])
+
+    def apply_action(self, action: int) -> None:
+        if action.__class__ is not int:
+            action = self._as_column(action)
+        free = self._free  # 0 once the game is over, so nothing is legal then
+        if not (0 <= action < COLS and free >> action & 1):
+            raise self._illegal(action)
+        heights = self._heights
+        h = heights[action]
+        heights[action] = h + 1
+        if h + 1 == _TOP[action]:
+            free ^= 1 << action
+        p = self._player
+        bits = self._bits
+        b = bits[p] | (1 << h)
+        bits[p] = b
+        moves = self._moves + 1
+        self._moves = moves
+        # four in a row (needs 4 own pieces, i.e. 7 moves in all); shifts: | - \ /
+        if moves >= 7 and (
+            (x := b & (b >> 1)) & (x >> 2)
+            or (x := b & (b >> 7)) & (x >> 14)
+            or (x := b & (b >> 6)) & (x >> 12)
+            or (x := b & (b >> 8)) & (x >> 16)
+        ):
+            self._winner = p
+            self._free = 0
+        elif free:
+            self._free = free
+            self._player = 1 - p
+        else:
+            self._winner = -1
+            self._free = 0
+
+    def _as_column(self, action) -> int:
+        """numpy integers pass; anything else (bool, float, str...) is illegal, never coerced."""
+        if isinstance(action, np.integer):
+            return int(action)
+        raise self._illegal(action)
+
+    def is_terminal(self) -> bool:
+        return self._winner != _IN_PLAY
+
+    def returns(self) -> np.ndarray:
+        w = self._winner
+        if w == 0:
+            return np.array([1.0, -1.0])
+        if w == 1:
+            return np.array([-1.0, 1.0])
+        return np.zeros(2)
+
+    def observation(self, player: int) -> np.ndarray:
+        own = self._bits[player]
+        other = self._bits[1 - player]
+        return np.concatenate([_cells(own), _cells(other)]).astype(np.float32)
+
+    def clone(self) -> "ConnectFourState":
+        s = _new_state(ConnectFourState)
+        s.game = self.game
+        s._bits = self._bits[:]
+        s._heights = self._heights[:]
+        s._free = self._free
+        s._player = self._player
+        s._winner = self._winner
+        s._moves = self._moves
+        return s
+
+    # public facts ---------------------------------------------------------------------------
+    @property
+    def winner(self) -> int | None:
+        """The winning player, or None (game on or drawn)."""
+        return self._winner if self._winner in (0, 1) else None
+
+    @property
+    def is_draw(self) -> bool:
+        return self._winner == -1
+
+    @property
+    def num_moves(self) -> int:
+        return self._moves
+
+    @property
+    def board(self) -> np.ndarray:
+        """A 6x7 int8 copy: -1 empty, else the owner; row 0 is the TOP row, as printed."""
+        b = np.full(ROWS * COLS, -1, dtype=np.int8)
+        b[_cells(self._bits[0]).astype(bool)] = 0
+        b[_cells(self._bits[1]).astype(bool)] = 1
+        return b.reshape(ROWS, COLS)
+
+    @property
+    def bitboards(self) -> tuple[int, int]:
+        """Each player's pieces as a bitboard: bit `7*col + row`, row 0 at the BOTTOM (see the
+        module docstring); for tools and heuristics that want bit tricks."""
+        return self._bits[0], self._bits[1]
+
+    def landing_bit(self, column: int) -> int:
+        """The bit where a piece dropped in `column` would land (a sentinel bit if it is full)."""
+        return 1 << self._heights[column]
+
+    @property
+    def heights(self) -> tuple[int, ...]:
+        """Pieces in each column."""
+        return tuple(h - _H * c for c, h in enumerate(self._heights))
+
+    def __str__(self) -> str:
+        marks = {-1: ".", 0: "X", 1: "O"}
+        rows = [" ".join(marks[int(c)] for c in row) for row in self.board]
+        rows.append(" ".join(str(c) for c in range(COLS)))
+        if self._winner == -1:
+            status = "draw"
+        elif self._winner != _IN_PLAY:
+            status = f"player {self._winner} ({marks[self._winner]}) wins"
+        else:
+            status = f"player {self._player} ({marks[self._player]}) to move"
+        return "\n".join(rows) + "\n" + status

@@ -76,6 +76,14 @@ class State(abc.ABC):
         override it to hide what `player` cannot know. `str(state)` shows everything."""
         return str(self)
 
+    def describe_move(self, before: "State", action: int, viewer: int) -> str:
+        """What `viewer` sees happen when `action` took `before` (a copy of the state before it)
+        to this state: a line or a few for `deckopt play`, "" if nothing visible happened. Games
+        with secret moves or chance override it."""
+        mover = before.current_player
+        who = "you play" if mover == viewer else f"player {mover} plays"
+        return f"{who} {self.game.action_name(action)}"
+
     # Helpers shared by every game -------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_mask()).tolist()

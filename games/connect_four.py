@@ -94,7 +94,7 @@ class ConnectFour(Game):
         return s
 
     def action_name(self, action: int) -> str:
-        return f"{action} (column {action + 1})"
+        return f"column {action}"  # the number printed under that column
 
 
 class ConnectFourState(State):

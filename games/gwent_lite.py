@@ -135,7 +135,7 @@ class GwentLite(Game):
         return GwentLiteState(self, [[int(c) for c in o] for o in orders], leader)
 
     def action_name(self, action: int) -> str:
-        return "0 (pass)" if action == 0 else f"{action} (play a {action})"
+        return "pass" if action == 0 else f"play {action}"
 
 
 class GwentLiteState(State):
@@ -308,7 +308,9 @@ class GwentLiteState(State):
         multiset, since the deck is known), sizes kept; `player`'s own draw pile reshuffled."""
         s = self.clone()
         o = 1 - player
-        unplayed = self.hand(o) + self._piles[o]
+        # sorted first: the result must depend on what `player` knows and on rng only, never on
+        # the hidden order (search with the same rng must not tell two such states apart)
+        unplayed = sorted(self.hand(o) + self._piles[o])
         unplayed = rng.permutation(unplayed).tolist() if unplayed else []
         h = self._hand_sizes[o]
         n = self.game.max_power + 1
@@ -318,7 +320,7 @@ class GwentLiteState(State):
         for c in unplayed[h:]:
             pc[c] += 1
         s._hands[o], s._pile_counts[o], s._piles[o] = hand, pc, unplayed[h:]
-        own = self._piles[player]
+        own = sorted(self._piles[player])
         s._piles[player] = rng.permutation(own).tolist() if own else []
         return s
 
@@ -411,15 +413,78 @@ class GwentLiteState(State):
         return "\n".join(lines)
 
     def view(self, player: int) -> str:
+        """The game as `player` sees it: own hand (sorted, with counts) and own draw pile as a
+        multiset; of the opponent only sizes and the public unplayed multiset."""
         o = 1 - player
-        own_pile = sorted(self._piles[player])
+        w = self._wins
         lines = [
-            self._header(),
-            f"you (player {player}): {self._board(player)}; hand {self.hand(player)}; "
-            f"draw pile {len(own_pile)} cards {own_pile}",
-            f"opponent (player {o}): {self._board(o)}; hand {self._hand_sizes[o]} cards, "
-            f"draw pile {len(self._piles[o])} cards; unplayed (hand + pile) {self.unplayed(o)}",
+            f"Gwent Lite, round {self._round} of at most {self.game.max_rounds} (player {self._leader} led); "
+            f"round wins: you {w[player]}, player {o} {w[o]}"
         ]
-        if self._returns is None:
-            lines.append("your move" if self._player == player else f"player {self._player} to move")
+        if self._returns is not None:
+            r = self._returns
+            lines[0] += ": a draw" if r[0] == r[1] else (": you win" if r[player] > 0 else f": player {o} wins")
+        for p, name in ((player, f"you (player {player})"), (o, f"player {o}")):
+            lines.append(
+                f"{name + ':':16} {self._board(p)}; hand {self._hand_sizes[p]} cards, "
+                f"draw pile {len(self._piles[p])} cards"
+            )
+        lines.append(f"your hand ({self._hand_sizes[player]} cards): [{_with_counts(self.hand(player))}]")
+        lines.append(f"your draw pile (order hidden): [{_with_counts(sorted(self._piles[player]))}]")
+        lines.append(f"player {o}'s unplayed cards (hand + draw pile): [{_with_counts(self.unplayed(o))}]")
+        if self._returns is None and self._player != player:
+            lines.append(f"player {self._player} to move")
         return "\n".join(lines)
+
+    def describe_move(self, before: "GwentLiteState", action: int, viewer: int) -> str:
+        """The card played or the pass; at a round's end its result and the draws."""
+        mover = before.current_player
+
+        def name(p: int) -> str:
+            return "you" if p == viewer else f"player {p}"
+
+        def verb(p: int, word: str) -> str:
+            return word if p == viewer else word + ("es" if word.endswith("ss") else "s")
+
+        totals = list(before._totals)
+        if action == 0:
+            line = f"{name(mover)} {verb(mover, 'pass')} (total {totals[mover]})"
+        else:
+            totals[mover] += action
+            line = f"{name(mover)} {verb(mover, 'play')} a {action} (total {totals[mover]})"
+            if before._hand_sizes[mover] == 1:
+                line += f", out of cards: {verb(mover, 'pass')}"
+        lines = [line]
+        if self._round == before._round and self._returns is None:
+            return line
+        t = totals
+        if t[0] == t[1]:
+            result = "a tie: both score a round win"
+        else:
+            winner = 0 if t[0] > t[1] else 1
+            result = f"{name(winner)} {verb(winner, 'win')} the round"
+        o = 1 - viewer
+        w = self._wins
+        lines.append(
+            f"== round {before._round} over, {t[viewer]} to {t[o]}: {result}; "
+            f"round wins: you {w[viewer]}, player {o} {w[o]}"
+        )
+        if self._returns is None:
+            drew = [self._hand_sizes[p] - before._hand_sizes[p] + (p == mover and action != 0) for p in (0, 1)]
+            lines.append(
+                f"round {self._round}: {name(self._leader)} {verb(self._leader, 'lead')}; you drew {drew[viewer]} "
+                f"card{'' if drew[viewer] == 1 else 's'}, player {o} drew {drew[o]}"
+            )
+            for p in (0, 1):
+                if self._passed[p]:
+                    lines.append(f"{name(p)} {'have' if p == viewer else 'has'} no cards: {verb(p, 'pass')}")
+        return "\n".join(lines)
+
+
+def _with_counts(cards: list[int]) -> str:
+    """Sorted powers with repeats counted: [1, 1, 4, 7, 7, 7] -> "1 x2, 4, 7 x3"."""
+    out = []
+    for power in sorted(set(cards)):
+        n = cards.count(power)
+        out.append(f"{power} x{n}" if n > 1 else str(power))
+    return ", ".join(out)

@@ -76,8 +76,27 @@ class Card(NamedTuple):
 
     def __str__(self) -> str:
         if self.kind == "treasure":
-            return f"{self.value} gems"
+            return f"{self.value} gem{'' if self.value == 1 else 's'}"
         return str(self.value) if self.kind == "hazard" else "artifact"
+
+
+class Step(NamedTuple):
+    """A resolved decision step, as everyone sees it once the choices are revealed together."""
+
+    round: int
+    choices: tuple[int | None, ...]  # LEAVE or STAY per player; None: already out of the temple
+    left_with: tuple[int, ...]  # gems each player banked by leaving at this step (artifacts included)
+    path_share: int  # gems from the path each leaver took
+    artifacts: tuple[int, ...]  # artifacts each player claimed at this step
+    artifact_gems: tuple[int, ...]  # what those artifacts were worth
+    turned: Card | None  # the card turned after the step; None when everyone had left
+    round_over: bool  # the step ended the round: everyone left, or `turned` was a second hazard
+    lost: tuple[int, ...]  # gems each player in the temple lost to that second hazard
+
+
+def _s(count: int) -> str:
+    """The plural ending for `count` things."""
+    return "" if count == 1 else "s"
 
 
 def _make_card(code: int) -> Card:
@@ -161,7 +180,7 @@ class IncanGold(Game):
         return IncanGoldState(self, rng)
 
     def action_name(self, action: int) -> str:
-        return {LEAVE: "0 (leave)", STAY: "1 (stay)"}.get(action, str(action))
+        return {LEAVE: "leave", STAY: "stay"}.get(action, str(action))
 
 
 def _is_choice(action) -> bool:
@@ -181,7 +200,7 @@ class IncanGoldState(State):
         "game", "_n", "_round", "_terminal", "_uniforms", "_deck", "_path", "_path_gems",
         "_path_artifacts", "_hazard_seen", "_banked", "_round_gems", "_in_temple", "_num_in",
         "_artifacts_claimed", "_artifact_gems", "_claimed_total", "_artifacts_added",
-        "_artifacts_lost", "_removed", "_pending", "_player", "_returns", "_last_end",
+        "_artifacts_lost", "_removed", "_pending", "_player", "_returns", "_last_end", "_last_step",
     )
 
     def __init__(self, game: IncanGold, rng: np.random.Generator):
@@ -210,6 +229,9 @@ class IncanGoldState(State):
         self._player = 0
         self._returns: tuple | None = None
         self._last_end: tuple | None = None  # (round, hazard kind or None, gems lost per player, path)
+        # the last resolved decision step, raw and cheap to record (`last_step` dresses it up):
+        # (round, choices, leavers, path share, leavers' round gems, (player, artifacts, gems) or None)
+        self._last_step: tuple | None = None
         self._start_round()
 
     # --- rules -------------------------------------------------------------------------------
@@ -274,12 +296,14 @@ class IncanGoldState(State):
         inside = self._in_temple
         leavers = [p for p in range(self._n) if inside[p] and pending[p] == LEAVE]
         self._pending = [-1] * self._n
+        share, carried, claimed = 0, None, None
         if leavers:
             k = len(leavers)
             share = self._path_gems // k
             self._path_gems -= share * k
             if k == 1 and self._path_artifacts:
                 p = leavers[0]
+                claimed = (p, self._path_artifacts, self.artifact_worth)
                 for _ in range(self._path_artifacts):
                     value = ARTIFACT_VALUES[self._claimed_total]  # worth is set when claimed
                     self._claimed_total += 1
@@ -289,14 +313,16 @@ class IncanGoldState(State):
                 self._path = [c for c in self._path if c != ARTIFACT]
                 self._path_artifacts = 0
             banked, rg = self._banked, self._round_gems
+            carried = [rg[p] for p in leavers]
             for p in leavers:
                 banked[p] += rg[p] + share
                 rg[p] = 0
                 inside[p] = False
             self._num_in -= k
-            if self._num_in == 0:
-                self._end_round(None)
-                return
+        self._last_step = (self._round, pending, leavers, share, carried, claimed)
+        if self._num_in == 0:
+            self._end_round(None)
+            return
         self._turn_card()
         if not self._terminal:
             self._player = self._in_temple.index(True)
@@ -411,6 +437,7 @@ class IncanGoldState(State):
         s._player = self._player
         s._returns = self._returns
         s._last_end = self._last_end
+        s._last_step = self._last_step
         return s
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> "IncanGoldState":
@@ -536,11 +563,50 @@ class IncanGoldState(State):
         seen = self._hazard_seen
         return sum(1 for c in self._deck if c < 0 and seen[-1 - c]) / len(self._deck)
 
+    @property
+    def last_step(self) -> "Step | None":
+        """The last resolved decision step (None before the first): the choices revealed together
+        and what followed them. Public: everyone sees it once the last choice of the step is in."""
+        if self._last_step is None:
+            return None
+        step_round, pending, leavers, share, carried, claimed = self._last_step
+        n = self._n
+        # nothing has happened since the step, so the state tells how it ended
+        ended = self._terminal or self._round != step_round
+        end = self._last_end
+        if not ended:
+            card = self._path[-1]
+        else:  # `end` is this round's end: everyone left (no hazard) or a second hazard
+            card = None if end[1] is None else -1 - end[1]
+        artifacts, artifact_gems, left_with = [0] * n, [0] * n, [0] * n
+        if claimed is not None:
+            artifacts[claimed[0]], artifact_gems[claimed[0]] = claimed[1], claimed[2]
+        for p, gems in zip(leavers, carried or ()):
+            left_with[p] = gems + share + artifact_gems[p]
+        lost = end[2] if ended and end[1] is not None else (0,) * n
+        return Step(
+            round=step_round,
+            choices=tuple(None if c == -1 else c for c in pending),
+            left_with=tuple(left_with),
+            path_share=share,
+            artifacts=tuple(artifacts),
+            artifact_gems=tuple(artifact_gems),
+            turned=None if card is None else card_of(card),
+            round_over=ended,
+            lost=tuple(lost),
+        )
+
     # --- rendering ---------------------------------------------------------------------------
-    def _render(self, pending_of: set[int]) -> str:
+    def _render(self, viewer: int | None) -> str:
+        """The position as `viewer` sees it (None: everything, pending choices included)."""
+
+        def name(p: int) -> str:
+            return "you" if p == viewer else f"player {p}"
+
         lines = []
-        # how the last round ended, while the next one is at its first card (or the game is over)
-        if self._last_end is not None and (self._terminal or len(self._path) == 1):
+        # str() recalls how the last round ended while the next one is at its first card; in a
+        # view the player has just been told (see describe_move)
+        if viewer is None and self._last_end is not None and (self._terminal or len(self._path) == 1):
             r, hazard, lost, path = self._last_end
             was = ", ".join(str(card_of(c)) for c in path)
             if hazard is None:
@@ -551,35 +617,114 @@ class IncanGoldState(State):
                     f"round {r} ended: a second {HAZARD_KINDS[hazard]} (path: {was})" + (f"; {who}" if who else "")
                 )
         if self._terminal:
-            lines.append("game over")
+            lines.append(f"game over after {self._round} rounds")
         else:
-            lines.append(f"round {self._round} of {self.game.num_rounds}, deck {len(self._deck)} cards, "
-                         f"repeat-hazard chance {self.repeat_hazard_chance:.0%}")
-            path = ", ".join(str(card_of(c)) for c in self._path) or "-"
-            lines.append(f"path: {path}")
-            extra = f"gems on path {self._path_gems}"
+            lines.append(
+                f"round {self._round} of {self.game.num_rounds}: {len(self._deck)} cards in the deck, "
+                f"{self.repeat_hazard_chance:.0%} chance the next one is a second hazard"
+            )
+            lines.append("path: " + (", ".join(str(card_of(c)) for c in self._path) or "-"))
+            extra = f"gems left on the path: {self._path_gems}"
             if self._path_artifacts:
-                extra += f", {self._path_artifacts} artifact(s) worth {self.artifact_worth} to a lone leaver"
+                extra += (
+                    f"; {self._path_artifacts} artifact{_s(self._path_artifacts)} worth {self.artifact_worth} "
+                    "to a lone leaver"
+                )
+            hazards = self.hazards_on_path
+            extra += "; hazards: " + (", ".join(hazards) if hazards else "none")
             lines.append(extra)
+        width = max(len(name(p)) for p in range(self._n))
+        lines.append(f"{'':{width}}  tent  round gems")
         for p in range(self._n):
-            where = "in temple" if self._in_temple[p] else "out"
-            row = f"player {p}: banked {self._banked[p]}"
-            if self._artifacts_claimed[p]:
-                row += f" ({self._artifacts_claimed[p]} artifact(s))"
-            row += f", round gems {self._round_gems[p]}, {where}"
+            row = f"{name(p):{width}}  {self._banked[p]:4d}  {self._round_gems[p]:10d}"
+            if not self._terminal:
+                row += "  in the temple" if self._in_temple[p] else "  out (left)"
             choice = self._pending[p]
             if choice != -1:
-                row += f", chose {'stay' if choice == STAY else 'leave'}" if p in pending_of else ", has chosen"
+                shown = viewer is None or p == viewer
+                row += f", chose {'stay' if choice == STAY else 'leave'}" if shown else ", has chosen"
+            if self._artifacts_claimed[p]:
+                row += f"  ({self._artifacts_claimed[p]} artifact{_s(self._artifacts_claimed[p])} in the tent)"
             if self._terminal:
-                row += f", return {self._returns[p]:+g}"
+                row += f"  return {self._returns[p]:+g}"
             lines.append(row)
-        if not self._terminal:
+        if not self._terminal and viewer is None:
             lines.append(f"player {self._player} to choose: 0 leave, 1 stay")
         return "\n".join(lines)
 
     def __str__(self) -> str:
-        return self._render(set(range(self._n)))
+        return self._render(None)
 
     def view(self, player: int) -> str:
         """The position as `player` sees it: other players' choices of this step stay hidden."""
-        return self._render({player})
+        return self._render(player)
+
+    def describe_move(self, before: "IncanGoldState", action: int, viewer: int) -> str:
+        """Nothing while a step's choices are secret; once the last one is in, the step."""
+        if self._last_step is before._last_step:
+            return ""
+        return self.describe_last_step(viewer)
+
+    def describe_last_step(self, viewer: int | None = None) -> str:
+        """The last resolved step in words: the choices revealed, who left with what, the card
+        turned and, when the round ended, a summary of the tents."""
+        step = self.last_step
+        if step is None:
+            return ""
+
+        def name(p: int) -> str:
+            return "you" if p == viewer else f"player {p}"
+
+        def verb(p: int, choice: int) -> str:
+            word = "stay" if choice == STAY else "leave"
+            return word if p == viewer else word + "s"
+
+        lines = ["revealed: " + ", ".join(
+            f"{name(p)} {verb(p, c)}" for p, c in enumerate(step.choices) if c is not None
+        )]
+        leavers = [p for p, c in enumerate(step.choices) if c == LEAVE]
+        for p in leavers:
+            carried = step.left_with[p] - step.path_share - step.artifact_gems[p]
+            parts = [f"{carried} from this round"]
+            if step.path_share:
+                parts.append(f"{step.path_share} from the path")
+            if step.artifacts[p]:
+                parts.append(f"{step.artifacts[p]} artifact{_s(step.artifacts[p])} worth {step.artifact_gems[p]}")
+            lines.append(
+                f"{name(p)} left with {step.left_with[p]} gem{_s(step.left_with[p])} ({' + '.join(parts)}); "
+                f"tent now {self._banked[p]}"
+            )
+        card = step.turned
+        if card is not None:
+            if card.kind == "hazard" and step.round_over:
+                who = ", ".join(f"{name(p)} lost {g} gem{_s(g)}" for p, g in enumerate(step.lost) if g)
+                lines.append(
+                    f"next card: {card.value}, the second one: round {step.round} ends; "
+                    + (who if who else "nobody in the temple had gems to lose")
+                )
+            elif card.kind == "hazard":
+                lines.append(f"next card: {card.value} (a second {card.value} would end the round)")
+            elif card.kind == "artifact":
+                lines.append("next card: an artifact (only a player leaving alone takes it)")
+            else:
+                k = self._num_in
+                rest = card.value - card.value // k * k
+                if k == 1:
+                    shared = f"all for {name(self._in_temple.index(True))}"
+                else:
+                    shared = f"{card.value // k} each for the {k} in the temple"
+                lines.append(
+                    f"next card: {card}: {shared}" + (f", {rest} left on the path" if rest else "")
+                )
+        elif step.round_over:
+            lines.append(f"everyone has left: round {step.round} ends")
+        if step.round_over:
+            end = self._last_end
+            lost_artifacts = sum(1 for c in end[3] if c == ARTIFACT) if end is not None else 0
+            if lost_artifacts:
+                lines.append(
+                    f"{lost_artifacts} artifact{' was' if lost_artifacts == 1 else 's were'} left on the path: lost"
+                )
+            tents = ", ".join(f"{name(p)} {g}" for p, g in enumerate(self._banked))
+            lines.append(f"== after round {step.round} of {self.game.num_rounds}, tents: {tents}")
+        return "\n".join(lines)

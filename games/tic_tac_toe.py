@@ -30,7 +30,7 @@ class TicTacToe(Game):
         return TicTacToeState(self)
 
     def action_name(self, action: int) -> str:
-        return f"{action} (row {action // 3 + 1}, col {action % 3 + 1})"
+        return f"row {action // 3 + 1}, col {action % 3 + 1}"
 
 
 class TicTacToeState(State):
@@ -108,7 +108,11 @@ class TicTacToeState(State):
 
     def __str__(self) -> str:
         marks = {-1: ".", 0: "X", 1: "O"}
-        rows = [" ".join(marks[c] for c in self.board[r * 3 : r * 3 + 3]) for r in range(3)]
+        # the cell numbers (the actions) beside the board, as a key for people typing moves
+        rows = [
+            " ".join(marks[c] for c in self.board[r * 3 : r * 3 + 3]) + "    " + " ".join(str(r * 3 + c) for c in range(3))
+            for r in range(3)
+        ]
         if self._winner == 2:
             status = "draw"
         elif self._winner != -1:

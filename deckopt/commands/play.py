@@ -22,25 +22,48 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _wrapped(head: str, items: list[str], width: int = 100) -> str:
+    """`head` then the items three spaces apart, wrapped between items (never inside one)."""
+    rows, row = [], []
+    for item in items:
+        if row and len(head) + len("   ".join(row + [item])) > width:
+            rows.append(row)
+            row = []
+        row.append(item)
+    rows.append(row)
+    pad = " " * len(head)
+    return "\n".join((pad if i else head) + "   ".join(r) for i, r in enumerate(rows))
+
+
 def _read_action(state, game, prompt_in, out) -> int | None:
-    """Ask until the person types a legal move; None if they quit."""
+    """Ask until the person types a legal move (its number, or its name or the start of it);
+    None if they quit (q, or end of input)."""
     legal = state.legal_actions()
     names = {a: game.action_name(a) for a in legal}
-    print("your moves: " + ";  ".join(f"[{a}] {names[a]}" for a in legal), file=out)
+    print(_wrapped("your moves: ", [f"[{a}] {names[a]}" for a in legal]), file=out)
     while True:
         print("your move> ", end="", file=out, flush=True)
-        line = prompt_in.readline()
+        try:
+            line = prompt_in.readline()
+        except KeyboardInterrupt:
+            print(file=out)  # Ctrl-C: the command line reports it on a fresh line
+            raise
         if not line:
+            print(file=out)  # end of input (Ctrl-D): leave the terminal on a fresh line
             return None
-        text = line.strip().lower()
+        text = " ".join(line.lower().split())
         if text in ("q", "quit", "exit"):
             return None
-        if text.lstrip("-").isdigit() and int(text) in names:
+        if text.isdigit() and int(text) in names:
             return int(text)
-        matches = [a for a, name in names.items() if text and name.lower().startswith(text)]
+        exact = [a for a, name in names.items() if name.lower() == text]
+        matches = exact or [a for a, name in names.items() if text and name.lower().startswith(text)]
         if len(matches) == 1:
             return matches[0]
-        print(f"'{line.strip()}' is not a legal move here; type one of: {', '.join(map(str, legal))}", file=out)
+        if matches:
+            print(f"'{line.strip()}' could be {', '.join(names[a] for a in matches)}: type more of it", file=out)
+        else:
+            print(f"'{line.strip()}' is not a legal move here: type a move's number or name (q quits)", file=out)
 
 
 def run(args: argparse.Namespace, prompt_in=None, out=None) -> int:
@@ -57,23 +80,32 @@ def run(args: argparse.Namespace, prompt_in=None, out=None) -> int:
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**31))
     opponent = agents.make(args.vs, game, seed=[seed, 1])
     state = game.new_initial_state(np.random.default_rng(seed))
-    print(f"{args.game} (seed {seed}): you are player {args.seat}; opponents: {args.vs}", file=out)
+    others = ", ".join(str(p) for p in range(game.num_players) if p != args.seat)
+    print(
+        f"{args.game} (seed {seed}): you are player {args.seat}; "
+        f"player{'s' if game.num_players > 2 else ''} {others}: {args.vs}. q or Ctrl-D quits.",
+        file=out,
+    )
     while not state.is_terminal():
-        player = state.current_player
-        if player == args.seat:
+        if state.current_player == args.seat:
             print("\n" + state.view(args.seat), file=out)
             action = _read_action(state, game, prompt_in, out)
             if action is None:
-                print("\ngame abandoned", file=out)
+                print("game abandoned", file=out)
                 return 0
         else:
             action = int(opponent.act([state])[0])
-            if game.name != "incan_gold":  # Incan Gold choices are secret until revealed together
-                print(f"player {player} ({args.vs}) plays {game.action_name(action)}", file=out)
+        before = state.clone()
         state.apply_action(action)
-    print("\n" + str(state), file=out)
+        news = state.describe_move(before, action, args.seat)  # "" for a secret choice
+        if news:
+            print(news, file=out, flush=True)
+    print("\n" + state.view(args.seat), file=out)
     r = state.returns()
-    verdict = "you win" if r[args.seat] == r.max() and (r == r.max()).sum() == 1 else (
-        "you share first place" if r[args.seat] == r.max() else "you lose")
+    firsts = int((r == r.max()).sum())
+    if r[args.seat] < r.max():
+        verdict = "you lose"
+    else:
+        verdict = "you win" if firsts == 1 else "a draw" if firsts == len(r) else "you share first place"
     print(f"game over: {verdict} (returns {r.tolist()})", file=out)
     return 0

@@ -1,0 +1,60 @@
+"""Reference decks: deck files and folders of deck files, for `panel` opponents and validation.
+
+A folder is one *group* (e.g. `decks/ancestor`: the ancestor's 30 evolved decks, reported together
+as well as one by one); a file given alone is its own group. Relative paths that do not exist from
+the current directory are looked up from the project root, so `decks/...` works from anywhere in
+a source checkout.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from games.decks import DeckRules, load_deck
+from games.errors import UserError
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DECK_SUFFIXES = (".toml", ".json")
+
+
+@dataclass(frozen=True)
+class ReferenceDeck:
+    name: str
+    group: str
+    cards: tuple[int, ...]
+    path: str
+
+
+def resolve_path(path: str | Path) -> Path:
+    p = Path(path).expanduser()
+    if p.exists() or p.is_absolute():
+        return p
+    alt = PROJECT_ROOT / p
+    return alt if alt.exists() else p
+
+
+def load_panel(paths, rules: DeckRules) -> list[ReferenceDeck]:
+    """Every deck named by `paths` (files, or folders whose *.toml / *.json files are taken, not
+    recursively), each checked against `rules`; UserError with one line if any is missing or bad."""
+    out: list[ReferenceDeck] = []
+    for raw in paths:
+        p = resolve_path(raw)
+        if p.is_dir():
+            files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
+            if not files:
+                raise UserError(f"panel folder {str(raw)!r} holds no deck files (*.toml, *.json)")
+            group = p.name
+        elif p.is_file():
+            files, group = [p], p.stem
+        else:
+            raise UserError(f"panel deck {str(raw)!r} not found (a deck file or a folder of deck files)")
+        for f in files:
+            deck = load_deck(f)
+            problems = rules.problems(deck.cards)
+            if problems:
+                raise UserError(f"deck file {str(f)!r} is illegal under this run's {rules.describe()}: {'; '.join(problems)}")
+            name = deck.name or f.stem
+            if group != f.stem:
+                name = f"{group}/{f.stem}"
+            out.append(ReferenceDeck(name=name, group=group, cards=tuple(deck.cards), path=str(f)))
+    return out

@@ -1,0 +1,167 @@
+"""Choosing a run's champion and validating it against reference decks it never trained against.
+
+Champion: the last generation's top `playoff_top` decks play a round robin of
+`playoff_games_per_pair` games per pair (fresh seeds); the best of that playoff is the champion.
+A single generation's score is noisy, so this second, larger look picks between close decks.
+
+Validation: the champion plays every reference deck (default `decks/` and `decks/ancestor/`)
+`validation_games` mirrored games with seeds used nowhere else; the report gives its score with a
+95 % interval against each deck, against each folder of decks together, and whether the targets
+are met (interval above 0.5 against every deck; >= 0.55 against the ancestor's decks together).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+import numpy as np
+
+from evolution import fitness as fit
+from evolution.config import EvolveConfig
+from evolution.panel import ReferenceDeck, load_panel
+from games.decks import Deck, DeckRules, save_deck
+from games.fileio import atomic_write_json
+
+ANCESTOR_GROUP = "ancestor"
+TARGET_EVERY_LOWER = 0.5
+TARGET_ANCESTOR = 0.55
+
+
+def _bar(progress: bool, desc: str, total: int):
+    if not progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+def playoff(candidates: list[tuple[int, ...]], config: EvolveConfig, agent, pmap, gen: int, progress: bool = False) -> list[dict]:
+    """Round robin between candidate decks; entries sorted best first (ties keep the given order)."""
+    deals = config.playoff_games_per_pair // 2
+    pairings, who = fit.round_robin(candidates, deals, config.seed, fit.STAGE_PLAYOFF, gen)
+    bar = _bar(progress, "playoff", sum(p.games for p in pairings))
+    try:
+        results = fit.play_pairings(pairings, agent, config.rules, pmap, config.games_per_task,
+                                    (config.seed, fit.STAGE_PLAYOFF, gen), on_games=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    scores = [fit.Score() for _ in candidates]
+    for outcomes, (i, j) in zip(results, who):
+        scores[i].add(outcomes)
+        scores[j].add(outcomes, flip=True)
+    entries = [{"cards": list(c), **s.as_dict()} for c, s in zip(candidates, scores)]
+    order = np.argsort([-e["score"] for e in entries], kind="stable")
+    return [entries[i] for i in order]
+
+
+def validate(cards, references: list[ReferenceDeck], agent, rules: DeckRules, pmap, games: int, seed: int,
+             games_per_task: int = 200, progress: bool = False, agent_spec: str = "?") -> dict:
+    """The deck `cards` against every reference deck, `games` mirrored games each."""
+    cards = tuple(sorted(int(c) for c in cards))
+    deals = games // 2
+    pairings, _ = fit.against([cards], [r.cards for r in references], deals, seed, fit.STAGE_VALIDATE, 0)
+    bar = _bar(progress, "validation", sum(p.games for p in pairings))
+    try:
+        results = fit.play_pairings(pairings, agent, rules, pmap, games_per_task, (seed, fit.STAGE_VALIDATE, 0),
+                                    on_games=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    per_ref, groups = [], {}
+    for ref, outcomes in zip(references, results):
+        s = fit.Score()
+        s.add(outcomes)
+        groups.setdefault(ref.group, fit.Score())
+        groups[ref.group] = groups[ref.group].merge(s)
+        d = s.as_dict()
+        per_ref.append({"name": ref.name, "group": ref.group, "cards": list(ref.cards), **d,
+                        "lower_above_0.5": d["ci95"][0] > TARGET_EVERY_LOWER})
+    group_rows = [{"group": g, "decks": sum(1 for r in references if r.group == g), **s.as_dict()}
+                  for g, s in groups.items()]
+    total = fit.Score()
+    for s in groups.values():
+        total = total.merge(s)
+    ancestor = groups.get(ANCESTOR_GROUP)
+    return {
+        "deck": list(cards),
+        "agent": agent_spec,
+        "seed": seed,
+        "games_per_reference": 2 * deals,
+        "games": total.games,
+        "overall": total.as_dict(),
+        "references": per_ref,
+        "groups": group_rows,
+        "targets": {
+            "every_reference_lower_above_0.5": all(r["lower_above_0.5"] for r in per_ref),
+            "references_lower_above_0.5": sum(r["lower_above_0.5"] for r in per_ref),
+            "references": len(per_ref),
+            "ancestor_together_at_least_0.55": (ancestor.score >= TARGET_ANCESTOR) if ancestor else None,
+        },
+    }
+
+
+def validation_table(report: dict) -> str:
+    from evolution.genome import counts_text
+
+    lines = [f"validation of {counts_text(report['deck'])} (total {sum(report['deck'])}, {len(report['deck'])} cards), "
+             f"agent {report['agent']!r}, {report['games_per_reference']} games per reference deck, {report['games']} in all"]
+    names = [r["name"] for r in report["references"]] + [f"{g['group']} ({g['decks']} decks together)" for g in report["groups"]]
+    w = max(len(n) for n in names + ["all references"])
+    lines.append(f"  {'reference':<{w}}  score  95% CI          games")
+    for r in report["references"]:
+        mark = "" if r["lower_above_0.5"] else "   (CI reaches 0.5)"
+        lines.append(f"  {r['name']:<{w}}  {r['score']:.3f}  [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]  {r['games']:>5}{mark}")
+    for g in report["groups"]:
+        if g["decks"] > 1:
+            lines.append(f"  {g['group'] + ' (' + str(g['decks']) + ' decks together)':<{w}}  {g['score']:.3f}  "
+                         f"[{g['ci95'][0]:.3f}, {g['ci95'][1]:.3f}]  {g['games']:>5}")
+    o = report["overall"]
+    lines.append(f"  {'all references':<{w}}  {o['score']:.3f}  [{o['ci95'][0]:.3f}, {o['ci95'][1]:.3f}]  {o['games']:>5}")
+    t = report["targets"]
+    lines.append(f"targets: CI lower bound > 0.5 against {t['references_lower_above_0.5']}/{t['references']} reference decks"
+                 + (f"; ancestor decks together {'>=' if t['ancestor_together_at_least_0.55'] else '<'} 0.55"
+                    if t["ancestor_together_at_least_0.55"] is not None else ""))
+    return "\n".join(lines)
+
+
+def finish_run(run, config: EvolveConfig, agent, pmap, log: Callable[[str], None] = print, progress: bool = False) -> dict:
+    """Champion (playoff of the last generation's best) and, with `config.validate`, validation."""
+    import json
+
+    from evolution import genome
+
+    last = json.loads(sorted(run.generations.glob("gen_*.json"))[-1].read_text())
+    gen = last["generation"]
+    unique = []
+    for d in last["decks"]:  # best first
+        if tuple(d["cards"]) not in unique:
+            unique.append(tuple(d["cards"]))
+    candidates = unique[: max(1, config.playoff_top)]
+    if len(candidates) > 1:
+        ranked = playoff(candidates, config, agent, pmap, gen, progress)
+        how = f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of generation {gen}'s top {len(candidates)}"
+    else:
+        ranked = [{"cards": list(candidates[0]), **{k: last["decks"][0][k] for k in ("score", "ci95", "games")}}]
+        how = f"best of generation {gen}"
+    champ = ranked[0]["cards"]
+    champion = {"cards": champ, "generation": gen, "how": how, "playoff": ranked if len(candidates) > 1 else []}
+    atomic_write_json(run.champion, champion)
+    save_deck(Deck(champ, config.rules, name=f"{run.path.name}_champion"), run.champion_deck,
+              comment=f"champion of evolution run {run.path.name}: {how}")
+    log(f"champion: {genome.counts_text(champ)} (total {sum(champ)}, {len(champ)} cards), {how}")
+    out = {"champion": champion}
+    if config.validate:
+        references = load_panel(config.validation_panel, config.rules)
+        report = validate(champ, references, agent, config.rules, pmap, config.validation_games, config.seed,
+                          config.games_per_task, progress, agent_spec=config.agent)
+        trained_on = {r.cards for r in load_panel(config.panel, config.rules)} if "panel" in config.opponents else set()
+        report["held_out"] = not any(r.cards in trained_on for r in references)
+        atomic_write_json(run.validation, report)
+        t = report["targets"]
+        anc = next((g for g in report["groups"] if g["group"] == ANCESTOR_GROUP), None)
+        log(f"validation ({report['games']} games): score {report['overall']['score']:.3f} against all references; "
+            f"CI above 0.5 against {t['references_lower_above_0.5']}/{t['references']}"
+            + (f"; {anc['score']:.3f} [{anc['ci95'][0]:.3f}, {anc['ci95'][1]:.3f}] against the ancestor's decks" if anc else ""))
+        out["validation"] = report
+    return out

@@ -13,7 +13,7 @@ import sys
 from games.errors import UserError
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
-COMMAND_MODULES = ["play", "match", "train", "evolve", "decks", "tournament", "bench"]
+COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,209 @@
+"""Evaluation of one agent against fixed baselines, and the exact exploitability of Tic Tac Toe agents.
+
+`evaluate(game, agent, ["random", "heuristic"], num_games, seed)` plays the agent against each
+opponent spec with seats rotated (`agents.arena.play_match`); in a game of 3+ players the opponent
+fills every other seat (one independent copy per seat). Every figure has a 95 % Wilson interval.
+
+`exploitability(game, agent)` (Tic Tac Toe) searches every opponent move against the agent's
+(deterministic) choices: the best response's result from either seat.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from agents.arena import AgentResult, play_match
+from agents.base import Agent
+from agents.stats import wilson_ci
+from games import Game, State, UserError
+
+
+def make_opponents(game: Game, specs: Sequence[str], seed: int) -> list[list[Agent]]:
+    """For each spec, `num_players - 1` independent copies (own seeds) to fill the other seats."""
+    import agents
+
+    out = []
+    for k, spec in enumerate(specs):
+        out.append([agents.make(spec, game, seed=np.random.default_rng([seed, 1 + k, j])) for j in range(game.num_players - 1)])
+    return out
+
+
+def _result_dict(spec: str, wins: int, draws: int, losses: int, by_seat: dict[int, list[int]]) -> dict:
+    n = wins + draws + losses
+    out = {
+        "spec": spec,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "win_rate": wins / n if n else 0.0,
+        "ci95": list(wilson_ci(wins, n)),
+        "score": (wins + 0.5 * draws) / n if n else 0.0,
+        "by_seat": {},
+    }
+    for seat, (w, d, l) in sorted(by_seat.items()):
+        m = w + d + l
+        out["by_seat"][str(seat)] = {
+            "wins": w, "draws": d, "losses": l,
+            "win_rate": w / m if m else 0.0, "draw_rate": d / m if m else 0.0, "loss_rate": l / m if m else 0.0,
+            "ci95": list(wilson_ci(w, m)),
+        }
+    return out
+
+
+def _merge(spec: str, results: Sequence[AgentResult]) -> dict:
+    by_seat: dict[int, list[int]] = {}
+    for r in results:
+        for seat, wdl in r.by_seat.items():
+            acc = by_seat.setdefault(seat, [0, 0, 0])
+            for i in range(3):
+                acc[i] += wdl[i]
+    return _result_dict(spec, sum(r.wins for r in results), sum(r.draws for r in results), sum(r.losses for r in results), by_seat)
+
+
+def evaluate(
+    game: Game,
+    agent: Agent,
+    opponent_specs: Sequence[str],
+    num_games: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """The agent against each opponent, `num_games` games each, seats rotated. Returns
+    {"game", "games", "seed", "agents": [agent overall, each opponent...], "matches": [...]}."""
+    spec = getattr(agent, "spec", "?")
+    matches = []
+    for opponent_spec, copies in zip(opponent_specs, make_opponents(game, opponent_specs, seed)):
+        result = play_match(game, [agent, *copies], num_games, seed=seed, rotate=True, progress=progress)
+        matches.append({
+            "vs": opponent_spec,
+            "agent": _merge(spec, result.agents[:1]),
+            "opponent": _merge(opponent_spec, result.agents[1:]),
+            "seconds": result.seconds,
+        })
+    overall_by_seat: dict[int, list[int]] = {}
+    for m in matches:
+        for seat, r in m["agent"]["by_seat"].items():
+            acc = overall_by_seat.setdefault(int(seat), [0, 0, 0])
+            acc[0] += r["wins"]
+            acc[1] += r["draws"]
+            acc[2] += r["losses"]
+    overall = _result_dict(
+        spec,
+        sum(m["agent"]["wins"] for m in matches),
+        sum(m["agent"]["draws"] for m in matches),
+        sum(m["agent"]["losses"] for m in matches),
+        overall_by_seat,
+    )
+    return {
+        "game": game.name,
+        "games": num_games,
+        "seed": seed,
+        "agents": [overall] + [m["opponent"] for m in matches],
+        "matches": matches,
+    }
+
+
+# --- exact exploitability (Tic Tac Toe) ----------------------------------------------------------
+def exploitability(game: Game, agent: Agent) -> dict:
+    """The best response's result against `agent` from either seat, by searching every opponent
+    move (the agent is asked for its move at each position it can reach, so it must be
+    deterministic). Returns {"as_player_0": v0, "as_player_1": v1, "exploitability": max(v0, v1)}
+    where v_s is the best responder's return (+1 win, 0 draw, -1 loss) when the agent plays seat s;
+    the agent is unexploitable if the max is <= 0."""
+    if game.name != "tic_tac_toe":
+        raise UserError(f"exact exploitability is only computed for tic_tac_toe, not {game.name}")
+    out = {}
+    for seat in range(game.num_players):
+        cache: dict[tuple, float] = {}
+        root = game.new_initial_state(np.random.default_rng(0))
+        out[f"as_player_{seat}"] = -_agent_value(root, agent, seat, cache) + 0.0  # no -0.0
+    out["exploitability"] = max(out[f"as_player_{s}"] for s in range(game.num_players))
+    return out
+
+
+def _agent_value(state: State, agent: Agent, seat: int, cache: dict) -> float:
+    """The agent's return (at `seat`) when every other move is chosen to minimise it."""
+    if state.is_terminal():
+        return float(state.returns()[seat])
+    key = (tuple(state.board), state.current_player)
+    if key in cache:
+        return cache[key]
+    if state.current_player == seat:
+        child = state.clone()
+        child.apply_action(int(agent.act([state])[0]))
+        value = _agent_value(child, agent, seat, cache)
+    else:
+        value = np.inf
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            value = min(value, _agent_value(child, agent, seat, cache))
+    cache[key] = value
+    return value
+
+
+# --- `deckopt eval` ------------------------------------------------------------------------------
+def default_opponents(game: Game) -> list[str]:
+    return ["random", "heuristic"] + (["minimax"] if game.name == "tic_tac_toe" else [])
+
+
+def evaluate_spec(
+    game: Game,
+    spec: str,
+    vs: Sequence[str] | None,
+    num_games: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """`deckopt eval`: the agent `spec` against each opponent (default random, heuristic and, for
+    Tic Tac Toe, minimax), plus the exact exploitability for Tic Tac Toe."""
+    import agents
+
+    agent = agents.make(spec, game, seed=np.random.default_rng([seed, 0]))
+    report = evaluate(game, agent, list(vs) if vs else default_opponents(game), num_games, seed, progress)
+    report["agents"][0]["spec"] = spec
+    if game.name == "tic_tac_toe":
+        from agents.learned import LearnedAgent
+
+        if isinstance(agent, LearnedAgent):
+            report["exploitability"] = exploitability(game, agent)
+        else:  # the search assumes one fixed move per position
+            report["exploitability"] = {"skipped": f"{spec} is not a deterministic agent"}
+    return report
+
+
+def format_report(report: dict, seconds: float | None = None) -> str:
+    """A readable table: per opponent, the agent's wins/draws/losses overall and per seat, with CIs."""
+    agent = report["agents"][0]
+    lines = [
+        f"{report['game']}: {agent['spec']} against {len(report['matches'])} opponent(s), "
+        f"{report['games']} games each, seats rotated, seed {report['seed']}" + (f", {seconds:.1f} s" if seconds else "")
+    ]
+    width = max(10, *(len(m["vs"]) for m in report["matches"])) + 2
+    lines.append(f"{'vs':<{width}}{'seat':>5}{'games':>7}{'wins':>7}{'draws':>7}{'losses':>8}{'win rate':>10}  95% CI")
+
+    def row(label: str, seat: str, r: dict) -> str:
+        n = r["wins"] + r["draws"] + r["losses"]
+        lo, hi = r["ci95"]
+        return f"{label:<{width}}{seat:>5}{n:>7}{r['wins']:>7}{r['draws']:>7}{r['losses']:>8}{r['wins'] / max(n, 1):>10.3f}  [{lo:.3f}, {hi:.3f}]"
+
+    for m in report["matches"]:
+        lines.append(row(m["vs"], "all", m["agent"]))
+        for seat, r in m["agent"]["by_seat"].items():
+            lines.append(row("", seat, r))
+    if len(report["matches"]) > 1:
+        lines.append(row("(overall)", "all", agent))
+    ex = report.get("exploitability")
+    if ex:
+        if "skipped" in ex:
+            lines.append(f"exploitability: skipped ({ex['skipped']})")
+        else:
+            word = {1.0: "wins", 0.0: "draws", -1.0: "loses"}
+            verdict = "unexploitable" if ex["exploitability"] <= 0 else "EXPLOITABLE"
+            lines.append(
+                "exploitability (best response searched over every opponent move): "
+                f"agent as player 0 -> best response {word[float(ex['as_player_0'])]}, "
+                f"as player 1 -> best response {word[float(ex['as_player_1'])]}: {verdict}"
+            )
+    return "\n".join(lines)

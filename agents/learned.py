@@ -1,0 +1,264 @@
+"""Greedy agents from trained Q-networks, acting in numpy.
+
+A trained model is an MLP: a list of (kernel, bias) pairs with one activation per layer. Acting
+needs nothing but numpy: `LearnedAgent.act` stacks the observations of the whole batch, runs ONE
+forward pass and takes the masked argmax, so an illegal action is impossible. The agent pickles as
+a few arrays, so deck-evolution worker processes use it without importing TensorFlow.
+
+Model files (written by agents.dqn):
+- `model.npz`: the weights `kernel_0, bias_0, kernel_1, ...` and `metadata`, a JSON string with
+  the game name and config, observation_size, num_actions, layer sizes and activations;
+- `model.keras`: the same network as a Keras 3 model (named `q_network__<game>`), for TensorFlow
+  tools and for resuming work in Keras.
+`load_agent` prefers the `.npz` (no TensorFlow) and reads the `.keras` only when it is alone.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import zipfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from agents.base import Agent, masked_argmax
+from games import Game, State, UserError
+
+MODEL_FORMAT = "deckopt-q-network-1"
+KERAS_NAME_PREFIX = "q_network__"
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+
+_ACTIVATIONS = {
+    "relu": lambda x: np.maximum(x, 0.0, out=x),
+    "tanh": lambda x: np.tanh(x, out=x),
+    "linear": lambda x: x,
+    "sigmoid": lambda x: np.divide(1.0, 1.0 + np.exp(-x), out=x),
+}
+ACTIVATIONS = tuple(_ACTIVATIONS)
+
+
+_blas_limited = False
+
+
+def single_threaded_blas() -> None:
+    """Limit numpy's OpenBLAS to one thread, once per process, unless OPENBLAS_NUM_THREADS is set.
+
+    The forward passes here are small matrices (a batch of <= 512 x a few hundred units): with
+    threaded BLAS on a shared 2-core machine they ran 4x slower alone and 40x slower next to
+    TensorFlow's threads (spin-waiting workers), measured. Works through ctypes on the OpenBLAS
+    that numpy loaded (what threadpoolctl does); a no-op where that is not found."""
+    global _blas_limited
+    if _blas_limited or "OPENBLAS_NUM_THREADS" in os.environ:
+        return
+    _blas_limited = True
+    try:
+        import ctypes
+        import re
+
+        with open("/proc/self/maps") as f:
+            libraries = set(re.findall(r"(/\S*openblas\S*\.so\S*)", f.read()))
+        for path in libraries:
+            lib = ctypes.CDLL(path)
+            for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads", "openblas_set_num_threads64_", "openblas_set_num_threads"):
+                if hasattr(lib, name):
+                    getattr(lib, name)(1)
+                    break
+    except OSError:  # no /proc (not Linux) or an unloadable library: leave BLAS as it is
+        pass
+
+
+class NumpyQNetwork:
+    """An MLP forward pass in float32 numpy: `q = net(obs)` for a (batch, observation_size) array."""
+
+    def __init__(self, weights: Sequence[np.ndarray], activations: Sequence[str]):
+        single_threaded_blas()
+        weights = [np.asarray(w, dtype=np.float32) for w in weights]
+        if len(weights) != 2 * len(activations) or not activations:
+            raise ValueError(f"{len(weights)} weight arrays for {len(activations)} layers")
+        for a in activations:
+            if a not in _ACTIVATIONS:
+                raise ValueError(f"unknown activation {a!r}; known: {', '.join(ACTIVATIONS)}")
+        self.kernels = weights[0::2]
+        self.biases = weights[1::2]
+        for k, b, k_next in zip(self.kernels, self.biases, self.kernels[1:] + [None]):
+            if k.ndim != 2 or b.shape != (k.shape[1],) or (k_next is not None and k_next.shape[0] != k.shape[1]):
+                raise ValueError("weight shapes do not chain: " + ", ".join(str(w.shape) for w in weights))
+        self.activations = list(activations)
+
+    @property
+    def input_size(self) -> int:
+        return self.kernels[0].shape[0]
+
+    @property
+    def output_size(self) -> int:
+        return self.kernels[-1].shape[1]
+
+    @property
+    def layer_sizes(self) -> list[int]:
+        return [k.shape[1] for k in self.kernels]
+
+    @property
+    def weights(self) -> list[np.ndarray]:
+        return [w for pair in zip(self.kernels, self.biases) for w in pair]
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        x = np.asarray(obs, dtype=np.float32)
+        for kernel, bias, activation in zip(self.kernels, self.biases, self.activations):
+            x = x @ kernel
+            x += bias
+            x = _ACTIVATIONS[activation](x)
+        return x
+
+
+class LearnedAgent(Agent):
+    """Greedy with respect to a Q-network: one forward pass per batch, masked argmax."""
+
+    def __init__(self, game: Game, network: NumpyQNetwork, metadata: dict | None = None):
+        if network.input_size != game.observation_size or network.output_size != game.num_actions:
+            raise UserError(
+                f"network has {network.input_size} inputs and {network.output_size} outputs; "
+                f"{game.name} needs {game.observation_size} and {game.num_actions}"
+            )
+        self.game = game
+        self.network = network
+        self.metadata = metadata or {}
+
+    def q_values(self, states: Sequence[State]) -> np.ndarray:
+        return self.network(np.stack([s.observation(s.current_player) for s in states]))
+
+    def act(self, states: Sequence[State]) -> np.ndarray:
+        masks = np.stack([s.legal_mask() for s in states])
+        return masked_argmax(self.q_values(states), masks)
+
+
+# --- model files --------------------------------------------------------------------------------
+def game_config_dict(game: Game) -> dict:
+    """The game's config as plain JSON values (dataclasses become dicts, tuples lists)."""
+    config = getattr(game, "config", None)
+    raw = dataclasses.asdict(config) if dataclasses.is_dataclass(config) else {}
+    return json.loads(json.dumps(raw, default=lambda o: dataclasses.asdict(o) if dataclasses.is_dataclass(o) else str(o)))
+
+
+def model_metadata(game: Game, network: NumpyQNetwork, **extra) -> dict:
+    return {
+        "format": MODEL_FORMAT,
+        "game": game.name,
+        "game_config": game_config_dict(game),
+        "observation_size": network.input_size,
+        "num_actions": network.output_size,
+        "layer_sizes": network.layer_sizes,
+        "activations": network.activations,
+        **extra,
+    }
+
+
+def npz_bytes(network: NumpyQNetwork, metadata: dict) -> bytes:
+    """The `.npz` model file as bytes (callers write it atomically)."""
+    import io
+
+    arrays = {}
+    for i, (k, b) in enumerate(zip(network.kernels, network.biases)):
+        arrays[f"kernel_{i}"] = k
+        arrays[f"bias_{i}"] = b
+    buffer = io.BytesIO()
+    np.savez(buffer, metadata=np.array(json.dumps(metadata)), **arrays)
+    return buffer.getvalue()
+
+
+def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
+    """The network and metadata of a `.npz` model file; UserError if it is not one."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"model file {path} not found")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            metadata = json.loads(str(data["metadata"][()]))
+            if metadata.get("format") != MODEL_FORMAT:
+                raise ValueError(f"format {metadata.get('format')!r}")
+            n = len(metadata["activations"])
+            weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
+        network = NumpyQNetwork(weights, metadata["activations"])
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
+        raise UserError(f"{path} is not a readable deckopt model ({type(exc).__name__}: {exc})") from None
+    return network, metadata
+
+
+def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
+    """The network of a `.keras` model file (imports Keras; slow, so only without an .npz)."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"model file {path} not found")
+    if not zipfile.is_zipfile(path):
+        raise UserError(f"{path} is not a readable Keras model (not a .keras archive)")
+    try:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # no C++ start-up chatter
+        import keras
+
+        model = keras.saving.load_model(path, compile=False)
+        dense = [layer for layer in model.layers if layer.weights]
+        activations = [layer.get_config()["activation"] for layer in dense]
+        network = NumpyQNetwork(model.get_weights(), activations)
+    except Exception as exc:  # a corrupt archive can fail in many ways inside Keras
+        raise UserError(f"{path} is not a readable deckopt model ({type(exc).__name__}: {exc})") from None
+    game_name = model.name[len(KERAS_NAME_PREFIX):] if model.name.startswith(KERAS_NAME_PREFIX) else None
+    metadata = {
+        "format": MODEL_FORMAT,
+        "game": game_name,
+        "observation_size": network.input_size,
+        "num_actions": network.output_size,
+        "layer_sizes": network.layer_sizes,
+        "activations": network.activations,
+    }
+    return network, metadata
+
+
+def check_model_fits(metadata: dict, game: Game, where: str) -> None:
+    """UserError unless the model was trained for `game` (name and sizes)."""
+    trained_for = metadata.get("game")
+    if trained_for is not None and trained_for != game.name:
+        raise UserError(f"{where} is a model for {trained_for}, not {game.name}")
+    if metadata["observation_size"] != game.observation_size or metadata["num_actions"] != game.num_actions:
+        raise UserError(
+            f"{where} expects {metadata['observation_size']} observation features and {metadata['num_actions']} "
+            f"actions, but this {game.name} has {game.observation_size} and {game.num_actions} "
+            f"(trained with game config {metadata.get('game_config', '?')}, now {game_config_dict(game)})"
+        )
+
+
+def resolve_model_path(spec: str, game: Game) -> Path:
+    """The model file a spec names: `pretrained`, a run folder, or a .npz/.keras path. A `.keras`
+    path with a sibling `.npz` of the same stem resolves to the `.npz` (no TensorFlow needed)."""
+    if spec == "pretrained":
+        base = PRETRAINED_DIR / game.name
+        if not base.with_suffix(".npz").is_file() and not base.with_suffix(".keras").is_file():
+            raise UserError(f"no pretrained agent for {game.name} (expected {base}.npz); train one with `deckopt train`")
+        return base.with_suffix(".npz") if base.with_suffix(".npz").is_file() else base.with_suffix(".keras")
+    path = Path(spec)
+    if path.is_dir():
+        for name in ("model.npz", "model.keras"):
+            if (path / name).is_file():
+                return path / name
+        raise UserError(f"run folder {path} has no model.npz or model.keras (has its training finished?)")
+    if path.suffix == ".keras" and path.with_suffix(".npz").is_file():
+        return path.with_suffix(".npz")
+    if path.suffix not in (".npz", ".keras"):
+        raise UserError(f"{spec}: not a model (.npz or .keras) or a run folder")
+    if not path.is_file():
+        raise UserError(f"model file {path} not found")
+    return path
+
+
+def load_network(spec: str, game: Game) -> tuple[NumpyQNetwork, dict]:
+    path = resolve_model_path(spec, game)
+    network, metadata = read_npz(path) if path.suffix == ".npz" else read_keras(path)
+    check_model_fits(metadata, game, str(path))
+    metadata["path"] = str(path)
+    return network, metadata
+
+
+def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) -> LearnedAgent:
+    """The greedy agent of a model spec (`pretrained`, run folder, .npz or .keras path)."""
+    network, metadata = load_network(str(spec), game)
+    return LearnedAgent(game, network, metadata)

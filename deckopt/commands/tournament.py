@@ -1,0 +1,65 @@
+"""`deckopt tournament GAME SPEC SPEC ... --games N`: round robin, Elo ratings, win matrix, heatmap."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from deckopt.commands._common import game_config_args, make_game, positive_int, print_json, progress_bar
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "tournament",
+        help="round robin between agents: Elo ratings with CIs, win-rate matrix, heatmap",
+        description="Every pair of agents plays N games over every seat assignment (chance mirrored); "
+        "Bradley-Terry (Elo) ratings with 95 % CIs are fitted and written with the win-rate matrix "
+        "(CSV + JSON) and a heatmap PNG. In games with more than two seats (incan_gold) the other "
+        "seats are taken by --filler. Specs: random, heuristic, minimax, mcts:SIMS[,c=..], pretrained, "
+        "or a model path / run folder / checkpoint.",
+    )
+    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="the agents (at least two)")
+    p.add_argument("--games", type=positive_int, required=True, help="games per pair of agents")
+    p.add_argument("--seed", type=int, default=0, help="root seed of every game and agent (default 0)")
+    p.add_argument("--out", default=None, help="output folder (default runs/tournament-GAME-TIME)")
+    p.add_argument("--filler", default="heuristic", help="agent in the seats a pair leaves free (default heuristic)")
+    p.add_argument("--anchor", default=None, metavar="SPEC", help="pin this agent's Elo at 0 (default: mean 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    game_config_args(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents.tournament import play_tournament, seat_assignments
+    from games import UserError
+
+    if len(args.specs) < 2:
+        raise UserError("give at least two agent specs")
+    game = make_game(args)
+    out = Path(args.out) if args.out else Path("runs") / f"tournament-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a folder")
+    pairs = len(args.specs) * (len(args.specs) - 1) // 2
+    blocks = len(seat_assignments(game.num_players))
+    if args.games % blocks:
+        print(
+            f"deckopt tournament: note: --games {args.games} is not a multiple of the {blocks} seat "
+            "assignments; seats are slightly unbalanced",
+            file=sys.stderr,
+        )
+    with progress_bar(pairs * args.games, f"tournament {args.game}", disable=None) as bar:
+        result = play_tournament(
+            game, args.specs, args.games, seed=args.seed, filler=args.filler, anchor=args.anchor, progress=bar.update
+        )
+    paths = result.write(out)
+    if args.json:
+        d = result.as_dict()
+        d["out"] = str(out)
+        d["files"] = {name: str(path) for name, path in paths.items()}
+        print_json(d)
+    else:
+        print(result.table())
+        print(f"wrote {out}/ (win_matrix.csv, win_matrix.json, ratings.csv, tournament.json, heatmap.png)")
+    return 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import os
 import sys
 
@@ -31,8 +30,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMAND_MODULES:
-        if importlib.util.find_spec(f"deckopt.commands.{name}") is None:
-            continue  # TODO(lead): drop once every command exists
         importlib.import_module(f"deckopt.commands.{name}").register(sub)
     return parser
 

@@ -13,7 +13,7 @@ def register(sub) -> None:
         help="evaluate one agent against baselines (seats rotated, 95%% CIs)",
         description="Play the agent SPEC against each --vs opponent, N games each with seats rotated (in games "
         "of 3+ players the opponent fills every other seat): wins, draws and losses overall and per seat with "
-        "95%% Wilson intervals. Tic Tac Toe adds the exact exploitability of a learned agent (a best response "
+        "95 % Wilson intervals. Tic Tac Toe adds the exact exploitability of a learned agent (a best response "
         "searched over every opponent move). Specs: random, heuristic, minimax, mcts:SIMS, pretrained, or a "
         "model path / run folder.",
     )

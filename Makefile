@@ -13,9 +13,10 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
-# The main job on sensible defaults.
+# The main job on sensible defaults: a deck-evolution run played by the shipped Gwent Lite agent,
+# ending with the champion's validation against the reference decks (a few minutes on 2 cores).
 run: $(BIN)/.installed
-	$(BIN)/deckopt match connect_four heuristic random --games 200 --seed 0
+	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest

@@ -5,6 +5,11 @@ The algorithm, top to bottom (`train` below follows this order):
    `games_per_batch` games in lock-step through `agents.arena.play_states`; the acting agent is
    epsilon-greedy over a NUMPY copy of the weights (one forward pass per step of the whole batch)
    and never picks an illegal action: both the greedy and the random choice are masked.
+   Three options fight the sameness of near-greedy self-play (per-game defaults, measured in
+   agents/pretrained/README.md): `random_opening_moves` (each game opens with a few random
+   moves), `opponent_mix` (in a fraction of the games fixed baselines hold every seat but one;
+   only the network's decisions are learned from) and `mirror_augment` (each decision is also
+   stored mirrored, for games with a left-right symmetry).
 2. Each finished game is split into one trajectory per player. The target of a player's k-th of K
    decisions is `gamma**(K-1-k) * r_player`, with `r = state.returns()` (the ancestor's G_t):
    no bootstrapping, so no target network, and it works for 3+ players where the zero-sum
@@ -88,6 +93,9 @@ class DQNConfig:
     # takes every seat but one, e.g. {"heuristic": 0.3}; the rest is pure self-play. Only the
     # network's own decisions are learned from. Empty = pure self-play.
     opponent_mix: dict = field(default_factory=dict)
+    # also learn from each decision mirrored left-right (games in MIRRORS only): twice the data,
+    # and tactics learned near one edge carry over to the other
+    mirror_augment: bool = False
     # evaluation against fixed baselines
     eval_every: int = 5_000  # episodes; 0 = only at the end
     eval_games: int = 200  # per opponent, seats rotated
@@ -112,10 +120,25 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "eval_opponents": ["random", "heuristic", "minimax"],
     },
     "connect_four": {
-        "episodes": 300_000,
-        "replay_size": 200_000,
+        # pure self-play reached ~97% against random and swung between 0% and 100% against the
+        # heuristic as second player. Random openings, games against the heuristic and random
+        # (their odd positions are where one-move tactics get missed), mirrored decisions,
+        # gamma 0.85 (sharper tactics) and a long learning-rate decay fixed most of it.
+        "episodes": 1_200_000,
+        "gamma": 0.85,
+        "games_per_batch": 256,
+        "updates_per_batch": 32,
+        "batch_size": 512,
+        "replay_size": 300_000,
+        "epsilon_end": 0.03,
         "epsilon_decay_episodes": 100_000,
-        "eval_every": 20_000,
+        "random_opening_moves": 6,
+        "opponent_mix": {"heuristic": 0.2, "random": 0.4},
+        "mirror_augment": True,
+        "learning_rate_end": 3e-5,
+        "learning_rate_decay_episodes": 1_000_000,
+        "eval_every": 100_000,
+        "eval_games": 1_000,
     },
     "incan_gold": {
         "game_config": {"num_players": 3},
@@ -312,6 +335,15 @@ def self_play(
     return obs, actions, targets, all_returns
 
 
+def _mirror_connect_four(obs: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Left-right mirror: the observation is two 6 x 7 planes (RULES.md); column c becomes 6 - c."""
+    return obs.reshape(-1, 2, 6, 7)[:, :, :, ::-1].reshape(len(obs), -1), 6 - actions
+
+
+# game name -> (observations, actions) -> the same decisions mirrored (same targets)
+MIRRORS = {"connect_four": _mirror_connect_four}
+
+
 class ReplayBuffer:
     """Fixed-size ring buffer of (observation, action, target), numpy arrays."""
 
@@ -416,7 +448,7 @@ def make_train_phase(model, optimizer):
 # --- a training run --------------------------------------------------------------------------------
 class Trainer:
     """The state of one run: network, optimizer, replay, generator, counters. `step()` runs one
-    self-play phase and one training phase; `checkpoint()`/`restore()` save and load all of it."""
+    self-play phase and one training phase; `checkpoint_bytes()`/`restore()` save and load all of it."""
 
     def __init__(self, game_name: str, config: DQNConfig):
         import keras
@@ -432,6 +464,8 @@ class Trainer:
         self.replay = ReplayBuffer(config.replay_size, self.game.observation_size)
         self.network = numpy_network(self.model, config)
         self.recorder = SelfPlayRecorder(self.network, self.rng)
+        if config.mirror_augment and self.game.name not in MIRRORS:
+            raise UserError(f"mirror_augment: no mirror known for {self.game.name} (only {', '.join(MIRRORS)})")
         for spec in config.opponent_mix:  # a bad spec fails now, not after the first batch
             agents.make(spec, self.game, seed=0)
         self.episodes = 0
@@ -456,6 +490,8 @@ class Trainer:
             self.game, self.recorder, c.games_per_batch, epsilon, c.gamma, self.rng, c.random_opening_moves, opponents
         )
         self.replay.add(obs, actions, targets)
+        if c.mirror_augment:
+            self.replay.add(*MIRRORS[self.game.name](obs, actions), targets)
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()
         if self.replay.size >= max(c.min_replay, 1) and c.updates_per_batch > 0:
@@ -470,7 +506,7 @@ class Trainer:
             "decisions": len(obs),
             "selfplay_seconds": t1 - t0,
             "train_seconds": t2 - t1,
-            "mean_game_length": len(obs) / c.games_per_batch,
+            "decisions_per_game": len(obs) / c.games_per_batch,
         }
 
     def train(self, num_updates: int) -> float:
@@ -545,7 +581,7 @@ def evaluate_during_training(trainer: Trainer) -> dict:
 
 
 def metric_columns(game: Game, config: DQNConfig) -> list[str]:
-    cols = ["episodes", "updates", "seconds", "epsilon", "loss", "replay_size", "mean_game_length", "selfplay_games_per_s", "train_samples_per_s"]
+    cols = ["episodes", "updates", "seconds", "epsilon", "loss", "replay_size", "decisions_per_game", "selfplay_games_per_s", "train_samples_per_s"]
     for spec in config.eval_opponents:
         cols += [f"{spec}_win", f"{spec}_draw", f"{spec}_loss"]
     if game.name == "tic_tac_toe":
@@ -747,7 +783,7 @@ def train(
                 "epsilon": info["epsilon"],
                 "loss": info["loss"],
                 "replay_size": trainer.replay.size,
-                "mean_game_length": info["mean_game_length"],
+                "decisions_per_game": info["decisions_per_game"],
                 "selfplay_games_per_s": config.games_per_batch / max(info["selfplay_seconds"], 1e-9),
                 "train_samples_per_s": (
                     config.updates_per_batch * config.batch_size / info["train_seconds"] if info["train_seconds"] > 1e-4 else ""

@@ -3,7 +3,7 @@
     agent = agents.make("heuristic", game, seed=0)
     actions = agent.act(states)          # one legal action per state
 
-Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `mcts:SIMS` (or `mcts:SIMSx...`, see
+Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `mcts:SIMS[,options]` (see
 agents.mcts), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
 run folder (its final model).
 """

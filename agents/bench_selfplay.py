@@ -55,7 +55,7 @@ def run(progress: Callable[[str], None] | None = None) -> dict:
 
     def lockstep() -> float:
         obs, _, _, _ = dqn.self_play(game, recorder, LOCKSTEP_GAMES, EPSILON, config.gamma, rng)
-        moves.append(len(obs))
+        moves.append(len(obs) / LOCKSTEP_GAMES)
         return LOCKSTEP_GAMES
 
     lockstep_rate = _median_rate(lockstep, LOCKSTEP_REPEATS)
@@ -112,7 +112,7 @@ def run(progress: Callable[[str], None] | None = None) -> dict:
         "results": [
             {"name": "connect_four_selfplay_lockstep_numpy", "value": lockstep_rate, "unit": "games/s"},
             {"name": "connect_four_selfplay_ancestor_eager_keras", "value": ancestor_rate, "unit": "games/s"},
-            {"name": "connect_four_selfplay_moves_per_game", "value": float(np.mean(moves)), "unit": "moves"},
+            {"name": "connect_four_selfplay_moves_per_game", "value": float(np.mean(moves)), "unit": "moves/game"},
             {"name": "train_loop", "value": loop_rate, "unit": "samples/s"},
             {"name": "train_bare_tf_function_step", "value": bare_rate, "unit": "samples/s"},
         ],

@@ -401,9 +401,14 @@ def build_q_network(game: Game, config: DQNConfig):
     return keras.Model(inputs, q, name=KERAS_NAME_PREFIX + game.name)
 
 
+def model_weights(model) -> list[np.ndarray]:
+    """kernel_0, bias_0, kernel_1, ... as numpy (variable.numpy(): get_weights() warns under numpy 2)."""
+    return [v.numpy() for v in model.weights]
+
+
 def numpy_network(model, config: DQNConfig) -> NumpyQNetwork:
     activations = [config.activation] * len(config.hidden_layers) + [config.output_activation]
-    return NumpyQNetwork(model.get_weights(), activations)
+    return NumpyQNetwork(model_weights(model), activations)
 
 
 def make_train_step(model, optimizer):
@@ -530,7 +535,7 @@ class Trainer:
             "replay_size": self.replay.size,
             **extra_state,
         }
-        arrays = {f"weight_{i}": w for i, w in enumerate(self.model.get_weights())}
+        arrays = {f"weight_{i}": w for i, w in enumerate(model_weights(self.model))}
         arrays.update({f"optimizer_{i}": v.numpy() for i, v in enumerate(self.optimizer.variables)})
         n = self.replay.size
         arrays.update(replay_obs=self.replay.obs[:n], replay_actions=self.replay.actions[:n], replay_targets=self.replay.targets[:n])
@@ -542,7 +547,7 @@ class Trainer:
         try:
             data = np.load(path, allow_pickle=False)
             state = json.loads(str(data["state"][()]))
-            weights = [data[f"weight_{i}"] for i in range(len(self.model.get_weights()))]
+            weights = [data[f"weight_{i}"] for i in range(len(self.model.weights))]
             opt_values = [data[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))]
             replay = data["replay_obs"], data["replay_actions"], data["replay_targets"]
         except Exception as exc:

@@ -199,7 +199,7 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         model = keras.saving.load_model(path, compile=False)
         dense = [layer for layer in model.layers if layer.weights]
         activations = [layer.get_config()["activation"] for layer in dense]
-        network = NumpyQNetwork(model.get_weights(), activations)
+        network = NumpyQNetwork([v.numpy() for v in model.weights], activations)
     except Exception as exc:  # a corrupt archive can fail in many ways inside Keras
         raise UserError(f"{path} is not a readable deckopt model ({type(exc).__name__}: {exc})") from None
     game_name = model.name[len(KERAS_NAME_PREFIX):] if model.name.startswith(KERAS_NAME_PREFIX) else None

@@ -120,6 +120,25 @@ def test_opponent_mix_and_random_openings_record_only_the_networks_decisions():
     assert 1 < len({tuple(actions[[r for _, r in d]]) for d in recorder.decisions[20:]}) <= 20
 
 
+def test_connect_four_mirror_is_the_mirrored_game():
+    game = games.make("connect_four")
+    rng = np.random.default_rng(6)
+    a, b = game.new_initial_state(), game.new_initial_state()
+    obs_a, obs_b, moves = [], [], []
+    while not a.is_terminal():
+        move = int(rng.choice(a.legal_actions()))
+        obs_a.append(a.observation(a.current_player))
+        obs_b.append(b.observation(b.current_player))
+        moves.append(move)
+        a.apply_action(move)
+        b.apply_action(6 - move)
+    mirrored_obs, mirrored_moves = dqn.MIRRORS["connect_four"](np.stack(obs_a), np.array(moves))
+    np.testing.assert_array_equal(mirrored_obs, np.stack(obs_b))
+    np.testing.assert_array_equal(mirrored_moves, 6 - np.array(moves))
+    with pytest.raises(UserError, match="mirror"):
+        dqn.Trainer("tic_tac_toe", dqn.make_config({**TINY, "mirror_augment": True}))
+
+
 # --- config ------------------------------------------------------------------------------------------
 def test_config_file_unknown_key_and_bad_type_are_user_errors(tmp_path):
     bad = tmp_path / "bad.toml"

@@ -44,6 +44,21 @@ class RandomAgent(Agent):
         return out
 
 
+class RuleAgent(Agent):
+    """An agent that decides each state on its own by a hand-written rule: subclasses define
+    `choose(state) -> action`; ties are broken with `self.rng`."""
+
+    def __init__(self, game, rng: np.random.Generator):
+        self.game = game
+        self.rng = rng
+
+    @abc.abstractmethod
+    def choose(self, state: State) -> int: ...
+
+    def act(self, states: Sequence[State]) -> np.ndarray:
+        return np.array([self.choose(s) for s in states], dtype=np.int64)
+
+
 def masked_argmax(values: np.ndarray, legal_masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
     """Row-wise argmax of `values` over legal entries only (ties broken at random if rng given)."""
     v = np.where(legal_masks, values, -np.inf)

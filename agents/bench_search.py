@@ -49,15 +49,21 @@ def opening_moves(seed: int = 0, count: int = POSITIONS) -> list[list[int]]:
     return out
 
 
-def ours_rate(openings: list[list[int]], simulations: int = SIMULATIONS, seed: int = 0) -> float:
-    game = games.make("connect_four")
-    agent = MCTSAgent(game, np.random.default_rng(seed), MCTSConfig(simulations=simulations, c=UCT_C))
+def _positions(game, openings: list[list[int]]) -> list:
+    """The start positions: each opening's moves played from the initial state (either engine)."""
     states = []
     for moves in openings:
         s = game.new_initial_state()
         for a in moves:
             s.apply_action(a)
         states.append(s)
+    return states
+
+
+def ours_rate(openings: list[list[int]], simulations: int = SIMULATIONS, seed: int = 0) -> float:
+    game = games.make("connect_four")
+    agent = MCTSAgent(game, np.random.default_rng(seed), MCTSConfig(simulations=simulations, c=UCT_C))
+    states = _positions(game, openings)
     sims = 0
     t0 = time.perf_counter()
     for s in states:
@@ -75,12 +81,7 @@ def open_spiel_rate(openings: list[list[int]], simulations: int = SIMULATIONS, s
     random_state = np.random.RandomState(seed)
     evaluator = os_mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
     bot = os_mcts.MCTSBot(game, UCT_C, simulations, evaluator, solve=True, random_state=random_state)
-    states = []
-    for moves in openings:
-        s = game.new_initial_state()
-        for a in moves:
-            s.apply_action(a)
-        states.append(s)
+    states = _positions(game, openings)
     sims = 0
     t0 = time.perf_counter()
     for s in states:

@@ -8,20 +8,15 @@
 """
 from __future__ import annotations
 
-import numpy as np
 
-from agents.base import Agent
+from agents.base import RuleAgent
 from games.connect_four import COLS, winning_cells
 
 _CENTRE_PREFERENCE = tuple(3 - abs(c - 3) for c in range(COLS))  # 0 at the edges, 3 in the middle
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(RuleAgent):
     spec = "heuristic"
-
-    def __init__(self, game, rng: np.random.Generator):
-        self.game = game
-        self.rng = rng
 
     def choose(self, state) -> int:
         me = state.current_player
@@ -53,5 +48,3 @@ class HeuristicAgent(Agent):
     def _pick(self, columns: list[int]) -> int:
         return columns[int(self.rng.integers(len(columns)))] if len(columns) > 1 else columns[0]
 
-    def act(self, states) -> np.ndarray:
-        return np.array([self.choose(s) for s in states], dtype=np.int64)

@@ -15,12 +15,11 @@ the hand), or the smallest single card that gets me ahead; big cards are kept fo
 """
 from __future__ import annotations
 
-from typing import Sequence
 
 import numpy as np
 
-from agents.base import Agent
-from games import Game, State
+from agents.base import RuleAgent
+from games import Game
 
 PASS = 0
 
@@ -53,23 +52,19 @@ def card_towards(cards: list[int], target: int) -> int:
     raise ValueError(f"{target} is not a subset sum of {cards}")
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(RuleAgent):
     """Plays Gwent Lite by the card-economy rules above (deterministic; `rng` is unused)."""
 
     spec = "heuristic"
 
     def __init__(self, game: Game, rng: np.random.Generator | None = None, open_share: float = 0.35,
                  close_share: float = 0.15):
-        self.game = game
-        self.rng = rng
+        super().__init__(game, rng)
         self.rounds_to_win = game.config.rounds_to_win
         # the largest share of my hand's power I will spend to take an open round / to contest a
         # round that would win me the game while the opponent is still playing
         self.open_share = open_share
         self.close_share = close_share
-
-    def act(self, states: Sequence[State]) -> np.ndarray:
-        return np.array([self.choose(s) for s in states], dtype=np.int64)
 
     def choose(self, s) -> int:
         me = s.current_player

@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import RuleAgent
 from games.incan_gold import LEAVE, STAY
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(RuleAgent):
     spec = "heuristic"
 
     def __init__(self, game, rng: np.random.Generator, risk: float = 0.15, haul: int = 12, artifact_company: int = 2):
-        self.game = game
-        self.rng = rng
+        super().__init__(game, rng)
         self.risk = risk
         self.haul = haul
         self.artifact_company = artifact_company
@@ -58,5 +57,3 @@ class HeuristicAgent(Agent):
             return LEAVE
         return STAY
 
-    def act(self, states) -> np.ndarray:
-        return np.array([self.choose(s) for s in states], dtype=np.int64)

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
 
-from agents.base import Agent
+from agents.base import RuleAgent
 from games.tic_tac_toe import LINES
 
 # centre 2, corners 1, edges 0
@@ -25,12 +24,8 @@ def completing_cells(board: Sequence[int], player: int) -> list[int]:
     return sorted(cells)
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(RuleAgent):
     spec = "heuristic"
-
-    def __init__(self, game, rng: np.random.Generator):
-        self.game = game
-        self.rng = rng
 
     def choose(self, state) -> int:
         board = state.board
@@ -42,5 +37,3 @@ class HeuristicAgent(Agent):
             candidates = [c for c in empty if _CELL_PREFERENCE[c] == best]
         return candidates[int(self.rng.integers(len(candidates)))]
 
-    def act(self, states) -> np.ndarray:
-        return np.array([self.choose(s) for s in states], dtype=np.int64)

@@ -13,16 +13,23 @@ def print_json(obj) -> None:
     sys.stdout.flush()
 
 
-def positive_int(text: str) -> int:
+def int_at_least(minimum: int):
+    """An argparse type: a whole number >= minimum, else a one-line error."""
     import argparse
 
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a number >= {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+positive_int = int_at_least(1)
 
 
 def progress_bar(total: int, desc: str, unit: str = "game", disable: bool = False):

@@ -3,17 +3,10 @@ from __future__ import annotations
 
 import argparse
 
-from deckopt.commands._common import positive_int, print_json
+from deckopt.commands._common import int_at_least, positive_int, print_json
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
-    return value
+_non_negative = int_at_least(0)
 
 
 def register(sub) -> None:

@@ -9,6 +9,15 @@ import tempfile
 from pathlib import Path
 
 
+def _read_umask() -> int:
+    mask = os.umask(0)  # the only way to read it; done once at import, not per write (not thread-safe)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -18,6 +27,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual permissions of a new file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -39,3 +39,8 @@ def test_atomic_write_leaves_no_temp(tmp_path):
     atomic_write_json(tmp_path / "a" / "x.json", {"k": 1})
     assert (tmp_path / "a" / "x.json").read_text().strip().startswith("{")
     assert [p.name for p in (tmp_path / "a").iterdir()] == ["x.json"]
+    # not mkstemp's private 0600: others may read run outputs as with any new file
+    import os
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (tmp_path / "a" / "x.json").stat().st_mode & 0o777 == 0o666 & ~mask

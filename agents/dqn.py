@@ -103,6 +103,9 @@ class DQNConfig:
     # bookkeeping
     checkpoint_minutes: float = 5.0
     tf_threads: int = 1  # intra-op threads of TensorFlow (the machine is shared)
+    # start from this model's weights (a spec as for agents.make: .npz/.keras path, run folder,
+    # "pretrained") instead of seeded random ones: fine-tuning. Same game and layer sizes.
+    init_model: str = ""
 
 
 # Per-game overrides of the defaults above (measured choices; see agents/pretrained/README.md).
@@ -411,6 +414,21 @@ def numpy_network(model, config: DQNConfig) -> NumpyQNetwork:
     return NumpyQNetwork(model_weights(model), activations)
 
 
+def initial_weights(config: DQNConfig, game: Game) -> list[np.ndarray]:
+    """The weights of `config.init_model`, refused unless the architecture is the config's."""
+    from agents.learned import load_network
+
+    network, metadata = load_network(config.init_model, game)
+    wanted = list(config.hidden_layers) + [game.num_actions]
+    wanted_activations = [config.activation] * len(config.hidden_layers) + [config.output_activation]
+    if network.layer_sizes != wanted or network.activations != wanted_activations:
+        raise UserError(
+            f"init_model {metadata['path']} has layers {network.layer_sizes} ({', '.join(network.activations)}), "
+            f"but this config builds {wanted} ({', '.join(wanted_activations)})"
+        )
+    return network.weights
+
+
 def make_train_step(model, optimizer):
     """A compiled step: MSE between the taken action's Q-value and its Monte-Carlo target."""
     import tensorflow as tf
@@ -463,6 +481,8 @@ class Trainer:
         init_tensorflow(config.seed, config.tf_threads)
         self.rng = np.random.default_rng(config.seed)
         self.model = build_q_network(self.game, config)
+        if config.init_model:
+            self.model.set_weights(initial_weights(config, self.game))
         self.optimizer = keras.optimizers.Adam(learning_rate=config.learning_rate)
         self.optimizer.build(self.model.trainable_variables)
         self.train_phase = make_train_phase(self.model, self.optimizer)

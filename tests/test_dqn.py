@@ -230,6 +230,18 @@ def test_bad_model_files_are_refused_clearly(tiny_run, tmp_path):
         load_agent(str(tmp_path / "unfinished"), ttt)
 
 
+def test_init_model_starts_from_its_weights_and_refuses_another_architecture(tiny_run):
+    start = dqn.Trainer("tic_tac_toe", dqn.make_config({**TINY, "seed": 9, "init_model": str(tiny_run)}))
+    for got, want in zip(start.network.weights, weights_of(tiny_run)):
+        np.testing.assert_array_equal(got, want)
+    fresh = dqn.Trainer("tic_tac_toe", dqn.make_config({**TINY, "seed": 9}))
+    assert not np.array_equal(fresh.network.weights[0], start.network.weights[0])
+    with pytest.raises(UserError, match=r"has layers \[32, 32, 9\].*builds \[64, 9\]"):
+        dqn.Trainer("tic_tac_toe", dqn.make_config({**TINY, "hidden_layers": [64], "init_model": str(tiny_run)}))
+    with pytest.raises(UserError, match="model for tic_tac_toe, not connect_four"):
+        dqn.Trainer("connect_four", dqn.make_config({**TINY, "init_model": str(tiny_run)}))
+
+
 # --- runs ------------------------------------------------------------------------------------------
 def test_run_folder_has_every_artefact(tiny_run):
     for name in ("config.json", "metrics.csv", "model.keras", "model.npz", "learning_curves.png", "checkpoints/checkpoint.npz"):

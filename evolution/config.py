@@ -84,7 +84,7 @@ class EvolveConfig:
     validate: bool = True
     validation_panel: list[str] = field(default_factory=lambda: ["decks", "decks/ancestor"])
     #: games of the champion against each reference deck (mirrored, fresh seeds)
-    validation_games: int = 400
+    validation_games: int = 1000
     plot_every: int = 5
 
     def __post_init__(self):

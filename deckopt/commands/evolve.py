@@ -44,7 +44,7 @@ def register(sub) -> None:
     p.add_argument("--jobs", type=positive_int, metavar="J", help="worker processes (default 2)")
     p.add_argument("--backend", choices=["loky", "dask"], help="loky: local processes (default); dask: a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); implies --backend dask")
-    p.add_argument("--validation-games", type=positive_int, metavar="N", help="champion's games against each reference deck (default 400)")
+    p.add_argument("--validation-games", type=positive_int, metavar="N", help="champion's games against each reference deck (default 1000)")
     p.add_argument("--no-validate", action="store_true", help="skip the champion's validation at the end")
     p.add_argument("--seed", type=int, metavar="S", help="root seed (default 0)")
     p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")

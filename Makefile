@@ -23,7 +23,7 @@ test: $(BIN)/.installed
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open_spiel not installable here; benchmarks run without it"
-	$(BIN)/deckopt bench engines
+	for what in engines selfplay search evolution; do $(BIN)/deckopt bench $$what || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info

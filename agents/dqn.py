@@ -282,8 +282,9 @@ class SelfPlayRecorder(Agent):
     def act(self, states: Sequence[State]) -> np.ndarray:
         players = [s.current_player for s in states]
         games_ = [self._game_of[id(s)] for s in states]
-        obs = np.stack([s.observation(p) for s, p in zip(states, players)])
-        masks = np.stack([s.legal_mask() for s in states])
+        game = states[0].game
+        obs = game.observations(states, players)
+        masks = game.legal_masks(states)
         actions = masked_argmax(self.network(obs), masks)
         explore = self.rng.random(len(states)) < self.epsilon
         if self.opening is not None:

@@ -126,10 +126,10 @@ class LearnedAgent(Agent):
         self.metadata = metadata or {}
 
     def q_values(self, states: Sequence[State]) -> np.ndarray:
-        return self.network(np.stack([s.observation(s.current_player) for s in states]))
+        return self.network(self.game.observations(states))
 
     def act(self, states: Sequence[State]) -> np.ndarray:
-        masks = np.stack([s.legal_mask() for s in states])
+        masks = self.game.legal_masks(states)
         return masked_argmax(self.q_values(states), masks)
 
 

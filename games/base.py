@@ -9,7 +9,7 @@ Players are `0..num_players-1`. `current_player` is `TERMINAL` (-1) once the gam
 from __future__ import annotations
 
 import abc
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -31,6 +31,19 @@ class Game(abc.ABC):
 
     def action_name(self, action: int) -> str:
         return str(action)
+
+    # Batches: lock-step play asks for many states at once; a game may answer in one numpy
+    # operation instead of one small array per state (these defaults do the latter).
+    def observations(self, states: "Sequence[State]", players: "Sequence[int] | None" = None) -> np.ndarray:
+        """(len(states), observation_size) float32: state i seen by `players[i]` (default: the
+        player to move), row for row equal to `states[i].observation(players[i])`."""
+        if players is None:
+            players = [s.current_player for s in states]
+        return np.stack([s.observation(p) for s, p in zip(states, players)])
+
+    def legal_masks(self, states: "Sequence[State]") -> np.ndarray:
+        """(len(states), num_actions) bool, row i equal to `states[i].legal_mask()`."""
+        return np.stack([s.legal_mask() for s in states])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config})"

@@ -65,6 +65,9 @@ def _cells(b: int) -> np.ndarray:
     return np.unpackbits(np.frombuffer(b.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")[_CELL_BITS]
 
 
+_MASK_TABLE = np.stack(_MASKS)  # row `free`: the legal mask
+
+
 _new_state = object.__new__  # states are built field by field, skipping __init__
 
 
@@ -95,6 +98,19 @@ class ConnectFour(Game):
 
     def action_name(self, action: int) -> str:
         return f"column {action}"  # the number printed under that column
+
+    def observations(self, states, players=None) -> np.ndarray:
+        # all bitboards at once: (own..., other...) as little-endian uint64 -> bits -> cells
+        if players is None:
+            players = [s.current_player for s in states]
+        boards = [s._bits[p] for s, p in zip(states, players)] + [s._bits[1 - p] for s, p in zip(states, players)]
+        bits = np.unpackbits(np.array(boards, dtype="<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        cells = bits[:, _CELL_BITS]
+        n = len(states)
+        return np.concatenate([cells[:n], cells[n:]], axis=1).astype(np.float32)
+
+    def legal_masks(self, states) -> np.ndarray:
+        return _MASK_TABLE[[s._free for s in states]]
 
 
 class ConnectFourState(State):

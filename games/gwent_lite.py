@@ -104,6 +104,7 @@ class GwentLite(Game):
             + [1.0, 1 / self.max_rounds]
         )
         self._obs_scale = np.array(scale, dtype=np.float32)
+        self._no_hand = [0] * self.num_actions
 
     def new_initial_state(self, rng: np.random.Generator, mirrored: bool = False) -> "GwentLiteState":
         """A fresh game: the leader coin, then one shuffle seed per seat, then (decks=None) the
@@ -136,6 +137,17 @@ class GwentLite(Game):
 
     def action_name(self, action: int) -> str:
         return "pass" if action == 0 else f"play {action}"
+
+    def observations(self, states, players=None) -> np.ndarray:
+        # one list of lists into one array: far cheaper than an array per state
+        if players is None:
+            players = [s.current_player for s in states]
+        return np.array([s._features(p) for s, p in zip(states, players)], dtype=np.float32) * self._obs_scale
+
+    def legal_masks(self, states) -> np.ndarray:
+        masks = np.array([s._hands[s._player] if s._player != TERMINAL else self._no_hand for s in states], dtype=bool)
+        masks[:, 0] = [s._player != TERMINAL for s in states]
+        return masks
 
 
 class GwentLiteState(State):
@@ -265,6 +277,10 @@ class GwentLiteState(State):
         return np.zeros(2) if self._returns is None else np.array(self._returns)
 
     def observation(self, player: int) -> np.ndarray:
+        return np.array(self._features(player), dtype=np.float32) * self.game._obs_scale
+
+    def _features(self, player: int) -> list:
+        """The observation before scaling, as a list (GwentLite.observations stacks many)."""
         o = 1 - player
         feats = self._pile_counts[player][1:] + self._hands[player][1:]
         feats += [
@@ -280,7 +296,7 @@ class GwentLiteState(State):
             self._passed[o],
             self._round,
         ]
-        return np.array(feats, dtype=np.float32) * self.game._obs_scale
+        return feats
 
     def clone(self) -> "GwentLiteState":
         s = GwentLiteState.__new__(GwentLiteState)

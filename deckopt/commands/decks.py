@@ -25,7 +25,7 @@ def register(sub) -> None:
     p.add_argument("--export", metavar="FILE", help="write the champion (or generation N's best) as a deck file (.toml or .json)")
     p.add_argument("--validate", action="store_true", help="play the champion (or generation N's best) against the reference decks")
     p.add_argument("--panel", action="append", metavar="FILE|DIR", help="reference decks for --validate (default: the run's, decks/ and decks/ancestor/)")
-    p.add_argument("--games", type=positive_int, metavar="N", help="--validate: games against each reference deck, even (default: the run's, 1000 in new runs)")
+    p.add_argument("--games", type=positive_int, metavar="N", help="--validate: games against each reference deck, even (default: the run's, 2000 in new runs)")
     p.add_argument("--seed", type=int, help="--validate: seed (default: the run's seed + 1, fresh against the end-of-run validation)")
     p.add_argument("--agent", metavar="SPEC", help="--validate: the agent (default: the run's)")
     p.add_argument("--jobs", type=positive_int, metavar="J", help="--validate: worker processes (default: the run's)")

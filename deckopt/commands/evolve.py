@@ -31,7 +31,7 @@ def register(sub) -> None:
         "finished generation; continue with --resume. Settings: defaults < --config FILE < flags.",
     )
     p.add_argument("--config", metavar="FILE", help="TOML (or JSON) file of settings (see evolution/config.py)")
-    p.add_argument("--generations", type=positive_int, metavar="G", help="number of generations (default 30; on --resume: extend to this many)")
+    p.add_argument("--generations", type=positive_int, metavar="G", help="number of generations (default 150; on --resume: extend to this many)")
     p.add_argument("--pool", type=positive_int, metavar="N", help="decks per generation (default 30)")
     p.add_argument("--games-per-pair", type=positive_int, metavar="K", help="games per pairing, even: mirrored pairs (default 10)")
     p.add_argument("--opponents", type=_opponents, metavar="KINDS", help="comma list of population, hall-of-fame, random, panel (default population,hall-of-fame,random)")
@@ -44,7 +44,7 @@ def register(sub) -> None:
     p.add_argument("--jobs", type=positive_int, metavar="J", help="worker processes (default 2)")
     p.add_argument("--backend", choices=["loky", "dask"], help="loky: local processes (default); dask: a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786); implies --backend dask")
-    p.add_argument("--validation-games", type=positive_int, metavar="N", help="champion's games against each reference deck (default 1000)")
+    p.add_argument("--validation-games", type=positive_int, metavar="N", help="champion's games against each reference deck (default 2000)")
     p.add_argument("--no-validate", action="store_true", help="skip the champion's validation at the end")
     p.add_argument("--seed", type=int, metavar="S", help="root seed (default 0)")
     p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")

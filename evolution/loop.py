@@ -392,6 +392,7 @@ def evolve(
         if start < config.generations:
             log(f"evolving {config.generations - start} generation(s) of {config.pool} decks with agent "
                 f"{config.agent!r} on {getattr(pm, 'describe', lambda: 'a custom map')()} -> {run.path}")
+        gen_seconds: list[float] = []
         try:
             for gen in range(start, config.generations):
                 if gen == 0:
@@ -399,9 +400,12 @@ def evolve(
                 else:
                     pool = next_pool(pool, config, tb, rng)
                 t0 = time.perf_counter()
-                make_bar = (lambda total, gen=gen: _bar(total, gen, config.generations, best_decks)) if progress else None
+                # the run's time left, from this session's mean generation time (the bar shows it)
+                left = (config.generations - gen) * sum(gen_seconds) / len(gen_seconds) if gen_seconds else None
+                make_bar = (lambda total, gen=gen, left=left: _bar(total, gen, config.generations, best_decks, left)) if progress else None
                 games = evaluator.evaluate(pool, hof, gen, make_bar)
                 seconds = time.perf_counter() - t0
+                gen_seconds.append(seconds)
                 update_hof(hof, pool, gen)
                 record = _record(gen, pool, hof, games, seconds)
                 logbook.record(**record)
@@ -448,12 +452,17 @@ class _nullcontext:
         return None
 
 
-def _bar(total: int, gen: int, generations: int, best_decks: list):
+def _bar(total: int, gen: int, generations: int, best_decks: list, run_seconds_left: float | None = None):
     from tqdm import tqdm
 
     bar = tqdm(total=total, desc=f"gen {gen}/{generations - 1}", unit="game", file=sys.stderr, leave=False, dynamic_ncols=True)
+    notes = []
     if best_decks:
-        bar.set_postfix_str(f"best so far {max(b['best']['score'] for b in best_decks):.3f}")
+        notes.append(f"best so far {max(b['best']['score'] for b in best_decks):.3f}")
+    if run_seconds_left is not None:
+        notes.append(f"run ~{run_seconds_left / 60:.0f} min left" if run_seconds_left >= 90 else f"run ~{run_seconds_left:.0f} s left")
+    if notes:
+        bar.set_postfix_str(", ".join(notes))
     return bar
 
 

@@ -42,7 +42,7 @@ if not hasattr(creator, "DeckIndividual"):
 
 CHECKPOINT_FORMAT = "deckopt-evolve-checkpoint-1"
 LOGBOOK_FIELDS = ["gen", "decks", "games", "best", "best_lo", "best_hi", "mean", "mean_lo", "mean_hi", "std",
-                  "min", "max", "hof_best", "seconds", "games_per_s"]
+                  "min", "max", "hof_best", "best_vs_random", "mean_vs_random", "seconds", "games_per_s"]
 TIMING_FIELDS = ("seconds", "games_per_s")
 
 
@@ -71,6 +71,8 @@ def entry(ind, **extra) -> dict:
            "ci95": list(getattr(ind, "ci95", [0.0, 1.0])), "games": getattr(ind, "games", 0),
            "wins": getattr(ind, "wins", 0), "draws": getattr(ind, "draws", 0), "losses": getattr(ind, "losses", 0),
            "origin": getattr(ind, "origin", "")}
+    if getattr(ind, "by_opponents", None):
+        out["by_opponents"] = ind.by_opponents
     out.update(extra)
     return out
 
@@ -79,6 +81,8 @@ def from_entry(d: dict):
     ind = make_individual(d["cards"], d.get("origin", ""))
     if d.get("score") is not None:
         set_score(ind, d)
+    if d.get("by_opponents"):
+        ind.by_opponents = d["by_opponents"]
     if "generation" in d:
         ind.generation = int(d["generation"])
     return ind
@@ -173,11 +177,12 @@ class Evaluator:
         self.panel = panel or []
 
     def plan(self, pool: list, hof: tools.HallOfFame, gen: int):
-        """(pairings, credits): credits[p] = [(deck index, from B's side?), ...] for pairing p."""
+        """(pairings, credits, kinds): credits[p] = [(deck index, from B's side?), ...] for pairing p,
+        kinds[p] its opponent kind."""
         c = self.config
         decks = [tuple(ind) for ind in pool]
         deals = c.games_per_pair // 2
-        pairings, credits = [], []
+        pairings, credits, kind_of = [], [], []
         kinds = list(c.opponents)
         if kinds == ["hall-of-fame"] and len(hof) == 0:
             kinds = ["population"]  # nothing in the hall of fame yet (generation 0)
@@ -197,7 +202,8 @@ class Evaluator:
                 ps, who = fit.against(decks, [r.cards for r in self.panel], deals, c.seed, fit.STAGE_EVOLVE, gen, start)
                 credits += [[(i, False)] for i, _ in who]
             pairings += ps
-        return pairings, credits
+            kind_of += [kind] * len(ps)
+        return pairings, credits, kind_of
 
     def random_opponents(self, gen: int) -> list[tuple[int, ...]]:
         """Fresh random decks for generation `gen`, from their own seed (not the run's stream)."""
@@ -209,7 +215,7 @@ class Evaluator:
         """Score every deck of `pool` in place; returns the number of games played. `make_bar(total)`
         may return a progress bar (update(n), close())."""
         c = self.config
-        pairings, credits = self.plan(pool, hof, gen)
+        pairings, credits, kind_of = self.plan(pool, hof, gen)
         for p in pairings:
             genome.assert_legal(p.a, c.rules)
             genome.assert_legal(p.b, c.rules)
@@ -221,11 +227,17 @@ class Evaluator:
             if bar is not None:
                 bar.close()
         scores = [fit.Score() for _ in pool]
-        for outcomes, credit in zip(results, credits):
+        # the same games split by opponent kind: fresh random decks are a fixed distribution, so a
+        # deck's score against them is comparable across generations (the population's is not)
+        by_kind = [{} for _ in pool]
+        for outcomes, credit, kind in zip(results, credits, kind_of):
             for i, flip in credit:
                 scores[i].add(outcomes, flip=flip)
-        for ind, s in zip(pool, scores):
+                by_kind[i].setdefault(kind, fit.Score()).add(outcomes, flip=flip)
+        for ind, s, kinds in zip(pool, scores, by_kind):
             set_score(ind, s)
+            ind.by_opponents = {k: {key: v for key, v in ks.as_dict().items() if key in ("score", "ci95", "games")}
+                                for k, ks in kinds.items()}
         return sum(p.games for p in pairings)
 
 
@@ -482,8 +494,16 @@ def _record(gen: int, pool: list, hof, games: int, seconds: float) -> dict:
         "mean": mean, "mean_lo": lo, "mean_hi": hi, "std": float(scores.std()),
         "min": float(scores.min()), "max": float(scores.max()),
         "hof_best": float(hof[0].fitness.values[0]) if len(hof) else float("nan"),
+        "best_vs_random": _vs_random(best),
+        "mean_vs_random": float(np.mean([_vs_random(ind) for ind in pool])),
         "seconds": round(seconds, 3), "games_per_s": round(games / seconds, 1) if seconds > 0 else 0.0,
     }
+
+
+def _vs_random(ind) -> float:
+    """The deck's score against this generation's fresh random decks (nan without them)."""
+    d = (getattr(ind, "by_opponents", None) or {}).get("random")
+    return float(d["score"]) if d else float("nan")
 
 
 def _write_generation(run: RunFolder, gen: int, pool: list, games: int, seconds: float, config: EvolveConfig) -> None:

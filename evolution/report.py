@@ -143,6 +143,13 @@ def _png(fig) -> bytes:
     return buffer.getvalue()
 
 
+def _number(value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):  # "" in a logbook written before the column existed
+        return float("nan")
+
+
 def plot_fitness(rows: list[dict], title: str) -> bytes:
     from matplotlib.figure import Figure
 
@@ -155,6 +162,13 @@ def plot_fitness(rows: list[dict], title: str) -> bytes:
         hi = np.array([r[f"{key}_hi"] for r in rows])
         ax.plot(g, y, color=color, marker="o" if len(g) < 40 else None, ms=3, label=label)
         ax.fill_between(g, lo, hi, color=color, alpha=0.2, lw=0, label=f"{label}: 95% CI")
+    # against fresh random decks (the same distribution every generation): an absolute yardstick,
+    # where the population-relative fitness above stays near its level by construction
+    for key, label, color in (("best_vs_random", "best deck vs fresh random decks", "tab:red"),
+                              ("mean_vs_random", "pool mean vs fresh random decks", "tab:blue")):
+        y = np.array([_number(r.get(key)) for r in rows])
+        if np.isfinite(y).any():
+            ax.plot(g, y, color=color, ls=":", lw=1.2, label=label)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     from matplotlib.ticker import MaxNLocator
 

@@ -243,6 +243,13 @@ def test_tiny_run_is_deterministic_and_jobs_do_not_matter(reference_run, tmp_pat
     assert len(gen["decks"]) == 6 and all(DeckRules().is_legal(d["cards"]) for d in gen["decks"])
     d = gen["decks"][0]
     assert d["ci95"][0] <= d["score"] <= d["ci95"][1] and d["games"] > 0
+    # the same games split by opponent kind; the logbook follows the best deck against random decks
+    assert set(d["by_opponents"]) == {"population", "hall-of-fame", "random"}
+    assert sum(k["games"] for k in d["by_opponents"].values()) == d["games"]
+    assert d["by_opponents"]["random"]["games"] == 2 * 4  # 2 random decks x 4 games
+    row = json.loads((reference_run / "checkpoints" / "checkpoint.json").read_text())["logbook"][2]
+    assert row["best_vs_random"] == d["by_opponents"]["random"]["score"]
+    assert row["mean_vs_random"] == pytest.approx(np.mean([e["by_opponents"]["random"]["score"] for e in gen["decks"]]))
     # a different seed gives a different run
     evolve(tiny(generations=3, seed=1), tmp_path / "other", progress=False, log=None)
     assert snapshot(tmp_path / "other")["gen_0002.json"] != snapshot(reference_run)["gen_0002.json"]

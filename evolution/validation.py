@@ -1,8 +1,10 @@
 """Choosing a run's champion and validating it against reference decks it never trained against.
 
-Champion: the last generation's top `playoff_top` decks play a round robin of
-`playoff_games_per_pair` games per pair (fresh seeds); the best of that playoff is the champion.
-A single generation's score is noisy, so this second, larger look picks between close decks.
+Champion: the last generation's top `playoff_top` decks and the hall of fame's decks play a round
+robin of `playoff_games_per_pair` games per pair (fresh seeds); the best of that playoff is the
+champion. A single generation's score is noisy, so this second, larger look picks between close
+decks (measured on one run's 26 best decks: the round-robin score correlates 0.57 with the score
+against the held-out reference decks).
 
 Validation: the champion plays every reference deck (default `decks/` and `decks/ancestor/`)
 `validation_games` mirrored games with seeds used nowhere else; the report gives its score with a
@@ -138,9 +140,14 @@ def finish_run(run, config: EvolveConfig, agent, pmap, log: Callable[[str], None
         if tuple(d["cards"]) not in unique:
             unique.append(tuple(d["cards"]))
     candidates = unique[: max(1, config.playoff_top)]
+    # and the hall of fame: the run's best decks of any generation (more candidates, one better look)
+    hall = json.loads(run.hall_of_fame.read_text()) if config.playoff_top and run.hall_of_fame.is_file() else []
+    from_hall = [tuple(d["cards"]) for d in hall if tuple(d["cards"]) not in candidates]
+    candidates += list(dict.fromkeys(from_hall))
     if len(candidates) > 1:
         ranked = playoff(candidates, config, agent, pmap, gen, progress)
-        how = f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of generation {gen}'s top {len(candidates)}"
+        how = (f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of generation {gen}'s top "
+               f"{len(candidates) - len(from_hall)} and {len(from_hall)} more hall-of-fame decks")
     else:
         ranked = [{"cards": list(candidates[0]), **{k: last["decks"][0][k] for k in ("score", "ci95", "games")}}]
         how = f"best of generation {gen}"

@@ -166,6 +166,16 @@ class Score:
     def ci95(self) -> tuple[float, float]:
         return score_interval(np.concatenate(self.deal_scores) if self.deal_scores else np.empty(0))
 
+    def to_json(self) -> dict:
+        """Everything, exactly (a checkpoint of a deck's past games)."""
+        return {"deal_scores": [d.tolist() for d in self.deal_scores], "wins": self.wins, "draws": self.draws,
+                "losses": self.losses}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Score":
+        return cls([np.array(x, dtype=np.float64) for x in d["deal_scores"]], int(d["wins"]), int(d["draws"]),
+                   int(d["losses"]))
+
     def as_dict(self) -> dict:
         lo, hi = self.ci95
         return {"score": float(self.score), "ci95": [float(lo), float(hi)], "games": self.games, "wins": self.wins,

@@ -4,7 +4,9 @@
     result = evolve(config, "runs/my_run")           # or evolve(None, "runs/my_run", resume=True)
 
 Each generation: the whole pool (survivors included, so a lucky deck must prove itself again) plays
-its opponents with fresh seeds; fitness = mean match score with a 95 % interval; the hall of fame
+its opponents with fresh seeds; fitness = mean match score with a 95 % interval, over this
+generation's games pooled with a survivor's games of its last `score_memory - 1` generations (so a
+deck that stays is measured ever more precisely, and a lucky score is diluted); the hall of fame
 and logbook are updated; every file of the generation is written atomically, the checkpoint last.
 Then selection and variation make the next pool:
 - `ancestor`: keep the top `survivors`, add `offspring_per_survivor` mutated copies of each, refill
@@ -64,8 +66,8 @@ def set_score(ind, score: fit.Score | dict) -> None:
         setattr(ind, k, int(d[k]))
 
 
-def entry(ind, **extra) -> dict:
-    """An evaluated deck as JSON."""
+def entry(ind, with_past: bool = False, **extra) -> dict:
+    """An evaluated deck as JSON (`with_past`: also its past generations' games, for checkpoints)."""
     out = {"cards": list(ind), "total": sum(ind), "n_cards": len(ind),
            "score": ind.fitness.values[0] if ind.fitness.valid else None,
            "ci95": list(getattr(ind, "ci95", [0.0, 1.0])), "games": getattr(ind, "games", 0),
@@ -73,6 +75,8 @@ def entry(ind, **extra) -> dict:
            "origin": getattr(ind, "origin", "")}
     if getattr(ind, "by_opponents", None):
         out["by_opponents"] = ind.by_opponents
+    if with_past and getattr(ind, "past_scores", None):
+        out["past_scores"] = [p.to_json() for p in ind.past_scores]
     out.update(extra)
     return out
 
@@ -83,6 +87,8 @@ def from_entry(d: dict):
         set_score(ind, d)
     if d.get("by_opponents"):
         ind.by_opponents = d["by_opponents"]
+    if d.get("past_scores"):
+        ind.past_scores = [fit.Score.from_json(p) for p in d["past_scores"]]
     if "generation" in d:
         ind.generation = int(d["generation"])
     return ind
@@ -135,10 +141,17 @@ def build_toolbox(config: EvolveConfig, rng: np.random.Generator, pmap=None) -> 
     return tb
 
 
+def _kept(ind, origin: str):
+    """A deck that goes on to the next generation unchanged, with its past games (score_memory)."""
+    out = make_individual(ind, origin)
+    out.past_scores = list(getattr(ind, "past_scores", []))
+    return out
+
+
 def next_pool(pool: list, config: EvolveConfig, tb: base.Toolbox, rng: np.random.Generator) -> list:
     """The next generation's pool from an evaluated one (selection + variation)."""
     if config.selection == "ancestor":
-        survivors = [make_individual(ind, "survivor") for ind in tb.select_best(pool, config.survivors)]
+        survivors = [_kept(ind, "survivor") for ind in tb.select_best(pool, config.survivors)]
         children = []
         for s in survivors:
             for _ in range(config.offspring_per_survivor):
@@ -151,7 +164,7 @@ def next_pool(pool: list, config: EvolveConfig, tb: base.Toolbox, rng: np.random
         fill = [tb.individual("random") for _ in range(config.pool - len(survivors) - len(children))]
         return survivors + children + fill
     # mu + lambda
-    parents = [make_individual(ind, "parent") for ind in tb.select(pool, config.mu)]
+    parents = [_kept(ind, "parent") for ind in tb.select(pool, config.mu)]
     offspring = []
     for _ in range(config.pool - config.mu):
         p1 = parents[int(rng.integers(0, len(parents)))]
@@ -234,8 +247,14 @@ class Evaluator:
             for i, flip in credit:
                 scores[i].add(outcomes, flip=flip)
                 by_kind[i].setdefault(kind, fit.Score()).add(outcomes, flip=flip)
+        keep = c.score_memory - 1  # past generations that count
         for ind, s, kinds in zip(pool, scores, by_kind):
-            set_score(ind, s)
+            past = getattr(ind, "past_scores", [])[-keep:] if keep else []
+            pooled = s
+            for p in past:
+                pooled = pooled.merge(p)
+            set_score(ind, pooled)
+            ind.past_scores = (past + [s])[-keep:] if keep else []
             ind.by_opponents = {k: {key: v for key, v in ks.as_dict().items() if key in ("score", "ci95", "games")}
                                 for k, ks in kinds.items()}
         return sum(p.games for p in pairings)
@@ -281,7 +300,7 @@ def save_checkpoint(run: RunFolder, gen: int, rng: np.random.Generator, pool: li
         "format": CHECKPOINT_FORMAT,
         "generation": gen,
         "rng": rng.bit_generator.state,
-        "pool": [entry(ind) for ind in pool],
+        "pool": [entry(ind, with_past=True) for ind in pool],
         "hall_of_fame": [entry(h, generation=getattr(h, "generation", None)) for h in hof],
         "logbook": [dict(r) for r in logbook],
         "best_decks": best_decks,

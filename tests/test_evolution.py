@@ -289,6 +289,31 @@ def test_resume_after_interruption_equals_uninterrupted(reference_run, tmp_path)
     assert snapshot(run) == snapshot(reference_run)
 
 
+def test_score_memory_pools_a_survivors_recent_games_and_resumes_exactly(tmp_path):
+    config = tiny(generations=4, score_memory=3)
+    evolve(config, tmp_path / "full", progress=False, log=None)
+    gens = [json.loads((tmp_path / "full" / "generations" / f"gen_{g:04d}.json").read_text()) for g in range(4)]
+    fresh = max(d["games"] for d in gens[3]["decks"] if d["origin"] in ("mutant", "random"))
+    for g in (1, 2, 3):
+        for d in gens[g]["decks"]:
+            if d["origin"] == "survivor":
+                prev = next(e for e in gens[g - 1]["decks"] if e["cards"] == d["cards"])
+                # its fresh games plus what counted last generation, at most 3 generations' worth
+                assert fresh < d["games"] <= 3 * fresh and d["games"] > sum(k["games"] for k in d["by_opponents"].values())
+                assert d["games"] <= prev["games"] + sum(k["games"] for k in d["by_opponents"].values())
+            else:
+                assert d["games"] == sum(k["games"] for k in d["by_opponents"].values())
+
+    def stop_after(gen):
+        if gen == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evolve(config, tmp_path / "cut", progress=False, log=None, on_generation=stop_after)
+    evolve(None, tmp_path / "cut", resume=True, progress=False, log=None)
+    assert snapshot(tmp_path / "cut") == snapshot(tmp_path / "full")
+
+
 def test_resume_can_extend_but_not_change_a_run(reference_run, tmp_path):
     import shutil
 
@@ -310,7 +335,8 @@ def test_mu_plus_lambda_with_crossover_and_panel(tmp_path):
     gen = json.loads((tmp_path / "ml" / "generations" / "gen_0001.json").read_text())
     origins = {d["origin"] for d in gen["decks"]}
     assert "parent" in origins and origins <= {"parent", "mutant"}
-    assert all(d["games"] == 4 * 5 + 4 for d in gen["decks"])  # 5 pool opponents + the panel deck
+    # this generation's games (a survivor's fitness also pools its recent past: score_memory)
+    assert all(sum(k["games"] for k in d["by_opponents"].values()) == 4 * 5 + 4 for d in gen["decks"])  # 5 pool opponents + the panel deck
 
 
 def test_dask_backend_on_a_local_cluster(tmp_path):
@@ -394,7 +420,7 @@ def test_cli_evolve_json_then_validate(tmp_path, capsys):
     assert len(v["references"]) >= 31 and v["held_out"] is True
     assert (run / "fitness.png").stat().st_size > 1000 and (run / "best_deck_powers.png").stat().st_size > 1000
     gen = json.loads((run / "generations" / "gen_0001.json").read_text())
-    assert all(d["games"] == 2 * 3 + 2 * 2 for d in gen["decks"])  # 3 pool opponents + 2 random decks
+    assert all(sum(k["games"] for k in d["by_opponents"].values()) == 2 * 3 + 2 * 2 for d in gen["decks"])  # 3 pool opponents + 2 random decks
     assert cli("decks", run, "--validate", "--games", 2, "--panel", "decks/flat.toml", "--json") == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in out["validation"]["references"]] == ["flat"]

@@ -24,7 +24,7 @@ def register(sub) -> None:
         help="evolve Gwent Lite decks under the deck rules (DEAP, parallel mirrored matches)",
         description="Evolve legal Gwent Lite decks. Each generation every deck plays its opponents "
         "(the population round robin, the hall of fame, fresh random decks, and/or a panel of "
-        "reference decks) in mirrored games with fresh seeds; fitness is the mean score (win 1, draw 0.5) with a 95% CI. "
+        "reference decks) in mirrored games with fresh seeds; fitness is the mean score (win 1, draw 0.5) with a 95% CI, a surviving deck's pooled over its last score_memory (4) generations. "
         "Writes runs/NAME/: config.json, generations/gen_NNNN.json, logbook.csv, best_decks.json, "
         "hall_of_fame.json, checkpoints/, fitness.png, best_deck_powers.png, champion.toml and "
         "validation.json (the champion against decks/ and decks/ancestor/). Ctrl-C keeps every "

@@ -150,6 +150,13 @@ def _number(value) -> float:
         return float("nan")
 
 
+def _rolling_mean(y: np.ndarray, window: int) -> np.ndarray:
+    """Centred mean over `window` points (fewer at the ends), ignoring nan."""
+    half = window // 2
+    return np.array([np.nanmean(y[max(0, i - half): i + half + 1]) if np.isfinite(y[max(0, i - half): i + half + 1]).any()
+                     else np.nan for i in range(len(y))])
+
+
 def plot_fitness(rows: list[dict], title: str) -> bytes:
     from matplotlib.figure import Figure
 
@@ -168,6 +175,8 @@ def plot_fitness(rows: list[dict], title: str) -> bytes:
                               ("mean_vs_random", "pool mean vs fresh random decks", "tab:blue")):
         y = np.array([_number(r.get(key)) for r in rows])
         if np.isfinite(y).any():
+            if len(y) >= 40:  # each generation draws new random decks: show the trend, not the draw
+                y, label = _rolling_mean(y, 9), f"{label} (9-generation mean)"
             ax.plot(g, y, color=color, ls=":", lw=1.2, label=label)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     from matplotlib.ticker import MaxNLocator

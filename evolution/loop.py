@@ -355,7 +355,11 @@ def prepare_run(config: EvolveConfig | None, out_dir, resume: bool, overrides: d
         if not run.config.is_file():
             raise UserError(f"{str(run.path)!r} is not an evolution run folder (no config.json)")
         try:
-            saved = EvolveConfig.from_dict(json.loads(run.config.read_text()), where=f"{run.config}")
+            saved_dict = json.loads(run.config.read_text())
+            # a run saved before score_memory existed was scored on one generation's games
+            if isinstance(saved_dict, dict):
+                saved_dict.setdefault("score_memory", 1)
+            saved = EvolveConfig.from_dict(saved_dict, where=f"{run.config}")
         except json.JSONDecodeError as exc:
             raise UserError(f"{run.config}: malformed ({exc})") from None
         changes = {k: v for k, v in (overrides or {}).items() if v is not None}

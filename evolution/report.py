@@ -153,8 +153,12 @@ def _number(value) -> float:
 def _rolling_mean(y: np.ndarray, window: int) -> np.ndarray:
     """Centred mean over `window` points (fewer at the ends), ignoring nan."""
     half = window // 2
-    return np.array([np.nanmean(y[max(0, i - half): i + half + 1]) if np.isfinite(y[max(0, i - half): i + half + 1]).any()
-                     else np.nan for i in range(len(y))])
+    out = np.full(len(y), np.nan)
+    for i in range(len(y)):
+        part = y[max(0, i - half): i + half + 1]
+        if np.isfinite(part).any():
+            out[i] = np.nanmean(part)
+    return out
 
 
 def plot_fitness(rows: list[dict], title: str) -> bytes:

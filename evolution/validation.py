@@ -141,9 +141,9 @@ def finish_run(run, config: EvolveConfig, agent, pmap, log: Callable[[str], None
             unique.append(tuple(d["cards"]))
     candidates = unique[: max(1, config.playoff_top)]
     # and the hall of fame: the run's best decks of any generation (more candidates, one better look)
-    hall = json.loads(run.hall_of_fame.read_text()) if config.playoff_top and run.hall_of_fame.is_file() else []
-    from_hall = [tuple(d["cards"]) for d in hall if tuple(d["cards"]) not in candidates]
-    candidates += list(dict.fromkeys(from_hall))
+    hall = json.loads(run.hall_of_fame.read_text()) if run.hall_of_fame.is_file() else []
+    from_hall = list(dict.fromkeys(tuple(d["cards"]) for d in hall if tuple(d["cards"]) not in candidates))
+    candidates += from_hall
     if len(candidates) > 1:
         ranked = playoff(candidates, config, agent, pmap, gen, progress)
         how = (f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of generation {gen}'s top "

@@ -314,6 +314,19 @@ def test_score_memory_pools_a_survivors_recent_games_and_resumes_exactly(tmp_pat
     assert snapshot(tmp_path / "cut") == snapshot(tmp_path / "full")
 
 
+def test_a_run_saved_before_score_memory_resumes_with_one_generation_of_games(reference_run, tmp_path):
+    import shutil
+
+    from evolution.loop import prepare_run
+
+    run = tmp_path / "old"
+    shutil.copytree(reference_run, run)
+    saved = json.loads((run / "config.json").read_text())
+    assert saved.pop("score_memory") == 4
+    (run / "config.json").write_text(json.dumps(saved))
+    assert prepare_run(None, run, resume=True)[0].score_memory == 1
+
+
 def test_resume_can_extend_but_not_change_a_run(reference_run, tmp_path):
     import shutil
 

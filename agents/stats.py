@@ -1,7 +1,8 @@
-"""Confidence intervals used by every report."""
+"""Confidence intervals and the win/draw/loss record used by every report."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,3 +30,62 @@ def mean_ci(values, z: float = Z95) -> tuple[float, float, float]:
         return (m, m, m)
     half = z * float(x.std(ddof=1)) / math.sqrt(x.size)
     return (m, m - half, m + half)
+
+
+@dataclass
+class Record:
+    """Wins, draws and losses of one side: the one win/draw/loss record of arena, evaluation,
+    tournaments and deck fitness. Score counts a draw as half a win."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """Wilson interval of the win rate."""
+        return wilson_ci(self.wins, self.games)
+
+    @property
+    def score_ci95(self) -> tuple[float, float]:
+        """Wilson interval of the score (draws as half wins)."""
+        return wilson_ci(self.wins + 0.5 * self.draws, self.games)
+
+    def add(self, outcome: int) -> None:
+        """One game: outcome 1 win, 0 draw, -1 loss."""
+        if outcome > 0:
+            self.wins += 1
+        elif outcome == 0:
+            self.draws += 1
+        else:
+            self.losses += 1
+
+    def add_outcomes(self, outcomes) -> None:
+        """Many games at once (an array of 1 / 0 / -1)."""
+        o = np.asarray(outcomes)
+        self.wins += int((o > 0).sum())
+        self.draws += int((o == 0).sum())
+        self.losses += int((o < 0).sum())
+
+    def __add__(self, other: "Record") -> "Record":
+        return Record(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
+
+    def flipped(self) -> "Record":
+        """The same games from the other side."""
+        return Record(self.losses, self.draws, self.wins)
+
+    def as_dict(self) -> dict:
+        return {"wins": self.wins, "draws": self.draws, "losses": self.losses, "win_rate": self.win_rate,
+                "ci95": list(self.ci95), "score": self.score, "score_ci95": list(self.score_ci95)}

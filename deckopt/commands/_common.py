@@ -32,11 +32,84 @@ def int_at_least(minimum: int):
 positive_int = int_at_least(1)
 
 
-def progress_bar(total: int, desc: str, unit: str = "game", disable: bool = False):
-    """A tqdm bar on stderr (stdout stays clean for --json)."""
-    from tqdm import tqdm
+class Progress:
+    """The one progress display of the command line. Library code reports `progress(done, total,
+    what)` (absolute counts; a new `what` starts a new stage) and `log(line)`; this turns them
+    into a tqdm bar on stderr when stderr is a terminal, and into one line per finished stage when
+    it is a file or a pipe (no carriage-return frames in logs). Use as a context manager."""
 
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=disable, dynamic_ncols=True, leave=False)
+    def __init__(self, enabled: bool = True, unit: str = "game"):
+        self.enabled = enabled
+        self.unit = unit
+        self.tty = sys.stderr.isatty()
+        self._bar = None
+        self._what: str | None = None
+        self._t0 = 0.0
+        self._reported = False
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __call__(self, done: int, total: int, what: str = "") -> None:
+        if not self.enabled:
+            return
+        import time
+
+        if what != self._what:
+            self._finish_stage()
+            self._what, self._t0, self._reported = what, time.perf_counter(), False
+            if self.tty:
+                from tqdm import tqdm
+
+                self._bar = tqdm(total=total, desc=what, unit=self.unit, file=sys.stderr, leave=False,
+                                 dynamic_ncols=True)
+        if self._bar is not None:
+            self._bar.total = total
+            self._bar.update(done - self._bar.n)
+        elif done >= total and not self._reported:
+            self._reported = True
+            seconds = time.perf_counter() - self._t0
+            print(f"{what}: {done}/{total} {self.unit}s, {seconds:.1f} s", file=sys.stderr, flush=True)
+
+    def log(self, line: str) -> None:
+        """A line on stderr that does not tear the bar."""
+        if self._bar is not None:
+            self._bar.clear()
+        print(line, file=sys.stderr, flush=True)
+        if self._bar is not None:
+            self._bar.refresh()
+
+    def _finish_stage(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def close(self) -> None:
+        self._finish_stage()
+        self._what = None
+
+
+def progress_bar(total: int, desc: str, unit: str = "game", disable: bool = False):
+    """A counting bar for one stage: `bar.update(n)` advances it (see Progress for the rules)."""
+    return _CountingBar(Progress(enabled=not disable, unit=unit), total, desc)
+
+
+class _CountingBar:
+    def __init__(self, progress: Progress, total: int, desc: str):
+        self.progress, self.total, self.desc, self.n = progress, total, desc, 0
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        self.progress(self.n, self.total, self.desc)
+
+    def __enter__(self) -> "_CountingBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.progress.close()
 
 
 def game_config_args(parser) -> None:

@@ -1,0 +1,177 @@
+"""One configuration path for every package: settings files, typed dataclasses, one-line errors.
+
+A config is a dataclass whose fields carry their help text (`setting(default, "help")`) and whose
+`__post_init__` validates it (raising `UserError` that names the field, never a command-line flag).
+Settings come from TOML or JSON files through `read_settings` and become a config through
+`config_from_dict`, which refuses unknown keys and checks every value against its field's type.
+The command line generates its override flags from the same fields and help texts.
+
+    @dataclass
+    class MyConfig:
+        pool: int = setting(30, "decks per generation", metavar="N")
+        rules: DeckRules = setting(factory=DeckRules, help="the deck-building rules")
+
+        def __post_init__(self):
+            need(self.pool >= 2, f"pool must be >= 2, got {self.pool}")
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import tomllib
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+from games.errors import UserError
+
+
+def setting(default: Any = dataclasses.MISSING, help: str = "", *, factory=dataclasses.MISSING, **cli) -> Any:
+    """A dataclass field with its help text; `cli` keys (metavar, choices, flag=False, append=True,
+    negative="no-x") tell the command line how to offer it. `factory` for mutable defaults."""
+    metadata = {"help": help, **cli}
+    if factory is not dataclasses.MISSING:
+        return dataclasses.field(default_factory=factory, metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def need(ok: bool, message: str) -> None:
+    """Validation inside a config's __post_init__: a one-line UserError unless `ok`."""
+    if not ok:
+        raise UserError(message)
+
+
+def read_settings(path: str | os.PathLike, what: str = "config file") -> dict:
+    """The table of a TOML (or, by suffix, JSON) file; UserError in one line if it cannot be read."""
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{what} {str(path)!r} is a folder, not a file")
+    if not path.is_file():
+        raise UserError(f"{what} {str(path)!r} not found")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{what} {str(path)!r} cannot be read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except UnicodeDecodeError:
+        raise UserError(f"{what} {str(path)!r} is not UTF-8 text") from None
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        raise UserError(f"{what} {str(path)!r} is not valid {kind}: {exc}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{what} {str(path)!r}: expected a table of settings")
+    return data
+
+
+def _type_name(tp) -> str:
+    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+
+
+def _convert(value: Any, tp, name: str) -> Any:
+    """`value` as the annotated type `tp`, or UserError naming the setting."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arm in args:
+            if arm is type(None):
+                continue
+            try:
+                return _convert(value, arm, name)
+            except UserError as exc:
+                errors.append(str(exc))
+        raise UserError(errors[0] if errors else f"{name} must not be empty")
+    if tp is Any:
+        return value
+    if dataclasses.is_dataclass(tp):
+        if isinstance(value, tp):
+            return value
+        if not isinstance(value, dict):
+            raise UserError(f"{name} must be a table of {', '.join(f.name for f in dataclasses.fields(tp))}")
+        return config_from_dict(tp, value, where=name)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise UserError(f"{name} must be true or false, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise UserError(f"{name} must be a whole number, got {value!r}")
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise UserError(f"{name} must be a number, got {value!r}")
+        value = float(value)
+        if not math.isfinite(value):
+            raise UserError(f"{name} must be a finite number, got {value!r}")
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            raise UserError(f"{name} must be text, got {value!r}")
+        return value
+    if origin in (list, tuple) or tp in (list, tuple):
+        if isinstance(value, str) and origin is list and args and args[0] is str:
+            value = [value]  # a single name where a list of names is expected
+        if not isinstance(value, (list, tuple)):
+            raise UserError(f"{name} must be a list, got {value!r}")
+        if args and args[-1] is not Ellipsis and origin is tuple:
+            items = [_convert(v, a, name) for v, a in zip(value, args)]
+        elif args:
+            items = [_convert(v, args[0], name) for v in value]
+        else:
+            items = list(value)
+        return tuple(items) if (origin or tp) is tuple else items
+    if origin is dict or tp is dict:
+        if not isinstance(value, dict):
+            raise UserError(f"{name} must be a table, got {value!r}")
+        if args:
+            return {_convert(k, args[0], name): _convert(v, args[1], name) for k, v in value.items()}
+        return dict(value)
+    if isinstance(tp, type) and isinstance(value, tp):
+        return value
+    raise UserError(f"{name} must be {_type_name(tp)}, got {value!r}")
+
+
+def config_from_dict(cls, data: dict, where: str = ""):
+    """An instance of the dataclass `cls` from plain settings: unknown keys refused, every value
+    checked against its field's type (ints accepted for floats, tables for nested configs), then
+    the class's own validation. Errors are one UserError line prefixed by `where`."""
+    prefix = f"{where}: " if where else ""
+    if not isinstance(data, dict):
+        raise UserError(f"{prefix}expected a table of settings")
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise UserError(f"{prefix}unknown setting(s) {', '.join(unknown)}; known: {', '.join(fields)}")
+    hints = typing.get_type_hints(cls)
+    try:
+        values = {k: _convert(v, hints[k], k) for k, v in data.items()}
+        return cls(**values)
+    except UserError as exc:
+        if where and str(exc).startswith(prefix):
+            raise
+        raise UserError(f"{prefix}{exc}") from None
+
+
+def config_to_dict(config) -> dict:
+    """Plain settings (nested configs as tables, tuples as lists): what `config.json` holds."""
+
+    def plain(v):
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        return v
+
+    return plain(dataclasses.asdict(config))
+
+
+def settings_help(cls) -> dict[str, str]:
+    """Field name -> help text, for the fields that have one."""
+    return {f.name: f.metadata["help"] for f in dataclasses.fields(cls) if f.metadata.get("help")}

@@ -13,8 +13,8 @@ def print_json(obj) -> None:
     sys.stdout.flush()
 
 
-def int_at_least(minimum: int):
-    """An argparse type: a whole number >= minimum, else a one-line error."""
+def int_at_least(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number >= minimum (and <= maximum), else a one-line error."""
     import argparse
 
     def parse(text: str) -> int:
@@ -24,11 +24,19 @@ def int_at_least(minimum: int):
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"expected a number >= {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"expected a number <= {maximum:_}, got {value}".replace("_", " "))
         return value
 
     return parse
 
 
+#: a seed of numpy's generators: 0 .. 2**32 - 1
+MAX_SEED = 2**32 - 1
+seed_int = int_at_least(0, MAX_SEED)
+#: games in one command: a billion games would run for days; refuse at once instead
+MAX_GAMES = 100_000_000
+game_count = int_at_least(1, MAX_GAMES)
 positive_int = int_at_least(1)
 
 
@@ -44,7 +52,9 @@ class Progress:
         self.tty = sys.stderr.isatty()
         self._bar = None
         self._what: str | None = None
-        self._t0 = 0.0
+        import time
+
+        self._t0 = time.perf_counter()  # a stage's clock starts when the previous one ends
         self._reported = False
 
     def __enter__(self) -> "Progress":
@@ -60,7 +70,9 @@ class Progress:
 
         if what != self._what:
             self._finish_stage()
-            self._what, self._t0, self._reported = what, time.perf_counter(), False
+            if self._what is not None:
+                self._t0 = time.perf_counter()
+            self._what, self._reported = what, False
             if self.tty:
                 from tqdm import tqdm
 

@@ -41,3 +41,21 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
 
 def atomic_write_json(path: str | os.PathLike, obj, indent: int | None = 1) -> None:
     atomic_write_text(path, json.dumps(obj, indent=indent) + "\n")
+
+
+def ensure_writable_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
+    """Create `path` if needed and prove a file can be written there, before any work starts
+    (so finished work is never lost to a folder that cannot hold it). UserError in one line."""
+    from games.errors import UserError
+
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{what} {str(path)!r} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".write-test.")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UserError(f"{what} {str(path)!r} cannot be written: {exc.strerror}") from None
+    return path

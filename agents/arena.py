@@ -7,13 +7,14 @@ deck fitness.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
 
 from agents.base import Agent
-from agents.stats import wilson_ci
+from agents.stats import Record
 from games import Game, State
 
 
@@ -57,49 +58,61 @@ def outcomes(returns: np.ndarray) -> np.ndarray:
 
 @dataclass
 class AgentResult:
+    """One agent's results over a match: its record overall and per seat, and its mean return."""
+
     spec: str
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
+    record: Record = field(default_factory=Record)
+    by_seat: dict[int, Record] = field(default_factory=dict)
     total_return: float = 0.0
-    # per seat: [wins, draws, losses]
-    by_seat: dict[int, list[int]] = field(default_factory=dict)
+
+    @property
+    def wins(self) -> int:
+        return self.record.wins
+
+    @property
+    def draws(self) -> int:
+        return self.record.draws
+
+    @property
+    def losses(self) -> int:
+        return self.record.losses
 
     @property
     def games(self) -> int:
-        return self.wins + self.draws + self.losses
+        return self.record.games
 
     @property
     def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        return self.record.win_rate
 
     @property
     def score(self) -> float:
         """Win 1, draw 0.5, loss 0."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+        return self.record.score
 
     @property
     def mean_return(self) -> float:
         return self.total_return / self.games if self.games else 0.0
 
+    def add(self, seat: int, outcome: int, ret: float) -> None:
+        self.record.add(outcome)
+        self.by_seat.setdefault(seat, Record()).add(outcome)
+        self.total_return += ret
+
     def as_dict(self) -> dict:
-        lo, hi = wilson_ci(self.wins, self.games)
-        slo, shi = wilson_ci(self.wins + 0.5 * self.draws, self.games)
-        return {
-            "spec": self.spec,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-            "win_rate": self.win_rate,
-            "ci95": [lo, hi],
-            "score": self.score,
-            "score_ci95": [slo, shi],
-            "mean_return": self.mean_return,
-            "by_seat": {
-                str(seat): {"wins": w, "draws": d, "losses": l, "win_rate": w / max(1, w + d + l)}
-                for seat, (w, d, l) in sorted(self.by_seat.items())
-            },
-        }
+        return {"spec": self.spec, **record_dict(self.record), "mean_return": self.mean_return,
+                "by_seat": {str(seat): record_dict(r, per_seat=True) for seat, r in sorted(self.by_seat.items())}}
+
+
+def record_dict(r: Record, per_seat: bool = False) -> dict:
+    """The JSON shape of a record in match and eval reports (DESIGN: wins, draws, losses, win_rate, ci95)."""
+    out = {"wins": r.wins, "draws": r.draws, "losses": r.losses, "win_rate": r.win_rate, "ci95": list(r.ci95)}
+    if per_seat:
+        n = max(1, r.games)
+        out.update(draw_rate=r.draws / n, loss_rate=r.losses / n)
+    else:
+        out.update(score=r.score, score_ci95=list(r.score_ci95))
+    return out
 
 
 @dataclass
@@ -120,16 +133,13 @@ class MatchResult:
         }
 
 
-def seatings(num_players: int, num_agents: int, num_games: int) -> list[list[int]]:
-    """Seat -> agent index for each game. Agents rotate through the seats cyclically, so over every
-    block of `num_players` games each agent sits in every seat once. With fewer agents than seats,
-    agent i also fills seats i + k * num_agents (e.g. one learner against two copies of a bot: pass
-    the bot twice instead when you want it counted per copy)."""
-    out = []
-    for g in range(num_games):
-        r = g % num_players
-        out.append([((p + r) % num_players) % num_agents for p in range(num_players)])
-    return out
+def seating(num_players: int, num_agents: int, game_index: int, rotate: bool = True) -> list[int]:
+    """Seat -> agent index for game `game_index`. Agents rotate through the seats cyclically, so over
+    every block of `num_players` games each agent sits in every seat once. With fewer agents than
+    seats, agent i also fills seats i + k * num_agents (e.g. one learner against two copies of a bot:
+    pass the bot twice instead when you want it counted per copy)."""
+    r = game_index % num_players if rotate else 0
+    return [((p + r) % num_players) % num_agents for p in range(num_players)]
 
 
 def play_match(
@@ -139,43 +149,30 @@ def play_match(
     seed: int = 0,
     rotate: bool = True,
     batch_size: int = 512,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    what: str = "",
 ) -> MatchResult:
     """Play `num_games` between `agents` (one per seat, in seat order for game 0). With `rotate`,
     seats rotate every game and each block of `num_players` games shares one chance seed, so luck
-    (shuffles, who starts) is mirrored across the seats. `progress(n)` is called with the number of
-    games finished by each batch."""
-    import time
-
+    (shuffles, who starts) is mirrored across the seats. Games stream in batches of `batch_size`:
+    memory does not grow with `num_games`. `progress(done, total, what)` after each batch."""
     n = game.num_players
     if len(agents) > n:
         raise ValueError(f"{game.name} seats {n} players, got {len(agents)} agents")
     t0 = time.perf_counter()
-    seat_agents = seatings(n, len(agents), num_games) if rotate else [[p % len(agents) for p in range(n)]] * num_games
     results = [AgentResult(spec=getattr(a, "spec", "?")) for a in agents]
     steps = 0
     for start in range(0, num_games, batch_size):
         idx = range(start, min(num_games, start + batch_size))
         # games g and its mirror share a chance seed: block = g // n when rotating
         states = [game.new_initial_state(np.random.default_rng([seed, g // n if rotate else g])) for g in idx]
-        batch_seats = [seat_agents[g] for g in idx]
+        batch_seats = [seating(n, len(agents), g, rotate) for g in idx]
         steps += play_states(states, batch_seats, agents)
         for s, seats in zip(states, batch_seats):
             r = s.returns()
             o = outcomes(r)
             for p, a in enumerate(seats):
-                res = results[a]
-                bs = res.by_seat.setdefault(p, [0, 0, 0])
-                res.total_return += float(r[p])
-                if o[p] > 0:
-                    res.wins += 1
-                    bs[0] += 1
-                elif o[p] == 0:
-                    res.draws += 1
-                    bs[1] += 1
-                else:
-                    res.losses += 1
-                    bs[2] += 1
+                results[a].add(p, int(o[p]), float(r[p]))
         if progress is not None:
-            progress(len(idx))
+            progress(idx.stop, num_games, what or game.name)
     return MatchResult(game.name, num_games, seed, results, steps, time.perf_counter() - t0)

@@ -13,9 +13,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from agents.arena import AgentResult, play_match
+from agents.arena import AgentResult, play_match, record_dict
 from agents.base import Agent
-from agents.stats import wilson_ci
+from agents.stats import Record
 from games import Game, State, UserError
 
 
@@ -29,36 +29,19 @@ def make_opponents(game: Game, specs: Sequence[str], seed: int) -> list[list[Age
     return out
 
 
-def _result_dict(spec: str, wins: int, draws: int, losses: int, by_seat: dict[int, list[int]]) -> dict:
-    n = wins + draws + losses
-    out = {
-        "spec": spec,
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-        "win_rate": wins / n if n else 0.0,
-        "ci95": list(wilson_ci(wins, n)),
-        "score": (wins + 0.5 * draws) / n if n else 0.0,
-        "by_seat": {},
-    }
-    for seat, (w, d, l) in sorted(by_seat.items()):
-        m = w + d + l
-        out["by_seat"][str(seat)] = {
-            "wins": w, "draws": d, "losses": l,
-            "win_rate": w / m if m else 0.0, "draw_rate": d / m if m else 0.0, "loss_rate": l / m if m else 0.0,
-            "ci95": list(wilson_ci(w, m)),
-        }
-    return out
-
-
 def _merge(spec: str, results: Sequence[AgentResult]) -> dict:
-    by_seat: dict[int, list[int]] = {}
+    """One report entry for the agents in `results` together (e.g. the copies of one opponent)."""
+    total, by_seat = Record(), {}
     for r in results:
-        for seat, wdl in r.by_seat.items():
-            acc = by_seat.setdefault(seat, [0, 0, 0])
-            for i in range(3):
-                acc[i] += wdl[i]
-    return _result_dict(spec, sum(r.wins for r in results), sum(r.draws for r in results), sum(r.losses for r in results), by_seat)
+        total = total + r.record
+        for seat, rec in r.by_seat.items():
+            by_seat[seat] = by_seat.get(seat, Record()) + rec
+    return _entry(spec, total, by_seat)
+
+
+def _entry(spec: str, total: Record, by_seat: dict[int, Record]) -> dict:
+    return {"spec": spec, **record_dict(total),
+            "by_seat": {str(seat): record_dict(r, per_seat=True) for seat, r in sorted(by_seat.items())}}
 
 
 def evaluate(
@@ -67,39 +50,31 @@ def evaluate(
     opponent_specs: Sequence[str],
     num_games: int,
     seed: int = 0,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict:
     """The agent against each opponent, `num_games` games each, seats rotated. Returns
-    {"game", "games", "seed", "agents": [agent overall, each opponent...], "matches": [...]}."""
+    {"game", "games", "seed", "agents": [agent overall, each opponent...], "matches": [...]}.
+    `progress(done, total, what)` per batch, one stage per opponent."""
     spec = getattr(agent, "spec", "?")
-    matches = []
+    matches, overall, overall_by_seat = [], Record(), {}
     for opponent_spec, copies in zip(opponent_specs, make_opponents(game, opponent_specs, seed)):
-        result = play_match(game, [agent, *copies], num_games, seed=seed, rotate=True, progress=progress)
+        result = play_match(game, [agent, *copies], num_games, seed=seed, rotate=True, progress=progress,
+                            what=f"{game.name}: {spec} vs {opponent_spec}")
+        mine = result.agents[0]
+        overall = overall + mine.record
+        for seat, rec in mine.by_seat.items():
+            overall_by_seat[seat] = overall_by_seat.get(seat, Record()) + rec
         matches.append({
             "vs": opponent_spec,
             "agent": _merge(spec, result.agents[:1]),
             "opponent": _merge(opponent_spec, result.agents[1:]),
             "seconds": result.seconds,
         })
-    overall_by_seat: dict[int, list[int]] = {}
-    for m in matches:
-        for seat, r in m["agent"]["by_seat"].items():
-            acc = overall_by_seat.setdefault(int(seat), [0, 0, 0])
-            acc[0] += r["wins"]
-            acc[1] += r["draws"]
-            acc[2] += r["losses"]
-    overall = _result_dict(
-        spec,
-        sum(m["agent"]["wins"] for m in matches),
-        sum(m["agent"]["draws"] for m in matches),
-        sum(m["agent"]["losses"] for m in matches),
-        overall_by_seat,
-    )
     return {
         "game": game.name,
         "games": num_games,
         "seed": seed,
-        "agents": [overall] + [m["opponent"] for m in matches],
+        "agents": [_entry(spec, overall, overall_by_seat)] + [m["opponent"] for m in matches],
         "matches": matches,
     }
 
@@ -154,7 +129,7 @@ def evaluate_spec(
     vs: Sequence[str] | None,
     num_games: int,
     seed: int = 0,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict:
     """`deckopt eval`: the agent `spec` against each opponent (default random, heuristic and, for
     Tic Tac Toe, minimax), plus the exact exploitability for Tic Tac Toe."""

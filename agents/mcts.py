@@ -57,6 +57,9 @@ DEFAULT_C = 1.4
 _UNIFORMS = 4096  # uniforms drawn per refill; rollouts consume one per move
 _MAX_RETURN = 1.0  # every game's best return (a win)
 
+# a move of 10 million simulations takes about 10 minutes here: anything beyond is a typo, not a plan
+MAX_SIMULATIONS = 10_000_000
+MAX_MILLISECONDS = 3_600_000.0
 SPEC_GRAMMAR = "mcts[:SIMS|:MSms][,c=FLOAT][,rollout=random|heuristic][,value=SPEC][,lambda=FLOAT][,solve=0|1]"
 
 
@@ -138,6 +141,7 @@ def parse_spec(spec: str) -> MCTSConfig:
 
 def _parse_budget(item: str, bad) -> tuple[int | None, float | None]:
     low = item.lower()
+    unit = None
     try:
         if low.endswith("ms"):
             ms = float(low[:-2])
@@ -147,13 +151,14 @@ def _parse_budget(item: str, bad) -> tuple[int | None, float | None]:
             unit = "s"
         else:
             sims = int(low)
-            if sims < 1:
-                raise bad(f"simulations must be >= 1, got {sims}")
-            return sims, None
     except ValueError:
         raise bad(f"budget {item!r} is neither a whole number of simulations (400) nor a time (200ms, 2s)") from None
-    if not (ms > 0 and math.isfinite(ms)):
-        raise bad(f"time budget must be positive, got {item!r} ({unit})")
+    if unit is None:
+        if not 1 <= sims <= MAX_SIMULATIONS:
+            raise bad(f"simulations must be in 1..{MAX_SIMULATIONS}, got {sims}")
+        return sims, None
+    if not (0 < ms <= MAX_MILLISECONDS):
+        raise bad(f"time budget must be positive and at most {MAX_MILLISECONDS / 1000:g} s a move, got {item!r} ({unit})")
     return None, ms
 
 

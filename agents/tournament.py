@@ -33,7 +33,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from agents.arena import play_states
-from agents.stats import Z95
+from agents.stats import Z95, Record
 from games import Game, UserError
 
 ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per natural-log unit of strength
@@ -163,22 +163,19 @@ class TournamentResult:
         """One dict per agent, in the order given."""
         rows = []
         for i, spec in enumerate(self.specs):
-            w = int(self.wins[i].sum())
-            d = int(self.draws[i].sum())
-            l = int(self.wins[:, i].sum())
-            n = w + d + l
+            rec = Record(int(self.wins[i].sum()), int(self.draws[i].sum()), int(self.wins[:, i].sum()))
             rows.append(
                 {
                     "spec": spec,
                     "label": self.labels[i],
                     "elo": float(self.ratings.elo[i]),
                     "ci95": [float(self.ratings.ci95[i, 0]), float(self.ratings.ci95[i, 1])],
-                    "games": n,
-                    "wins": w,
-                    "draws": d,
-                    "losses": l,
-                    "win_rate": w / n if n else 0.0,
-                    "score": (w + 0.5 * d) / n if n else 0.0,
+                    "games": rec.games,
+                    "wins": rec.wins,
+                    "draws": rec.draws,
+                    "losses": rec.losses,
+                    "win_rate": rec.win_rate,
+                    "score": rec.score,
                 }
             )
         return rows
@@ -269,10 +266,9 @@ class TournamentResult:
 
     def heatmap_png(self) -> bytes:
         """Row agent's score against the column agent (wins + draws / 2), agents ordered by rating."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib import colormaps
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
 
         order = np.argsort(-self.ratings.elo, kind="stable")
         m = self.score_matrix[np.ix_(order, order)]
@@ -280,8 +276,10 @@ class TournamentResult:
         labels = [f"{self.labels[i]}\n({self.ratings.elo[i]:+.0f})" for i in order]
         k = len(order)
         size = max(4.5, 0.95 * k + 2.0)
-        fig, ax = plt.subplots(figsize=(size + 1.2, size))
-        cmap = plt.get_cmap("RdBu").with_extremes(bad="#dddddd")
+        fig = Figure(figsize=(size + 1.2, size))
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        cmap = colormaps["RdBu"].with_extremes(bad="#dddddd")
         im = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, vmin=0.0, vmax=1.0)
         font = 10 if k <= 6 else 8 if k <= 10 else 6
         for i in range(k):
@@ -302,7 +300,6 @@ class TournamentResult:
         fig.tight_layout()
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=120)
-        plt.close(fig)
         return buf.getvalue()
 
 
@@ -331,11 +328,11 @@ def play_tournament(
     seed: int = 0,
     filler: str = "heuristic",
     anchor: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
     make_agent: Callable | None = None,
 ) -> TournamentResult:
     """Every pair of `specs` plays `games_per_pair` games (see the module docstring); returns the
-    win/draw counts and the fitted ratings. `progress(n)` is called with games finished."""
+    win/draw counts and the fitted ratings. `progress(done, total, what)` after each batch."""
     import agents as agents_pkg
 
     make_agent = make_agent or agents_pkg.make
@@ -344,7 +341,7 @@ def play_tournament(
     if k < 2:
         raise UserError("a tournament needs at least two agent specs")
     if games_per_pair < 1:
-        raise UserError("--games must be at least 1")
+        raise UserError("a tournament needs at least 1 game per pair")
     anchor_index = None
     if anchor is not None:
         if anchor not in specs:
@@ -357,6 +354,7 @@ def play_tournament(
     assignments = seat_assignments(n)
     wins = np.zeros((k, k))
     draws = np.zeros((k, k))
+    done, total = 0, k * (k - 1) // 2 * games_per_pair
     for i in range(k):
         for j in range(i + 1, k):
             pair_seed = int(np.random.SeedSequence([seed, i, j]).generate_state(1)[0])
@@ -382,8 +380,9 @@ def play_tournament(
                     else:
                         draws[i, j] += 1
                         draws[j, i] += 1
+                done += len(idx)
                 if progress is not None:
-                    progress(len(idx))
+                    progress(done, total, f"tournament {game.name}")
     games = wins + wins.T + draws
     ratings = fit_bradley_terry(wins + 0.5 * draws, games, anchor=anchor_index)
     return TournamentResult(

@@ -4,7 +4,7 @@ import pytest
 
 import agents
 import games
-from agents.arena import outcomes, play_match, play_states, seatings
+from agents.arena import outcomes, play_match, play_states, seating
 from agents.base import Agent
 from agents.stats import mean_ci, wilson_ci
 
@@ -19,13 +19,14 @@ def test_outcomes_win_draw_loss():
 
 
 def test_seatings_rotate_every_agent_through_every_seat():
-    s = seatings(3, 3, 6)
+    s = [seating(3, 3, g) for g in range(6)]
     assert s[:3] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
     for agent in range(3):
         seats = [g.index(agent) for g in s[:3]]
         assert sorted(seats) == [0, 1, 2]
     # two agents in three seats: agent 0 fills the spare seat
-    assert seatings(3, 2, 1) == [[0, 1, 0]]
+    assert seating(3, 2, 0) == [0, 1, 0]
+    assert seating(3, 2, 1, rotate=False) == [0, 1, 0]
 
 
 class FirstLegal(Agent):

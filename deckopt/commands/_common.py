@@ -155,6 +155,11 @@ def make_game(args):
             decks = decks * 2
         if len(decks) != 2:
             raise UserError(f"--deck given {len(decks)} times; give it once for all seats or once per seat (2)")
+        # both decks are judged by one set of rules, whichever order they come in
+        for path, deck in zip(args.deck[1:], decks[1:]):
+            if deck.rules != decks[0].rules:
+                raise UserError(f"the deck files disagree on the rules: {args.deck[0]} has {decks[0].rules.describe()}, "
+                                f"{path} has {deck.rules.describe()}")
         config["decks"] = [d.cards for d in decks]
         config["rules"] = decks[0].rules
     return games.make(args.game, **config)

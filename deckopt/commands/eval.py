@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from deckopt.commands._common import game_config_args, make_game, positive_int, print_json, progress_bar
+from deckopt.commands._common import Progress, game_config_args, game_count, make_game, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -23,8 +23,8 @@ def register(sub) -> None:
         "--vs", action="append", metavar="SPEC", default=None,
         help="an opponent (repeatable; default: random and heuristic, plus minimax for tic_tac_toe)",
     )
-    p.add_argument("--games", type=positive_int, required=True, help="games against each opponent")
-    p.add_argument("--seed", type=int, default=0, help="root seed of every game and agent (default 0)")
+    p.add_argument("--games", type=game_count, required=True, help="games against each opponent")
+    p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     game_config_args(p)
     p.set_defaults(func=run)
@@ -36,8 +36,8 @@ def run(args: argparse.Namespace) -> int:
     game = make_game(args)
     vs = args.vs or default_opponents(game)
     t0 = time.perf_counter()
-    with progress_bar(args.games * len(vs), f"eval {args.game}", disable=None) as bar:
-        report = evaluate_spec(game, args.spec, vs, args.games, seed=args.seed, progress=bar.update)
+    with Progress() as progress:
+        report = evaluate_spec(game, args.spec, vs, args.games, seed=args.seed, progress=progress)
     if args.json:
         print_json(report)
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import game_config_args, make_game, positive_int, print_json, progress_bar
+from deckopt.commands._common import Progress, game_config_args, game_count, make_game, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -17,8 +17,8 @@ def register(sub) -> None:
     )
     p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
     p.add_argument("specs", nargs="+", metavar="SPEC", help="one agent per seat (fewer than the seats: they repeat)")
-    p.add_argument("--games", type=positive_int, required=True, help="number of games")
-    p.add_argument("--seed", type=int, default=0, help="root seed of every game and agent (default 0)")
+    p.add_argument("--games", type=game_count, required=True, help="number of games")
+    p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     game_config_args(p)
     p.set_defaults(func=run)
@@ -37,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
     if len(args.specs) > game.num_players:
         raise UserError(f"{args.game} seats {game.num_players} players, got {len(args.specs)} specs")
     players = [agents.make(spec, game, seed=[args.seed, 1000 + i]) for i, spec in enumerate(args.specs)]
-    with progress_bar(args.games, f"{args.game}", disable=None) as bar:
-        result = play_match(game, players, args.games, seed=args.seed, progress=bar.update)
+    with Progress() as progress:
+        result = play_match(game, players, args.games, seed=args.seed, progress=progress, what=f"match {args.game}")
     if args.json:
         print_json(result.as_dict())
     else:

@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from deckopt.commands._common import game_config_args, make_game, positive_int, print_json, progress_bar
+from deckopt.commands._common import Progress, game_config_args, game_count, make_game, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -21,8 +21,8 @@ def register(sub) -> None:
     )
     p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
     p.add_argument("specs", nargs="+", metavar="SPEC", help="the agents (at least two)")
-    p.add_argument("--games", type=positive_int, required=True, help="games per pair of agents")
-    p.add_argument("--seed", type=int, default=0, help="root seed of every game and agent (default 0)")
+    p.add_argument("--games", type=game_count, required=True, help="games per pair of agents")
+    p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")
     p.add_argument("--out", default=None, help="output folder (default runs/tournament-GAME-TIME)")
     p.add_argument("--filler", default="heuristic", help="agent in the seats a pair leaves free (default heuristic)")
     p.add_argument("--anchor", default=None, metavar="SPEC", help="pin this agent's Elo at 0 (default: mean 0)")
@@ -34,14 +34,13 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from agents.tournament import play_tournament, seat_assignments
     from games import UserError
+    from games.fileio import ensure_writable_dir
 
     if len(args.specs) < 2:
         raise UserError("give at least two agent specs")
     game = make_game(args)
     out = Path(args.out) if args.out else Path("runs") / f"tournament-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out} exists and is not a folder")
-    pairs = len(args.specs) * (len(args.specs) - 1) // 2
+    ensure_writable_dir(out, "output folder (--out)")  # before the games: finished work must have a home
     blocks = len(seat_assignments(game.num_players))
     if args.games % blocks:
         print(
@@ -49,11 +48,19 @@ def run(args: argparse.Namespace) -> int:
             "assignments; seats are slightly unbalanced",
             file=sys.stderr,
         )
-    with progress_bar(pairs * args.games, f"tournament {args.game}", disable=None) as bar:
+    if args.anchor is not None and args.anchor not in args.specs:
+        raise UserError(f"--anchor {args.anchor!r} is not one of the agents ({', '.join(args.specs)})")
+    with Progress() as progress:
         result = play_tournament(
-            game, args.specs, args.games, seed=args.seed, filler=args.filler, anchor=args.anchor, progress=bar.update
+            game, args.specs, args.games, seed=args.seed, filler=args.filler, anchor=args.anchor, progress=progress
         )
-    paths = result.write(out)
+    try:
+        paths = result.write(out)
+    except OSError as exc:  # the folder was fine a moment ago: keep the results on stdout at least
+        print(result.table() if not args.json else "", end="" if args.json else "\n")
+        if args.json:
+            print_json(result.as_dict())
+        raise UserError(f"could not write the results to {out}: {exc.strerror} (printed above instead)") from None
     if args.json:
         d = result.as_dict()
         d["out"] = str(out)

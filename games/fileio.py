@@ -43,17 +43,22 @@ def atomic_write_json(path: str | os.PathLike, obj, indent: int | None = 1) -> N
     atomic_write_text(path, json.dumps(obj, indent=indent) + "\n")
 
 
-def ensure_writable_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
-    """Create `path` if needed and prove a file can be written there, before any work starts
-    (so finished work is never lost to a folder that cannot hold it). UserError in one line."""
+def check_writable_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
+    """Prove, before any work starts, that files can be written in folder `path` (made later, if it
+    does not exist yet), so finished work is never lost to a folder that cannot hold it. Creates
+    nothing: a probe file in the nearest existing folder is written and removed. UserError in one line."""
     from games.errors import UserError
 
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise UserError(f"{what} {str(path)!r} is a file, not a folder")
+    existing = path.absolute()
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UserError(f"{what} {str(path)!r} cannot be made: {str(existing)!r} is a file")
     try:
-        path.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=path, prefix=".write-test.")
+        fd, probe = tempfile.mkstemp(dir=existing, prefix=".write-test.")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:

@@ -34,13 +34,12 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from agents.tournament import play_tournament, seat_assignments
     from games import UserError
-    from games.fileio import ensure_writable_dir
+    from games.fileio import check_writable_dir
 
     if len(args.specs) < 2:
         raise UserError("give at least two agent specs")
     game = make_game(args)
     out = Path(args.out) if args.out else Path("runs") / f"tournament-{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
-    ensure_writable_dir(out, "output folder (--out)")  # before the games: finished work must have a home
     blocks = len(seat_assignments(game.num_players))
     if args.games % blocks:
         print(
@@ -50,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.anchor is not None and args.anchor not in args.specs:
         raise UserError(f"--anchor {args.anchor!r} is not one of the agents ({', '.join(args.specs)})")
+    check_writable_dir(out, "output folder (--out)")  # before the games: finished work must have a home
     with Progress() as progress:
         result = play_tournament(
             game, args.specs, args.games, seed=args.seed, filler=args.filler, anchor=args.anchor, progress=progress

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test bench install clean
+.PHONY: run test lint format bench install clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,18 @@ install: $(BIN)/.installed
 run: $(BIN)/.installed
 	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 
-test: $(BIN)/.installed
+# lint, format check and the architecture contract first (seconds), then the suite
+test: lint
 	$(BIN)/python -m pytest
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+
+format: $(BIN)/.installed
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open_spiel not installable here; benchmarks run without it"

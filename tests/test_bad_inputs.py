@@ -1,0 +1,175 @@
+"""Bad input across every command, table-driven: each case must end with a non-zero exit (2 for a
+user's mistake), exactly one line on stderr, no traceback, and the disk exactly as it was.
+
+Each case runs in-process (`deckopt.cli.main`) inside a scratch folder holding the fixtures below;
+the folder's every file and its content are compared before and after.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from deckopt.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+FLAT = str(ROOT / "decks" / "flat.toml")
+
+
+def _fixtures(tmp: Path) -> None:
+    (tmp / "a_file").write_text("not a folder\n")
+    (tmp / "a_dir").mkdir()
+    (tmp / "empty.npz").write_bytes(b"")
+    (tmp / "garbage.npz").write_bytes(b"PK\x03\x04 this is not a zip")
+    np.savez(tmp / "hostile.npz", weights=np.array([object()], dtype=object))
+    (tmp / "bad.toml").write_text("this is = = not toml\n")
+    (tmp / "unknown_key.toml").write_text("no_such_setting = 3\n")
+    (tmp / "nan_lr.toml").write_text("learning_rate = nan\n")
+    (tmp / "not_utf8.toml").write_bytes(b"\xff\xfe\x00name = 1\n")
+    (tmp / "five.toml").write_text('name = "five"\ncards = [20, 20, 20, 20, 20]\n[rules]\nmin_cards = 5\n')
+    (tmp / "illegal.toml").write_text('name = "big"\ncards = [' + ", ".join(["9"] * 25) + "]\n")
+    (tmp / "word_card.toml").write_text('name = "w"\ncards = ["x"' + ", 4" * 24 + "]\n")
+    (tmp / "huge_rules.toml").write_text(
+        'name = "huge"\ncards = [' + ", ".join(["1"] * 25) + "]\n[rules]\nmax_total = 1000000000000\n"
+    )
+    # a folder that looks like no run at all, holding a file a careless writer would overwrite
+    (tmp / "not_a_run").mkdir()
+    (tmp / "not_a_run" / "model.npz").write_bytes(b"precious")
+    # an evolution run folder with a damaged checkpoint
+    run = tmp / "broken_run"
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "config.json").write_text(json.dumps({"seed": 0}))
+    (run / "checkpoints" / "checkpoint.json").write_text('{"generation": 3, "pool": [["x"]]}')
+    (tmp / "existing.toml").write_text("keep me\n")
+
+
+def _snapshot(tmp: Path) -> dict[str, str]:
+    out = {}
+    for p in sorted(tmp.rglob("*")):
+        rel = str(p.relative_to(tmp))
+        out[rel] = hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "<dir>"
+    return out
+
+
+# (command line, a word the one error line must contain); paths are relative to the scratch folder
+CASES = [
+    # play
+    ("play chess", "unknown game"),
+    ("play tic_tac_toe --seat 5", "seat"),
+    ("play tic_tac_toe --seed -1", "seed"),
+    ("play tic_tac_toe --vs nobody", "unknown agent spec"),
+    ("play gwent_lite --deck missing.toml", "not found"),
+    # match
+    ("match chess random random --games 10", "unknown game"),
+    ("match tic_tac_toe random --games 10", "at least two"),
+    ("match tic_tac_toe random random random --games 10", "seats 2"),
+    ("match tic_tac_toe random random --games 0", "--games"),
+    ("match tic_tac_toe random random --games 1000000000", "--games"),
+    ("match tic_tac_toe random random --games 99999999999999999999", "--games"),
+    ("match tic_tac_toe random random --games ten", "--games"),
+    ("match tic_tac_toe random random --games 10 --seed -1", "--seed"),
+    ("match tic_tac_toe random random --games 10 --seed 4294967296", "--seed"),
+    ("match tic_tac_toe random mcts:99999999999999999999999 --games 10", "simulations"),
+    ("match tic_tac_toe random mcts:0 --games 10", "simulations"),
+    ("match tic_tac_toe random mcts:400,k=2 --games 10", "unknown option"),
+    ("match connect_four random minimax --games 10", "minimax"),
+    ("match gwent_lite random random --games 10 --deck missing.toml", "not found"),
+    ("match gwent_lite random random --games 10 --deck a_dir", "folder"),
+    ("match gwent_lite random random --games 10 --deck bad.toml", "TOML"),
+    ("match gwent_lite random random --games 10 --deck not_utf8.toml", "UTF-8"),
+    ("match gwent_lite random random --games 10 --deck illegal.toml", "deck"),
+    ("match gwent_lite random random --games 10 --deck word_card.toml", "card"),
+    ("match gwent_lite random random --games 10 --deck huge_rules.toml", "max_total"),
+    ("match gwent_lite random random --games 10 --deck five.toml --deck " + FLAT, "rules"),
+    ("match gwent_lite random random --games 10 --deck " + FLAT + " --deck five.toml", "rules"),
+    ("match tic_tac_toe random random --games 10 --deck " + FLAT, "gwent_lite"),
+    ("match tic_tac_toe random random --games 10 --players 3", "incan_gold"),
+    ("match incan_gold random random --games 10 --players 9", "num_players"),
+    ("match tic_tac_toe random missing.npz --games 10", "missing.npz"),
+    ("match tic_tac_toe random empty.npz --games 10", "empty.npz"),
+    ("match tic_tac_toe random garbage.npz --games 10", "garbage.npz"),
+    ("match tic_tac_toe random hostile.npz --games 10", "hostile.npz"),
+    ("match tic_tac_toe random " + str(ROOT / "agents/pretrained/connect_four.npz") + " --games 10", "connect_four"),
+    # eval
+    ("eval tic_tac_toe random --games 99999999999999999999", "--games"),
+    ("eval tic_tac_toe random --games 10 --seed -1", "--seed"),
+    ("eval tic_tac_toe random --games 10 --vs nobody", "unknown agent spec"),
+    ("eval chess random --games 10", "unknown game"),
+    # tournament
+    ("tournament tic_tac_toe random --games 10", "at least two"),
+    ("tournament tic_tac_toe random heuristic --games 10 --out a_file", "a file"),
+    ("tournament tic_tac_toe random heuristic --games 10 --out a_file/sub", "a file"),
+    ("tournament tic_tac_toe random heuristic --games 10 --anchor minimax", "anchor"),
+    ("tournament tic_tac_toe random heuristic --games 10 --seed 4294967296", "--seed"),
+    ("tournament tic_tac_toe random nobody --games 10 --out new_out", "unknown agent spec"),
+    # train
+    ("train chess --episodes 10", "unknown game"),
+    ("train tic_tac_toe --episodes 10 --seed -1", "--seed"),
+    ("train tic_tac_toe --episodes 10 --out a_file", "a_file"),
+    ("train tic_tac_toe --episodes 10 --out not_a_run", "not_a_run"),
+    ("train tic_tac_toe --episodes 10 --config a_dir", "folder"),
+    ("train tic_tac_toe --episodes 10 --config missing.toml", "not found"),
+    ("train tic_tac_toe --episodes 10 --config bad.toml", "TOML"),
+    ("train tic_tac_toe --episodes 10 --config unknown_key.toml", "no_such_setting"),
+    ("train tic_tac_toe --episodes 10 --config nan_lr.toml", "learning_rate"),
+    ("train tic_tac_toe --resume missing_run", "missing_run"),
+    ("train tic_tac_toe --resume not_a_run", "not_a_run"),
+    # evolve
+    ("evolve --seed -1", "--seed"),
+    ("evolve --pool 1 --out new_run", "pool"),
+    ("evolve --games-per-pair 3 --out new_run", "games_per_pair"),
+    ("evolve --config missing.toml", "not found"),
+    ("evolve --config unknown_key.toml --out new_run", "no_such_setting"),
+    ("evolve --out a_file", "a_file"),
+    ("evolve --out not_a_run", "not_a_run"),
+    ("evolve --resume missing_run", "missing_run"),
+    ("evolve --resume broken_run", "checkpoint"),
+    ("evolve --panel missing.toml --out new_run", "missing.toml"),
+    ("evolve --agent nobody --out new_run --generations 1", "nobody"),
+    ("evolve --backend loky --scheduler tcp://127.0.0.1:1 --out new_run", "scheduler"),
+    # decks
+    ("decks missing_run", "missing_run"),
+    ("decks a_file", "a_file"),
+    ("decks broken_run --generation 999", "999"),
+    ("decks broken_run --validate --seed -1", "--seed"),
+    # bench
+    ("bench nothing", "nothing"),
+]
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("bad_inputs")
+    _fixtures(tmp)
+    return tmp
+
+
+@pytest.mark.parametrize("line,word", CASES, ids=[c[0][:60] for c in CASES])
+def test_bad_input_is_one_line_and_changes_nothing(line, word, scratch, monkeypatch, capsys):
+    monkeypatch.chdir(scratch)
+    before = _snapshot(scratch)
+    try:
+        code = main(line.split())
+    except SystemExit as exc:  # argparse refusals
+        code = exc.code
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert code == 2, f"exit {code}: {err[-800:]}"
+    assert len(lines) == 1, err[-1500:]
+    assert "Traceback" not in err
+    assert word.lower() in lines[0].lower(), lines[0]
+    after = _snapshot(scratch)
+    changed = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+    assert not changed, f"files changed: {sorted(changed)}"
+    for leftover in ("new_run", "new_out"):
+        shutil.rmtree(scratch / leftover, ignore_errors=True)
+
+
+def test_enough_cases_cover_every_command():
+    commands = {c[0].split()[0] for c in CASES}
+    assert commands == {"play", "match", "eval", "tournament", "train", "evolve", "decks", "bench"}
+    assert len(CASES) >= 40

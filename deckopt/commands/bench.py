@@ -1,18 +1,18 @@
 """`deckopt bench engines|selfplay|evolution|search [--json]`: speed benchmarks."""
+
 from __future__ import annotations
 
 import importlib
-import sys
 
-from deckopt.commands._common import print_json
+from deckopt.commands._common import Progress, print_json
 from games.errors import UserError
 
-# bench name -> module whose run(progress=None) -> {"bench", "results", "ratios"}
+# bench name -> module whose run(progress=None, log=None) -> {"bench", "results", "ratios"}
 BENCHES = {
-    "engines": "agents.bench_engines",
-    "selfplay": "agents.bench_selfplay",
-    "evolution": "evolution.bench",
-    "search": "agents.bench_search",
+    "engines": "deckopt.bench.engines",
+    "selfplay": "deckopt.bench.selfplay",
+    "evolution": "deckopt.bench.evolution",
+    "search": "deckopt.bench.search",
 }
 
 
@@ -39,10 +39,6 @@ def _load(which: str):
         raise
 
 
-def _progress(message) -> None:
-    print(f"[bench] {message}", file=sys.stderr, flush=True)
-
-
 def format_table(report: dict) -> str:
     rows = [(r["name"], _number(r["value"]), r["unit"]) for r in report.get("results", [])]
     rows += [(name, _number(value), "ratio") for name, value in report.get("ratios", {}).items()]
@@ -65,7 +61,9 @@ def _number(value) -> str:
 
 
 def main(args) -> int:
-    report = _load(args.which).run(progress=_progress)
+    bench = _load(args.which)
+    with Progress(unit="run") as progress:
+        report = bench.run(progress=progress, log=lambda line: progress.log(f"[bench] {line}"))
     if args.json:
         print_json(report)
     else:

@@ -1,0 +1,116 @@
+"""`deckopt bench engines`: random-playout speed of every game engine, and OpenSpiel's as a yardstick.
+
+For each game (a game whose module is not there yet is skipped):
+- lock-step: `arena.play_states` on 256 games at once with `RandomAgent`;
+- one at a time: a plain loop of `legal_actions` / `apply_action` with a uniform choice.
+Where OpenSpiel (`pyspiel`) imports, the same one-at-a-time loop runs on its tic_tac_toe and
+connect_four, and the ratios compare ours to it (above 1: ours is faster).
+
+Every measure is time-boxed and repeated, interleaved with the others; the medians are reported.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+
+import numpy as np
+
+import games
+from agents.arena import play_states
+from agents.base import RandomAgent
+from deckopt.bench.timing import interleaved, ratio_of_rates
+
+OPEN_SPIEL_GAMES = ("tic_tac_toe", "connect_four")
+LOCKSTEP_GAMES = 256
+
+
+def single_work(new_state: Callable[[], object], rng: np.random.Generator, batch: int = 16):
+    """`batch` random games one at a time: the loop a user would write around any State API."""
+
+    def work() -> dict[str, int]:
+        steps = 0
+        for _ in range(batch):
+            s = new_state()
+            while not s.is_terminal():
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rng.random() * len(legal))])
+                steps += 1
+        return {"games": batch, "steps": steps}
+
+    return work
+
+
+def lockstep_work(game: games.Game, rng: np.random.Generator, num_games: int):
+    """`num_games` random games played together by the lock-step arena."""
+    agent = RandomAgent(rng)
+
+    def work() -> dict[str, int]:
+        states = [game.new_initial_state(rng) for _ in range(num_games)]
+        steps = play_states(states, [[0] * game.num_players] * num_games, [agent])
+        return {"games": num_games, "steps": steps}
+
+    return work
+
+
+def make_game(name: str) -> games.Game | None:
+    """The game with its default config, or None while its engine is not written yet."""
+    module = games._REGISTRY[name].split(":")[0]
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return None
+        raise
+    return games.make(name)
+
+
+def open_spiel():
+    """The `pyspiel` module, or None where OpenSpiel is not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def run(
+    progress: Callable[[int, int, str], None] | None = None,
+    log: Callable[[str], None] | None = None,
+    seconds: float = 0.5,
+    repeats: int = 3,
+    seed: int = 0,
+    game_names: tuple[str, ...] | None = None,
+    lockstep_games: int = LOCKSTEP_GAMES,
+) -> dict:
+    """The bench JSON: `{"bench": "engines", "results": [...], "ratios": {...}}`. Each measure runs
+    `repeats` times for `seconds` each."""
+    say = log or (lambda line: None)
+    rng = np.random.default_rng(seed)
+    results: list[dict] = [{"name": "cpu_count", "value": float(os.cpu_count() or 0), "unit": "cores"}]
+    ratios: dict[str, float] = {}
+    pyspiel = open_spiel()
+    if pyspiel is None:
+        say("open_spiel not importable: no OpenSpiel comparison")
+    for name in game_names or games.GAME_NAMES:
+        game = make_game(name)
+        if game is None:
+            say(f"{name}: engine not available yet, skipped")
+            continue
+        works = {
+            name + "_lockstep": lockstep_work(game, rng, lockstep_games),
+            name + "_single": single_work(lambda game=game: game.new_initial_state(rng), rng),
+        }
+        if pyspiel is not None and name in OPEN_SPIEL_GAMES:
+            works[f"open_spiel_{name}_single"] = single_work(pyspiel.load_game(name).new_initial_state, rng)
+        say(f"{name}: {', '.join(works)} ({repeats} x {seconds:g} s each)")
+        timings = interleaved(works, repeats, min_seconds=seconds, progress=progress, what=name)
+        for key, timing in timings.items():
+            results.append({"name": f"{key}_games_per_s", "value": timing.rate("games"), "unit": "games/s"})
+            results.append({"name": f"{key}_steps_per_s", "value": timing.rate("steps"), "unit": "steps/s"})
+        if len(timings) == 3:
+            theirs = f"open_spiel_{name}_single"
+            ratios[f"{name}_vs_open_spiel"] = ratio_of_rates(timings, name + "_single", theirs, "games")
+            ratios[f"{name}_lockstep_vs_open_spiel"] = ratio_of_rates(timings, name + "_lockstep", theirs, "games")
+    return {"bench": "engines", "results": results, "ratios": ratios}

@@ -5,11 +5,14 @@ starts) uses the `numpy.random.Generator` passed to `new_initial_state` and kept
 the same seed replays the same game.
 
 Players are `0..num_players-1`. `current_player` is `TERMINAL` (-1) once the game is over.
+The rules each engine implements are written down in games/RULES.md (§1 for what every game shares).
 """
+
 from __future__ import annotations
 
 import abc
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,15 +21,31 @@ from games.errors import IllegalActionError
 TERMINAL = -1
 
 
+def as_generator(rng) -> np.random.Generator:
+    """`rng` itself, or a Generator seeded by it (an int or a sequence of ints). None is refused: a
+    game's chance always comes from a seed the caller chose, so every game can be replayed."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None:
+        raise TypeError("a game with chance needs its random generator, e.g. numpy.random.default_rng(seed)")
+    return np.random.default_rng(rng)
+
+
+def is_whole(value) -> bool:
+    """An int or numpy integer, not a bool: what a count in a config may be."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 class Game(abc.ABC):
     name: str
     num_players: int
     num_actions: int
     observation_size: int
-    config: Any  # a dataclass
+    config_class: type  # the config dataclass; `games.make` builds one from keyword arguments
+    config: Any  # an instance of config_class
 
     @abc.abstractmethod
-    def new_initial_state(self, rng: np.random.Generator) -> "State":
+    def new_initial_state(self, rng: np.random.Generator) -> State:
         """A fresh game; `rng` drives all of its chance events."""
 
     def action_name(self, action: int) -> str:
@@ -34,14 +53,14 @@ class Game(abc.ABC):
 
     # Batches: lock-step play asks for many states at once; a game may answer in one numpy
     # operation instead of one small array per state (these defaults do the latter).
-    def observations(self, states: "Sequence[State]", players: "Sequence[int] | None" = None) -> np.ndarray:
+    def observations(self, states: Sequence[State], players: Sequence[int] | None = None) -> np.ndarray:
         """(len(states), observation_size) float32: state i seen by `players[i]` (default: the
         player to move), row for row equal to `states[i].observation(players[i])`."""
         if players is None:
             players = [s.current_player for s in states]
         return np.stack([s.observation(p) for s, p in zip(states, players)])
 
-    def legal_masks(self, states: "Sequence[State]") -> np.ndarray:
+    def legal_masks(self, states: Sequence[State]) -> np.ndarray:
         """(len(states), num_actions) bool, row i equal to `states[i].legal_mask()`."""
         return np.stack([s.legal_mask() for s in states])
 
@@ -77,9 +96,9 @@ class State(abc.ABC):
         """float32 vector of length `game.observation_size`, from `player`'s view only."""
 
     @abc.abstractmethod
-    def clone(self) -> "State": ...
+    def clone(self) -> State: ...
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> "State":
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> State:
         """A copy in which everything `player` cannot see is re-drawn consistently with what
         `player` knows (determinization for search). Perfect-information games return a clone."""
         return self.clone()
@@ -89,7 +108,7 @@ class State(abc.ABC):
         override it to hide what `player` cannot know. `str(state)` shows everything."""
         return str(self)
 
-    def describe_move(self, before: "State", action: int, viewer: int) -> str:
+    def describe_move(self, before: State, action: int, viewer: int) -> str:
         """What `viewer` sees happen when `action` took `before` (a copy of the state before it)
         to this state: a line or a few for `deckopt play`, "" if nothing visible happened. Games
         with secret moves or chance override it."""

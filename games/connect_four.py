@@ -1,4 +1,5 @@
-"""Connect Four: 6 rows x 7 columns, player 0 moves first, actions 0..6 drop a piece in a column.
+"""Connect Four (games/RULES.md §3): 6 rows x 7 columns, player 0 moves first, actions 0..6 drop a
+piece in a column; the observation is two 6x7 planes, the viewer's pieces first (§3.3).
 
 The position is two bitboards (Python ints) in the classic layout: column `c` owns bits
 `7c .. 7c+6`, bit `7c + r` is row `r` counted from the bottom, and bit `7c + 6` stays empty as a
@@ -9,6 +10,7 @@ operations and table look-ups, because random playouts and search run millions o
 
 `board` and the observation planes put row 0 at the TOP, as `str(state)` prints it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,7 +29,9 @@ _TOP = tuple(_H * c + ROWS for c in range(COLS))  # the sentinel's bit index: re
 # One immutable answer per set of open columns, so legal_mask/legal_actions only copy.
 _ACTIONS = tuple(tuple(c for c in range(COLS) if free >> c & 1) for free in range(1 << COLS))
 _MASKS = tuple(np.array([free >> c & 1 for c in range(COLS)], dtype=bool) for free in range(1 << COLS))
-_IN_PLAY = 2  # _winner while the game is on; else 0/1 the winner, -1 a draw
+# `_outcome` of a state: the winner (0 or 1), or one of these
+_IN_PLAY = -1
+_DRAW = 2
 # bit index (in the 56 bits of a bitboard) of each cell, row-major with row 0 at the top
 _CELL_BITS = np.array([_H * c + (ROWS - 1 - r) for r in range(ROWS) for c in range(COLS)])
 
@@ -73,7 +77,7 @@ _new_state = object.__new__  # states are built field by field, skipping __init_
 
 @dataclass(frozen=True)
 class ConnectFourConfig:
-    pass
+    """Connect Four has nothing to configure."""
 
 
 class ConnectFour(Game):
@@ -81,18 +85,20 @@ class ConnectFour(Game):
     num_players = 2
     num_actions = COLS
     observation_size = 2 * ROWS * COLS
+    config_class = ConnectFourConfig
 
-    def __init__(self):
-        self.config = ConnectFourConfig()
+    def __init__(self, config: ConnectFourConfig | None = None):
+        self.config = config or ConnectFourConfig()
 
-    def new_initial_state(self, rng: np.random.Generator | None = None) -> "ConnectFourState":
+    def new_initial_state(self, rng: np.random.Generator | None = None) -> ConnectFourState:
+        """The empty board; `rng` is not used (there is no chance)."""
         s = _new_state(ConnectFourState)
         s.game = self
         s._bits = [0, 0]
         s._heights = list(_START_HEIGHTS)
         s._free = _ALL_FREE
         s._player = 0
-        s._winner = _IN_PLAY
+        s._outcome = _IN_PLAY
         s._moves = 0
         return s
 
@@ -114,11 +120,11 @@ class ConnectFour(Game):
 
 
 class ConnectFourState(State):
-    __slots__ = ("game", "_bits", "_heights", "_free", "_player", "_winner", "_moves")
+    __slots__ = ("game", "_bits", "_heights", "_free", "_player", "_outcome", "_moves")
 
     @property
     def current_player(self) -> int:
-        return self._player if self._winner == _IN_PLAY else TERMINAL
+        return self._player if self._outcome == _IN_PLAY else TERMINAL
 
     def legal_mask(self) -> np.ndarray:
         return _MASKS[self._free].copy()
@@ -150,13 +156,13 @@ class ConnectFourState(State):
             or (x := b & (b >> 6)) & (x >> 12)
             or (x := b & (b >> 8)) & (x >> 16)
         ):
-            self._winner = p
+            self._outcome = p
             self._free = 0
         elif free:
             self._free = free
             self._player = 1 - p
         else:
-            self._winner = -1
+            self._outcome = _DRAW
             self._free = 0
 
     def _as_column(self, action) -> int:
@@ -166,10 +172,10 @@ class ConnectFourState(State):
         raise self._illegal(action)
 
     def is_terminal(self) -> bool:
-        return self._winner != _IN_PLAY
+        return self._outcome != _IN_PLAY
 
     def returns(self) -> np.ndarray:
-        w = self._winner
+        w = self._outcome
         if w == 0:
             return np.array([1.0, -1.0])
         if w == 1:
@@ -181,14 +187,14 @@ class ConnectFourState(State):
         other = self._bits[1 - player]
         return np.concatenate([_cells(own), _cells(other)]).astype(np.float32)
 
-    def clone(self) -> "ConnectFourState":
+    def clone(self) -> ConnectFourState:
         s = _new_state(ConnectFourState)
         s.game = self.game
         s._bits = self._bits[:]
         s._heights = self._heights[:]
         s._free = self._free
         s._player = self._player
-        s._winner = self._winner
+        s._outcome = self._outcome
         s._moves = self._moves
         return s
 
@@ -196,11 +202,11 @@ class ConnectFourState(State):
     @property
     def winner(self) -> int | None:
         """The winning player, or None (game on or drawn)."""
-        return self._winner if self._winner in (0, 1) else None
+        return self._outcome if self._outcome in (0, 1) else None
 
     @property
     def is_draw(self) -> bool:
-        return self._winner == -1
+        return self._outcome == _DRAW
 
     @property
     def num_moves(self) -> int:
@@ -233,10 +239,10 @@ class ConnectFourState(State):
         marks = {-1: ".", 0: "X", 1: "O"}
         rows = [" ".join(marks[int(c)] for c in row) for row in self.board]
         rows.append(" ".join(str(c) for c in range(COLS)))
-        if self._winner == -1:
+        if self._outcome == _DRAW:
             status = "draw"
-        elif self._winner != _IN_PLAY:
-            status = f"player {self._winner} ({marks[self._winner]}) wins"
+        elif self._outcome != _IN_PLAY:
+            status = f"player {self._outcome} ({marks[self._outcome]}) wins"
         else:
             status = f"player {self._player} ({marks[self._player]}) to move"
         return "\n".join(rows) + "\n" + status

@@ -1,7 +1,8 @@
-"""Gwent Lite deck rules and deck files.
+"""Gwent Lite deck rules and deck files (games/RULES.md §5.1, §5.10).
 
 A deck is a multiset of card powers. `DeckRules` says which decks are legal; `validate` says exactly
-what is wrong with one that is not. Deck files are TOML (or JSON with the same keys):
+what is wrong with one that is not. Deck files are TOML (or JSON with the same keys), read by
+`games.config.read_settings` like every settings file; loading one runs no code:
 
     name = "flat"
     cards = [4, 4, 4, ...]          # the powers, any order
@@ -9,41 +10,50 @@ what is wrong with one that is not. Deck files are TOML (or JSON with the same k
     min_cards = 25
     max_total = 100
     min_power = 1
+Unknown keys are refused (a misspelt key is a mistake, not a comment).
 """
+
 from __future__ import annotations
 
 import json
 import os
-import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
+from games.base import is_whole
+from games.config import config_from_dict, need, read_settings, setting
 from games.errors import UserError
 from games.fileio import atomic_write_text
+
+# The largest deck budget: the largest card (about max_total) sets Gwent Lite's number of actions
+# and the length of its observation, so a budget of 10**12 would ask for terabytes. 10 000 is 100
+# times the standard budget and keeps a game's arrays under a few hundred kilobytes.
+MAX_TOTAL = 10_000
 
 
 @dataclass(frozen=True)
 class DeckRules:
-    min_cards: int = 25
-    max_total: int = 100
-    min_power: int = 1
+    """What makes a deck legal (games/RULES.md §5.1)."""
+
+    min_cards: int = setting(25, "a legal deck holds at least this many cards", metavar="N")
+    max_total: int = setting(100, f"a legal deck's powers add up to at most this (at most {MAX_TOTAL})", metavar="P")
+    min_power: int = setting(1, "every card's power is at least this", metavar="P")
 
     def __post_init__(self):
         for name in ("min_cards", "max_total", "min_power"):
             value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-                raise UserError(f"deck rules: {name} must be a whole number, got {value!r}")
-        if self.min_cards < 1:
-            raise UserError(f"deck rules: min_cards must be >= 1, got {self.min_cards}")
-        if self.min_power < 1:
-            raise UserError(f"deck rules: min_power must be >= 1, got {self.min_power}")
-        if self.min_cards * self.min_power > self.max_total:
-            raise UserError(
-                f"deck rules: no legal deck: {self.min_cards} cards of at least {self.min_power} "
-                f"exceed the budget of {self.max_total}"
-            )
+            need(is_whole(value), f"deck rules: {name} must be a whole number, got {value!r}")
+            object.__setattr__(self, name, int(value))  # numpy integers become plain ints
+        need(self.min_cards >= 1, f"deck rules: min_cards must be >= 1, got {self.min_cards}")
+        need(self.min_power >= 1, f"deck rules: min_power must be >= 1, got {self.min_power}")
+        need(self.max_total <= MAX_TOTAL, f"deck rules: max_total must be at most {MAX_TOTAL}, got {self.max_total}")
+        need(
+            self.min_cards * self.min_power <= self.max_total,
+            f"deck rules: no legal deck: {self.min_cards} cards of at least {self.min_power} "
+            f"exceed the budget of {self.max_total}",
+        )
 
     @property
     def max_power(self) -> int:
@@ -75,9 +85,6 @@ class DeckRules:
             out.append(f"totals {total} power, over the budget of {self.max_total}")
         return out
 
-    def is_legal(self, cards) -> bool:
-        return not self.problems(cards)
-
     def validate(self, cards, what: str = "deck") -> list[int]:
         """The deck as a sorted list of ints, or UserError saying exactly what is wrong."""
         problems = self.problems(cards)
@@ -104,11 +111,15 @@ class DeckRules:
 
 @dataclass
 class Deck:
-    cards: list[int]
-    rules: DeckRules = field(default_factory=DeckRules)
-    name: str = ""
+    """A legal deck: its cards (sorted), the rules it was built for and a name. The fields are
+    also the keys of a deck file."""
+
+    cards: list[int] = setting(help="the card powers, any order")
+    rules: DeckRules = setting(factory=DeckRules, help="the rules the deck was built for")
+    name: str = setting("", "a name for people")
 
     def __post_init__(self):
+        need(isinstance(self.rules, DeckRules), f"deck rules must be DeckRules, got {type(self.rules).__name__}")
         self.cards = self.rules.validate(self.cards, what=f"deck {self.name!r}" if self.name else "deck")
 
     @property
@@ -120,31 +131,15 @@ class Deck:
 
 
 def load_deck(path: str | os.PathLike) -> Deck:
-    """Read and validate a deck file (TOML or JSON); UserError with one clear line if anything is off."""
+    """Read and validate a deck file (TOML, or JSON by suffix); UserError in one line if anything is
+    off: missing, a folder, not UTF-8, malformed, unknown keys, cards that are not whole numbers,
+    rules out of bounds, an illegal deck."""
     path = Path(path)
-    if not path.is_file():
-        raise UserError(f"deck file {str(path)!r} not found")
-    text = path.read_text(encoding="utf-8", errors="replace")
-    try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"deck file {str(path)!r} is malformed: {exc}") from None
-    if not isinstance(data, dict) or "cards" not in data:
-        raise UserError(f"deck file {str(path)!r} has no 'cards' list")
-    cards = data["cards"]
-    if not isinstance(cards, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in cards):
-        raise UserError(f"deck file {str(path)!r}: 'cards' must be a list of whole numbers")
-    rules_data = data.get("rules", {})
-    if not isinstance(rules_data, dict):
-        raise UserError(f"deck file {str(path)!r}: [rules] must be a table")
-    unknown = set(rules_data) - {"min_cards", "max_total", "min_power"}
-    if unknown:
-        raise UserError(f"deck file {str(path)!r}: unknown rule(s) {sorted(unknown)}")
-    try:
-        rules = DeckRules(**rules_data)
-        return Deck(cards=cards, rules=rules, name=str(data.get("name", path.stem)))
-    except UserError as exc:
-        raise UserError(f"deck file {str(path)!r}: {exc}") from None
+    where = f"deck file {str(path)!r}"
+    data = read_settings(path, what="deck file")
+    need("cards" in data, f"{where} has no 'cards' list")
+    data.setdefault("name", path.stem)
+    return config_from_dict(Deck, data, where=where)
 
 
 def deck_toml(deck: Deck, comment: str = "") -> str:
@@ -164,5 +159,5 @@ def deck_toml(deck: Deck, comment: str = "") -> str:
 def save_deck(deck: Deck, path: str | os.PathLike, comment: str = "") -> None:
     """Write a deck file atomically (TOML, or JSON if the name ends in .json)."""
     path = Path(path)
-    text = json.dumps(deck.to_dict(), indent=1) + "\n" if path.suffix == ".json" else deck_toml(deck, comment)
+    text = json.dumps(deck.to_dict(), indent=1) + "\n" if path.suffix.lower() == ".json" else deck_toml(deck, comment)
     atomic_write_text(path, text)

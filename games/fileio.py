@@ -1,6 +1,7 @@
 """Atomic file writes (temp file + rename): an interrupted run never leaves a torn file.
 
 Used by every package that writes run folders, deck files or checkpoints."""
+
 from __future__ import annotations
 
 import json

@@ -1,18 +1,16 @@
-"""Gwent Lite: two players, decks of positive card powers, best of three rounds (RULES.md).
+"""Gwent Lite: two players, decks of positive card powers, best of three rounds (games/RULES.md §5).
+Its words (`str`, `view`, `describe_move`) are in games/gwent_lite_text.py.
 
-Actions: `0` = pass, `k` = play a card of power `k` (1 <= k <= rules.max_power). The hand is kept as
-counts per power, so its order carries no information; the legal mask is exactly pass + the powers
-in hand.
+Actions (§5.7): `0` = pass, `k` = play a card of power `k` (1 <= k <= rules.max_power). The hand is
+kept as counts per power, so its order carries no information; the legal mask is exactly pass + the
+powers in hand.
 
-Chance: all of it happens in `new_initial_state(rng)`, which draws, in this order, the round-1
-leader, one shuffle seed per seat, and (with `decks=None`) a seed for the two random decks. With
-`mirrored=True` the two seats swap shuffle seeds (and random decks), while the same seat leads:
-a game with decks [A, B] and its mirror with decks [B, A] give each deck exactly the same card
-order, and the other deck leads, so both the draw luck and the leading luck cancel over the pair.
-That is the mirror for comparing DECKS under one agent. For comparing AGENTS on fixed seat decks,
-the mirror is the plain one: the same seed with the agents' seats swapped (what the arena does).
+Chance (§5.8): all of it happens in `new_initial_state(rng)`, which draws, in this order, the
+round-1 leader, one shuffle seed per seat, and (with `decks=None`) a seed for the two random decks.
+For comparing agents, the arena plays the same seed with the seats swapped; for comparing decks,
+evolution plays the same seed with the decks swapped (see evolution/fitness.py).
 
-Observation of `player` (float32, length `2 * max_power + 11`), every feature in [0, 1] except the
+Observation (§5.9) of `player` (float32, length `2 * max_power + 11`), every feature in [0, 1] except the
 card counts noted below:
     [0, M)          own draw pile: count of each power 1..M, / min_cards
     [M, 2M)         own hand: count of each power 1..M, / hand_size
@@ -31,71 +29,66 @@ card counts noted below:
 min_cards cards (at most max_cards / min_cards). Nothing about the opponent's hand or any deck
 order is observed.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State
-from games.decks import Deck, DeckRules
-from games.errors import UserError
+from games.base import TERMINAL, Game, State, as_generator, is_whole
+from games.config import need, setting
+from games.decks import DeckRules
+
+# A round in which both hands are empty ends at once, and the next one starts inside it (one call
+# deeper): 100 round wins to win keeps that chain far from Python's recursion limit.
+MAX_ROUNDS_TO_WIN = 100
 
 
 @dataclass(frozen=True)
 class GwentLiteConfig:
-    rules: DeckRules = field(default_factory=DeckRules)
-    # each seat's deck (sorted powers), or None: a random legal deck per seat at every new game
-    decks: list[list[int]] | None = None
-    hand_size: int = 10
-    round_draw: int = 3
-    rounds_to_win: int = 2
+    """The settings of a game (games/RULES.md §5); `games.make("gwent_lite", **settings)`."""
 
+    rules: DeckRules = setting(factory=DeckRules, help="the deck rules (min_cards, max_total, min_power)", flag=False)
+    decks: list[list[int]] | None = setting(
+        None, "each seat's deck as card powers; none: a random legal deck per seat at every new game", flag=False
+    )
+    hand_size: int = setting(10, "the most cards a hand holds; each player starts by drawing this many", metavar="N")
+    round_draw: int = setting(3, "cards each player draws after a round (fewer if the hand is full)", metavar="N")
+    rounds_to_win: int = setting(2, f"round wins that win the game, 1 to {MAX_ROUNDS_TO_WIN}", metavar="N")
 
-def _whole(name: str, value, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise UserError(f"gwent_lite: {name} must be a whole number >= {low}, got {value!r}")
-    return int(value)
+    def __post_init__(self):
+        need(isinstance(self.rules, DeckRules), f"gwent_lite: rules must be DeckRules, got {type(self.rules).__name__}")
+        limits = {"hand_size": (1, None), "round_draw": (0, None), "rounds_to_win": (1, MAX_ROUNDS_TO_WIN)}
+        for name, (low, high) in limits.items():
+            value = getattr(self, name)
+            span = f"from {low}" + (f" to {high}" if high else "")
+            ok = is_whole(value) and value >= low and (high is None or value <= high)
+            need(ok, f"gwent_lite: {name} must be a whole number {span}, got {value!r}")
+            object.__setattr__(self, name, int(value))  # numpy integers become plain ints
+        if self.decks is not None:
+            need(
+                isinstance(self.decks, (list, tuple)) and len(self.decks) == 2,
+                "gwent_lite: decks must be a list of 2 decks (one per seat) or None",
+            )
+            # each seat's deck sorted, as plain ints; an illegal one is refused with its problems
+            decks = [self.rules.validate(d, what=f"gwent_lite: seat {p}'s deck") for p, d in enumerate(self.decks)]
+            object.__setattr__(self, "decks", decks)
 
 
 class GwentLite(Game):
     name = "gwent_lite"
     num_players = 2
+    config_class = GwentLiteConfig
 
-    def __init__(
-        self,
-        rules: DeckRules | dict | None = None,
-        decks=None,
-        hand_size: int = 10,
-        round_draw: int = 3,
-        rounds_to_win: int = 2,
-    ):
-        if rules is None:
-            rules = DeckRules()
-        elif isinstance(rules, dict):
-            rules = DeckRules(**rules)
-        elif not isinstance(rules, DeckRules):
-            raise UserError(f"gwent_lite: rules must be a DeckRules, got {type(rules).__name__}")
-        if decks is not None:
-            if isinstance(decks, (str, bytes)) or len(decks) != 2:
-                raise UserError("gwent_lite: decks must be a list of 2 decks (one per seat) or None")
-            decks = [
-                rules.validate(d.cards if isinstance(d, Deck) else d, what=f"gwent_lite: seat {p}'s deck")
-                for p, d in enumerate(decks)
-            ]
-        self.config = GwentLiteConfig(
-            rules=rules,
-            decks=decks,
-            hand_size=_whole("hand_size", hand_size, 1),
-            round_draw=_whole("round_draw", round_draw, 0),
-            rounds_to_win=_whole("rounds_to_win", rounds_to_win, 1),
-        )
+    def __init__(self, config: GwentLiteConfig | None = None):
+        self.config = c = GwentLiteConfig() if config is None else config
+        rules = c.rules
         self.max_power = rules.max_power
         self.max_rounds = 2 * self.config.rounds_to_win - 1
         self.num_actions = self.max_power + 1
         m = self.max_power
         self.observation_size = 2 * m + 11
-        c = self.config
         scale = (
             [1 / rules.min_cards] * m
             + [1 / c.hand_size] * m
@@ -106,34 +99,19 @@ class GwentLite(Game):
         self._obs_scale = np.array(scale, dtype=np.float32)
         self._no_hand = [0] * self.num_actions
 
-    def new_initial_state(self, rng: np.random.Generator, mirrored: bool = False) -> "GwentLiteState":
-        """A fresh game: the leader coin, then one shuffle seed per seat, then (decks=None) the
-        random decks. `mirrored` swaps the seats' seeds and random decks, not the leader."""
-        if not isinstance(rng, np.random.Generator):
-            rng = np.random.default_rng(rng)
+    def new_initial_state(self, rng: np.random.Generator | int) -> GwentLiteState:
+        """A fresh game from `rng` (a Generator or a seed; required): the leader coin, then one
+        shuffle seed per seat, then (decks=None) the random decks."""
+        rng = as_generator(rng)
         leader = int(rng.integers(2))
         seat_seeds = rng.integers(2**63, size=2).tolist()
         if self.config.decks is None:
             deck_rng = np.random.default_rng(int(rng.integers(2**63)))  # a further stream
             decks = [self.config.rules.random_deck(deck_rng), self.config.rules.random_deck(deck_rng)]
         else:
-            decks = self.config.decks[:]
-        if mirrored:
-            seat_seeds.reverse()
-            if self.config.decks is None:
-                decks.reverse()
+            decks = self.config.decks
         orders = [np.random.default_rng(seat_seeds[p]).permutation(decks[p]).tolist() for p in (0, 1)]
         return GwentLiteState(self, orders, leader)
-
-    def state_from_orders(self, orders, leader: int) -> "GwentLiteState":
-        """A game with no chance left: `orders[p]` is seat p's deck in draw order (first card drawn
-        first), `leader` leads round 1. For tests and tools; each deck must be legal under the
-        rules (the config's decks are not consulted)."""
-        if len(orders) != 2 or leader not in (0, 1):
-            raise UserError("gwent_lite: state_from_orders needs 2 draw orders and a leader 0 or 1")
-        for p, order in enumerate(orders):
-            self.config.rules.validate(order, what=f"gwent_lite: seat {p}'s deck")
-        return GwentLiteState(self, [[int(c) for c in o] for o in orders], leader)
 
     def action_name(self, action: int) -> str:
         return "pass" if action == 0 else f"play {action}"
@@ -152,8 +130,22 @@ class GwentLite(Game):
 
 class GwentLiteState(State):
     __slots__ = (
-        "game", "_decks", "_piles", "_pile_counts", "_hands", "_hand_sizes", "_power_left", "_played",
-        "_round_start", "_totals", "_wins", "_passed", "_round", "_leader", "_first_leader", "_player",
+        "game",
+        "_decks",
+        "_piles",
+        "_pile_counts",
+        "_hands",
+        "_hand_sizes",
+        "_power_left",
+        "_played",
+        "_round_start",
+        "_totals",
+        "_wins",
+        "_passed",
+        "_round",
+        "_leader",
+        "_first_leader",
+        "_player",
         "_returns",
     )
 
@@ -298,7 +290,7 @@ class GwentLiteState(State):
         ]
         return feats
 
-    def clone(self) -> "GwentLiteState":
+    def clone(self) -> GwentLiteState:
         s = GwentLiteState.__new__(GwentLiteState)
         s.game = self.game
         s._decks = self._decks
@@ -319,7 +311,7 @@ class GwentLiteState(State):
         s._returns = self._returns
         return s
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> "GwentLiteState":
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> GwentLiteState:
         """The opponent's hand and draw pile re-dealt from their union (which `player` knows as a
         multiset, since the deck is known), sizes kept; `player`'s own draw pile reshuffled."""
         s = self.clone()
@@ -404,103 +396,21 @@ class GwentLiteState(State):
         """`player`'s hand + draw pile as a sorted multiset (public: the deck is known)."""
         return sorted(self.hand(player) + self._piles[player])
 
-    # rendering --------------------------------------------------------------------------------
-    def _header(self) -> str:
-        w = self._wins
-        head = f"Gwent Lite, round {self._round} (player {self._leader} led), round wins {w[0]}-{w[1]}"
-        if self._returns is not None:
-            r = self._returns
-            head += ": draw" if r[0] == r[1] else f": player {0 if r[0] > 0 else 1} wins"
-        return head
-
-    def _board(self, p: int) -> str:
-        on_table = self._played[p][self._round_start[p]:]
-        passed = ", passed" if self._passed[p] else ""
-        return f"total {self._totals[p]}{passed}, played this round {on_table}"
-
+    # words (games/gwent_lite_text.py; imported on use, since it imports this module) -----------
     def __str__(self) -> str:
-        lines = [self._header()]
-        for p in (0, 1):
-            lines.append(
-                f"player {p}: {self._board(p)}; hand {self.hand(p)}; draw pile (next first) {self.draw_pile(p)}"
-            )
-        if self._returns is None:
-            lines.append(f"player {self._player} to move")
-        return "\n".join(lines)
+        from games.gwent_lite_text import render
+
+        return render(self)
 
     def view(self, player: int) -> str:
         """The game as `player` sees it: own hand (sorted, with counts) and own draw pile as a
         multiset; of the opponent only sizes and the public unplayed multiset."""
-        o = 1 - player
-        w = self._wins
-        lines = [
-            f"Gwent Lite, round {self._round} of at most {self.game.max_rounds} (player {self._leader} led); "
-            f"round wins: you {w[player]}, player {o} {w[o]}"
-        ]
-        if self._returns is not None:
-            r = self._returns
-            lines[0] += ": a draw" if r[0] == r[1] else (": you win" if r[player] > 0 else f": player {o} wins")
-        for p, name in ((player, f"you (player {player})"), (o, f"player {o}")):
-            lines.append(
-                f"{name + ':':16} {self._board(p)}; hand {self._hand_sizes[p]} cards, "
-                f"draw pile {len(self._piles[p])} cards"
-            )
-        lines.append(f"your hand ({self._hand_sizes[player]} cards): [{_with_counts(self.hand(player))}]")
-        lines.append(f"your draw pile (order hidden): [{_with_counts(sorted(self._piles[player]))}]")
-        lines.append(f"player {o}'s unplayed cards (hand + draw pile): [{_with_counts(self.unplayed(o))}]")
-        if self._returns is None and self._player != player:
-            lines.append(f"player {self._player} to move")
-        return "\n".join(lines)
+        from games.gwent_lite_text import render_view
 
-    def describe_move(self, before: "GwentLiteState", action: int, viewer: int) -> str:
+        return render_view(self, player)
+
+    def describe_move(self, before: GwentLiteState, action: int, viewer: int) -> str:
         """The card played or the pass; at a round's end its result and the draws."""
-        mover = before.current_player
+        from games.gwent_lite_text import describe_move
 
-        def name(p: int) -> str:
-            return "you" if p == viewer else f"player {p}"
-
-        def verb(p: int, word: str) -> str:
-            return word if p == viewer else word + ("es" if word.endswith("ss") else "s")
-
-        totals = list(before._totals)
-        if action == 0:
-            line = f"{name(mover)} {verb(mover, 'pass')} (total {totals[mover]})"
-        else:
-            totals[mover] += action
-            line = f"{name(mover)} {verb(mover, 'play')} a {action} (total {totals[mover]})"
-            if before._hand_sizes[mover] == 1:
-                line += f", out of cards: {verb(mover, 'pass')}"
-        lines = [line]
-        if self._round == before._round and self._returns is None:
-            return line
-        t = totals
-        if t[0] == t[1]:
-            result = "a tie: both score a round win"
-        else:
-            winner = 0 if t[0] > t[1] else 1
-            result = f"{name(winner)} {verb(winner, 'win')} the round"
-        o = 1 - viewer
-        w = self._wins
-        lines.append(
-            f"== round {before._round} over, {t[viewer]} to {t[o]}: {result}; "
-            f"round wins: you {w[viewer]}, player {o} {w[o]}"
-        )
-        if self._returns is None:
-            drew = [self._hand_sizes[p] - before._hand_sizes[p] + (p == mover and action != 0) for p in (0, 1)]
-            lines.append(
-                f"round {self._round}: {name(self._leader)} {verb(self._leader, 'lead')}; you drew {drew[viewer]} "
-                f"card{'' if drew[viewer] == 1 else 's'}, player {o} drew {drew[o]}"
-            )
-            for p in (0, 1):
-                if self._passed[p]:
-                    lines.append(f"{name(p)} {'have' if p == viewer else 'has'} no cards: {verb(p, 'pass')}")
-        return "\n".join(lines)
-
-
-def _with_counts(cards: list[int]) -> str:
-    """Sorted powers with repeats counted: [1, 1, 4, 7, 7, 7] -> "1 x2, 4, 7 x3"."""
-    out = []
-    for power in sorted(set(cards)):
-        n = cards.count(power)
-        out.append(f"{power} x{n}" if n > 1 else str(power))
-    return ", ".join(out)
+        return describe_move(self, before, action, viewer)

@@ -1,6 +1,11 @@
-"""Incan Gold (Diamant), exactly as in RULES.md: 3..8 players, 5 rounds, actions 0 = leave, 1 = stay.
+"""Incan Gold (Diamant), the rules of games/RULES.md §4: 3..8 players, 5 rounds, actions 0 = leave,
+1 = stay. Its words (`str`, `view`, `describe_move`) are in games/incan_gold_text.py.
 
-Simultaneous secret choices are played as sequential decisions: within a decision step every
+This module is about 470 lines because it is one state class: its rules (§4.2-§4.7), observation
+(§4.9) and public facts read the same private fields, and splitting them would spread one game's
+bookkeeping over several files.
+
+Simultaneous secret choices are played as sequential decisions (§4.4): within a decision step every
 player still in the temple chooses in seat order; the choices are kept pending (hidden from
 everyone's observation) and resolved together when the last one is in.
 
@@ -8,13 +13,13 @@ Cards are small ints inside the engine (fast to copy and compare): a treasure is
 (1..17), an artifact is 0, a hazard of kind k is -1 - k (kinds: fire, mummy, rocks, snakes,
 spiders). The public `path` property turns them into readable `Card`s.
 
-Chance: the state draws all its shuffle randomness from the Generator given to
+Chance (§4.8): the state draws all its shuffle randomness from the Generator given to
 `new_initial_state` when the game starts (one row of uniforms per round, consumed by a
 Fisher-Yates shuffle at the start of that round). So a seed replays a game exactly, and `clone()`
 is an exact copy without copying a Generator. `resample_hidden` re-draws the deck order and these
 future uniforms from the caller's Generator.
 
-Observation (float32, length 34 + 4 * (num_players - 1)), from player p's view:
+Observation (§4.9; float32, length 34 + 4 * (num_players - 1)), from player p's view:
     [0]      own banked gems / 100 (artifacts included)
     [1]      own round gems / 50 (capped at 1.5)
     [2]      own in-temple flag
@@ -36,6 +41,7 @@ Observation (float32, length 34 + 4 * (num_players - 1)), from player p's view:
 Gem features are capped at 1.5 (reached only in freak games). Nothing in the observation depends
 on the choices already made in the current decision step.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -43,8 +49,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State
-from games.errors import UserError
+from games.base import TERMINAL, Game, State, as_generator, is_whole
+from games.config import need, setting
 
 LEAVE, STAY = 0, 1
 TREASURES = (1, 2, 3, 4, 5, 5, 7, 7, 9, 11, 11, 13, 14, 15, 17)
@@ -61,7 +67,6 @@ MAX_DECK = len(TREASURES) + HAZARD_COPIES * len(HAZARD_KINDS) + NUM_ARTIFACTS  #
 MAX_ROUNDS = 10
 
 _FULL_TREASURE_COUNT = {v: TREASURES.count(v) for v in TREASURE_VALUES}
-_TREASURE_INDEX = {v: i for i, v in enumerate(TREASURE_VALUES)}
 # observation: the deck's cards counted by code + 5 (hazards -5..-1, artifact 0, treasures 1..17)
 _CODE_SLOTS = 23
 _DECK_SLOTS = tuple(v + 5 for v in TREASURE_VALUES) + tuple(4 - k for k in range(len(HAZARD_KINDS))) + (5,)
@@ -94,11 +99,6 @@ class Step(NamedTuple):
     lost: tuple[int, ...]  # gems each player in the temple lost to that second hazard
 
 
-def _s(count: int) -> str:
-    """The plural ending for `count` things."""
-    return "" if count == 1 else "s"
-
-
 def _make_card(code: int) -> Card:
     if code > 0:
         return Card("treasure", code)
@@ -115,48 +115,45 @@ def card_of(code: int) -> Card:
     return _CARDS[code]
 
 
-def card_code(card) -> int:
-    """The engine's int for a card given as a Card, a gem value, a hazard name or "artifact"."""
-    if isinstance(card, Card):
-        card = card.value if card.kind != "artifact" else "artifact"
-    if isinstance(card, str):
-        if card == "artifact":
-            return ARTIFACT
-        if card in HAZARD_KINDS:
-            return -1 - HAZARD_KINDS.index(card)
-        raise ValueError(f"unknown card {card!r}")
-    if int(card) in _TREASURE_INDEX:
-        return int(card)
-    raise ValueError(f"unknown card {card!r}")
-
-
 @dataclass(frozen=True)
 class IncanGoldConfig:
-    """`num_players` 3..8; `num_rounds` 1..10 (rounds after the fifth add no artifact: there are
-    five; past ten rounds a deck could run dry without a repeated hazard, which the rules do not
-    cover); `rank_returns`: see `IncanGoldState.returns`."""
+    """The settings of a game (games/RULES.md §4.1); `games.make("incan_gold", **settings)`."""
 
-    num_players: int = 3
-    num_rounds: int = 5
-    rank_returns: bool = False
+    num_players: int = setting(3, "players, 3 to 8", metavar="N")
+    num_rounds: int = setting(
+        5, f"rounds, 1 to {MAX_ROUNDS} (rounds after the fifth add no artifact: there are five)", metavar="R"
+    )
+    rank_returns: bool = setting(
+        False, "return a score by final rank (first +1, last -1, evenly spaced) instead of +1 for a sole winner"
+    )
+
+    def __post_init__(self):
+        need(
+            is_whole(self.num_players) and 3 <= self.num_players <= 8,
+            f"incan_gold: num_players must be a whole number from 3 to 8, got {self.num_players!r}",
+        )
+        # past MAX_ROUNDS a deck could run dry without a repeated hazard, which the rules do not cover
+        need(
+            is_whole(self.num_rounds) and 1 <= self.num_rounds <= MAX_ROUNDS,
+            f"incan_gold: num_rounds must be a whole number from 1 to {MAX_ROUNDS}, got {self.num_rounds!r}",
+        )
+        need(
+            isinstance(self.rank_returns, (bool, np.bool_)),
+            f"incan_gold: rank_returns must be true or false, got {self.rank_returns!r}",
+        )
+        # numpy scalars become plain Python values (fast arithmetic, clean config.json)
+        object.__setattr__(self, "num_players", int(self.num_players))
+        object.__setattr__(self, "num_rounds", int(self.num_rounds))
+        object.__setattr__(self, "rank_returns", bool(self.rank_returns))
 
 
 class IncanGold(Game):
     name = "incan_gold"
     num_actions = 2
+    config_class = IncanGoldConfig
 
-    def __init__(self, num_players: int = 3, num_rounds: int = 5, rank_returns: bool = False):
-        if not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool) or not 3 <= num_players <= 8:
-            raise UserError(f"incan_gold: num_players must be an integer from 3 to 8, got {num_players!r}")
-        if (
-            not isinstance(num_rounds, (int, np.integer))
-            or isinstance(num_rounds, bool)
-            or not 1 <= num_rounds <= MAX_ROUNDS
-        ):
-            raise UserError(f"incan_gold: num_rounds must be an integer from 1 to {MAX_ROUNDS}, got {num_rounds!r}")
-        if not isinstance(rank_returns, (bool, np.bool_)):
-            raise UserError(f"incan_gold: rank_returns must be true or false, got {rank_returns!r}")
-        self.config = IncanGoldConfig(int(num_players), int(num_rounds), bool(rank_returns))
+    def __init__(self, config: IncanGoldConfig | None = None):
+        self.config = IncanGoldConfig() if config is None else config
         self.num_players = self.config.num_players
         self.num_rounds = self.config.num_rounds
         self.observation_size = 34 + 4 * (self.num_players - 1)
@@ -174,10 +171,9 @@ class IncanGold(Game):
         )
         assert len(self._obs_scale) == self.observation_size
 
-    def new_initial_state(self, rng: np.random.Generator | None = None) -> "IncanGoldState":
-        if rng is None:
-            rng = np.random.default_rng()
-        return IncanGoldState(self, rng)
+    def new_initial_state(self, rng: np.random.Generator) -> IncanGoldState:
+        """A new game whose every shuffle comes from `rng` (a Generator or a seed; required)."""
+        return IncanGoldState(self, as_generator(rng))
 
     def action_name(self, action: int) -> str:
         return {LEAVE: "leave", STAY: "stay"}.get(action, str(action))
@@ -197,10 +193,31 @@ def _shuffle(deck: list, u: list) -> None:
 
 class IncanGoldState(State):
     __slots__ = (
-        "game", "_n", "_round", "_terminal", "_uniforms", "_deck", "_path", "_path_gems",
-        "_path_artifacts", "_hazard_seen", "_banked", "_round_gems", "_in_temple", "_num_in",
-        "_artifacts_claimed", "_artifact_gems", "_claimed_total", "_artifacts_added",
-        "_artifacts_lost", "_removed", "_pending", "_player", "_returns", "_last_end", "_last_step",
+        "game",
+        "_n",
+        "_round",
+        "_terminal",
+        "_uniforms",
+        "_deck",
+        "_path",
+        "_path_gems",
+        "_path_artifacts",
+        "_hazard_seen",
+        "_banked",
+        "_round_gems",
+        "_in_temple",
+        "_num_in",
+        "_artifacts_claimed",
+        "_artifact_gems",
+        "_claimed_total",
+        "_artifacts_added",
+        "_artifacts_lost",
+        "_removed",
+        "_pending",
+        "_player",
+        "_returns",
+        "_last_end",
+        "_last_step",
     )
 
     def __init__(self, game: IncanGold, rng: np.random.Generator):
@@ -411,7 +428,7 @@ class IncanGoldState(State):
         obs *= self.game._obs_scale
         return np.minimum(obs, 1.5, out=obs)
 
-    def clone(self) -> "IncanGoldState":
+    def clone(self) -> IncanGoldState:
         s = IncanGoldState.__new__(IncanGoldState)
         s.game = self.game
         s._n = self._n
@@ -440,7 +457,7 @@ class IncanGoldState(State):
         s._last_step = self._last_step
         return s
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> "IncanGoldState":
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> IncanGoldState:
         """A copy with everything `player` cannot know re-drawn from `rng`: the deck order, the
         shuffles of later rounds, and the choices other players already made in this decision step
         (uniform over leave/stay). `player`'s own pending choice is kept."""
@@ -453,31 +470,6 @@ class IncanGoldState(State):
             if q != player and pending[q] != -1:
                 pending[q] = int(rng.integers(2))
         return s
-
-    def _set_deck_for_test(self, cards) -> None:
-        """Test helper, not for play: restart the current round with `cards` turned first, in the
-        given order. Call it before the first decision of a round. The card already turned goes
-        back into the deck, the listed cards (gem values, hazard names, "artifact" or `Card`s) are
-        taken from the deck and stacked on top, the rest keep their shuffled order beneath, and the
-        first card is turned as at the start of a round."""
-        if self._terminal or len(self._path) != 1 or self._num_in != self._n or self._pending != [-1] * self._n:
-            raise ValueError("_set_deck_for_test: only before the first decision of a round")
-        self._deck.extend(self._path)
-        self._path = []
-        self._path_gems = 0
-        self._path_artifacts = 0
-        self._hazard_seen = [False] * len(HAZARD_KINDS)
-        self._round_gems = [0] * self._n
-        top = []
-        for card in cards:
-            code = card_code(card)
-            if code not in self._deck:
-                raise ValueError(f"_set_deck_for_test: no {card_of(code)} left in the deck")
-            self._deck.remove(code)
-            top.append(code)
-        self._deck.extend(reversed(top))  # the deck's top is its end
-        self._player = 0
-        self._turn_card()
 
     # --- public facts ------------------------------------------------------------------------
     @property
@@ -564,7 +556,7 @@ class IncanGoldState(State):
         return sum(1 for c in self._deck if c < 0 and seen[-1 - c]) / len(self._deck)
 
     @property
-    def last_step(self) -> "Step | None":
+    def last_step(self) -> Step | None:
         """The last resolved decision step (None before the first): the choices revealed together
         and what followed them. Public: everyone sees it once the last choice of the step is in."""
         if self._last_step is None:
@@ -596,70 +588,19 @@ class IncanGoldState(State):
             lost=tuple(lost),
         )
 
-    # --- rendering ---------------------------------------------------------------------------
-    def _render(self, viewer: int | None) -> str:
-        """The position as `viewer` sees it (None: everything, pending choices included)."""
-
-        def name(p: int) -> str:
-            return "you" if p == viewer else f"player {p}"
-
-        lines = []
-        # str() recalls how the last round ended while the next one is at its first card; in a
-        # view the player has just been told (see describe_move)
-        if viewer is None and self._last_end is not None and (self._terminal or len(self._path) == 1):
-            r, hazard, lost, path = self._last_end
-            was = ", ".join(str(card_of(c)) for c in path)
-            if hazard is None:
-                lines.append(f"round {r} ended: everyone left (path: {was})")
-            else:
-                who = ", ".join(f"player {p} lost {g}" for p, g in enumerate(lost) if g)
-                lines.append(
-                    f"round {r} ended: a second {HAZARD_KINDS[hazard]} (path: {was})" + (f"; {who}" if who else "")
-                )
-        if self._terminal:
-            lines.append(f"game over after {self._round} rounds")
-        else:
-            lines.append(
-                f"round {self._round} of {self.game.num_rounds}: {len(self._deck)} cards in the deck, "
-                f"{self.repeat_hazard_chance:.0%} chance the next one is a second hazard"
-            )
-            lines.append("path: " + (", ".join(str(card_of(c)) for c in self._path) or "-"))
-            extra = f"gems left on the path: {self._path_gems}"
-            if self._path_artifacts:
-                extra += (
-                    f"; {self._path_artifacts} artifact{_s(self._path_artifacts)} worth {self.artifact_worth} "
-                    "to a lone leaver"
-                )
-            hazards = self.hazards_on_path
-            extra += "; hazards: " + (", ".join(hazards) if hazards else "none")
-            lines.append(extra)
-        width = max(len(name(p)) for p in range(self._n))
-        lines.append(f"{'':{width}}  tent  round gems")
-        for p in range(self._n):
-            row = f"{name(p):{width}}  {self._banked[p]:4d}  {self._round_gems[p]:10d}"
-            if not self._terminal:
-                row += "  in the temple" if self._in_temple[p] else "  out (left)"
-            choice = self._pending[p]
-            if choice != -1:
-                shown = viewer is None or p == viewer
-                row += f", chose {'stay' if choice == STAY else 'leave'}" if shown else ", has chosen"
-            if self._artifacts_claimed[p]:
-                row += f"  ({self._artifacts_claimed[p]} artifact{_s(self._artifacts_claimed[p])} in the tent)"
-            if self._terminal:
-                row += f"  return {self._returns[p]:+g}"
-            lines.append(row)
-        if not self._terminal and viewer is None:
-            lines.append(f"player {self._player} to choose: 0 leave, 1 stay")
-        return "\n".join(lines)
-
+    # --- words (games/incan_gold_text.py; imported on use, since it imports this module) -----
     def __str__(self) -> str:
-        return self._render(None)
+        from games.incan_gold_text import render
+
+        return render(self, None)
 
     def view(self, player: int) -> str:
         """The position as `player` sees it: other players' choices of this step stay hidden."""
-        return self._render(player)
+        from games.incan_gold_text import render
 
-    def describe_move(self, before: "IncanGoldState", action: int, viewer: int) -> str:
+        return render(self, player)
+
+    def describe_move(self, before: IncanGoldState, action: int, viewer: int) -> str:
         """Nothing while a step's choices are secret; once the last one is in, the step."""
         if self._last_step is before._last_step:
             return ""
@@ -668,63 +609,6 @@ class IncanGoldState(State):
     def describe_last_step(self, viewer: int | None = None) -> str:
         """The last resolved step in words: the choices revealed, who left with what, the card
         turned and, when the round ended, a summary of the tents."""
-        step = self.last_step
-        if step is None:
-            return ""
+        from games.incan_gold_text import describe_last_step
 
-        def name(p: int) -> str:
-            return "you" if p == viewer else f"player {p}"
-
-        def verb(p: int, choice: int) -> str:
-            word = "stay" if choice == STAY else "leave"
-            return word if p == viewer else word + "s"
-
-        lines = ["revealed: " + ", ".join(
-            f"{name(p)} {verb(p, c)}" for p, c in enumerate(step.choices) if c is not None
-        )]
-        leavers = [p for p, c in enumerate(step.choices) if c == LEAVE]
-        for p in leavers:
-            carried = step.left_with[p] - step.path_share - step.artifact_gems[p]
-            parts = [f"{carried} from this round"]
-            if step.path_share:
-                parts.append(f"{step.path_share} from the path")
-            if step.artifacts[p]:
-                parts.append(f"{step.artifacts[p]} artifact{_s(step.artifacts[p])} worth {step.artifact_gems[p]}")
-            lines.append(
-                f"{name(p)} left with {step.left_with[p]} gem{_s(step.left_with[p])} ({' + '.join(parts)}); "
-                f"tent now {self._banked[p]}"
-            )
-        card = step.turned
-        if card is not None:
-            if card.kind == "hazard" and step.round_over:
-                who = ", ".join(f"{name(p)} lost {g} gem{_s(g)}" for p, g in enumerate(step.lost) if g)
-                lines.append(
-                    f"next card: {card.value}, the second one: round {step.round} ends; "
-                    + (who if who else "nobody in the temple had gems to lose")
-                )
-            elif card.kind == "hazard":
-                lines.append(f"next card: {card.value} (a second {card.value} would end the round)")
-            elif card.kind == "artifact":
-                lines.append("next card: an artifact (only a player leaving alone takes it)")
-            else:
-                k = self._num_in
-                rest = card.value - card.value // k * k
-                if k == 1:
-                    shared = f"all for {name(self._in_temple.index(True))}"
-                else:
-                    shared = f"{card.value // k} each for the {k} in the temple"
-                lines.append(
-                    f"next card: {card}: {shared}" + (f", {rest} left on the path" if rest else "")
-                )
-        elif step.round_over:
-            lines.append(f"everyone has left: round {step.round} ends")
-        if step.round_over:
-            end = self._last_end
-            lost_artifacts = sum(1 for c in end[3] if c == ARTIFACT) if end is not None else 0
-            if lost_artifacts:
-                lines.append(
-                    f"{lost_artifacts} artifact{' was' if lost_artifacts == 1 else 's were'} left on the path: lost"
-                )
-            tents = ", ".join(f"{name(p)} {g}" for p, g in enumerate(self._banked))
-            lines.append(f"== after round {step.round} of {self.game.num_rounds}, tents: {tents}")
-        return "\n".join(lines)
+        return describe_last_step(self, viewer)

@@ -1,4 +1,6 @@
-"""Tic Tac Toe: 3x3, player 0 moves first, actions 0..8 are the cells in row-major order."""
+"""Tic Tac Toe (games/RULES.md §2): 3x3, player 0 moves first, actions 0..8 are the cells in
+row-major order; the observation is two 3x3 planes, the viewer's pieces first (§2.3)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,11 +12,14 @@ from games.base import TERMINAL, Game, State
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 # the lines through each cell, so a move checks only its own lines
 _LINES_THROUGH = tuple(tuple(line for line in LINES if cell in line) for cell in range(9))
+# `_outcome` of a state: the winner (0 or 1), or one of these
+_IN_PLAY = -1
+_DRAW = 2
 
 
 @dataclass(frozen=True)
 class TicTacToeConfig:
-    pass
+    """Tic Tac Toe has nothing to configure."""
 
 
 class TicTacToe(Game):
@@ -22,11 +27,13 @@ class TicTacToe(Game):
     num_players = 2
     num_actions = 9
     observation_size = 18
+    config_class = TicTacToeConfig
 
-    def __init__(self):
-        self.config = TicTacToeConfig()
+    def __init__(self, config: TicTacToeConfig | None = None):
+        self.config = config or TicTacToeConfig()
 
-    def new_initial_state(self, rng: np.random.Generator | None = None) -> "TicTacToeState":
+    def new_initial_state(self, rng: np.random.Generator | None = None) -> TicTacToeState:
+        """The empty board; `rng` is not used (there is no chance)."""
         return TicTacToeState(self)
 
     def action_name(self, action: int) -> str:
@@ -34,26 +41,26 @@ class TicTacToe(Game):
 
 
 class TicTacToeState(State):
-    __slots__ = ("game", "board", "_player", "_winner", "_moves")
+    __slots__ = ("game", "board", "_player", "_outcome", "_moves")
 
     def __init__(self, game: TicTacToe):
         self.game = game
         self.board = [-1] * 9  # -1 empty, else the player who owns the cell
         self._player = 0
-        self._winner = -1  # -1 none yet, 0/1 the winner, 2 draw
+        self._outcome = _IN_PLAY
         self._moves = 0
 
     @property
     def current_player(self) -> int:
-        return TERMINAL if self._winner != -1 else self._player
+        return TERMINAL if self._outcome != _IN_PLAY else self._player
 
     def legal_mask(self) -> np.ndarray:
-        if self._winner != -1:
+        if self._outcome != _IN_PLAY:
             return np.zeros(9, dtype=bool)
         return np.array([c == -1 for c in self.board], dtype=bool)
 
     def legal_actions(self) -> list[int]:
-        if self._winner != -1:
+        if self._outcome != _IN_PLAY:
             return []
         return [i for i, c in enumerate(self.board) if c == -1]
 
@@ -62,7 +69,7 @@ class TicTacToeState(State):
             if not isinstance(action, np.integer):
                 raise self._illegal(action)
             action = int(action)
-        if self._winner != -1 or not (0 <= action < 9) or self.board[action] != -1:
+        if self._outcome != _IN_PLAY or not (0 <= action < 9) or self.board[action] != -1:
             raise self._illegal(action)
         p = self._player
         b = self.board
@@ -70,33 +77,33 @@ class TicTacToeState(State):
         self._moves += 1
         for x, y, z in _LINES_THROUGH[action]:
             if b[x] == p and b[y] == p and b[z] == p:
-                self._winner = p
+                self._outcome = p
                 return
         if self._moves == 9:
-            self._winner = 2
+            self._outcome = _DRAW
             return
         self._player = 1 - p
 
     def is_terminal(self) -> bool:
-        return self._winner != -1
+        return self._outcome != _IN_PLAY
 
     def returns(self) -> np.ndarray:
-        if self._winner in (-1, 2):
+        if self._outcome in (_IN_PLAY, _DRAW):
             return np.zeros(2)
         r = np.full(2, -1.0)
-        r[self._winner] = 1.0
+        r[self._outcome] = 1.0
         return r
 
     def observation(self, player: int) -> np.ndarray:
         b = np.asarray(self.board)
         return np.concatenate([b == player, b == 1 - player]).astype(np.float32)
 
-    def clone(self) -> "TicTacToeState":
+    def clone(self) -> TicTacToeState:
         s = TicTacToeState.__new__(TicTacToeState)
         s.game = self.game
         s.board = self.board[:]
         s._player = self._player
-        s._winner = self._winner
+        s._outcome = self._outcome
         s._moves = self._moves
         return s
 
@@ -104,19 +111,21 @@ class TicTacToeState(State):
     @property
     def winner(self) -> int | None:
         """The winning player, or None (game on or drawn)."""
-        return self._winner if self._winner in (0, 1) else None
+        return self._outcome if self._outcome in (0, 1) else None
 
     def __str__(self) -> str:
         marks = {-1: ".", 0: "X", 1: "O"}
         # the cell numbers (the actions) beside the board, as a key for people typing moves
         rows = [
-            " ".join(marks[c] for c in self.board[r * 3 : r * 3 + 3]) + "    " + " ".join(str(r * 3 + c) for c in range(3))
+            " ".join(marks[c] for c in self.board[r * 3 : r * 3 + 3])
+            + "    "
+            + " ".join(str(r * 3 + c) for c in range(3))
             for r in range(3)
         ]
-        if self._winner == 2:
+        if self._outcome == _DRAW:
             status = "draw"
-        elif self._winner != -1:
-            status = f"player {self._winner} ({marks[self._winner]}) wins"
+        elif self._outcome != _IN_PLAY:
+            status = f"player {self._outcome} ({marks[self._outcome]}) wins"
         else:
             status = f"player {self._player} ({marks[self._player]}) to move"
         return "\n".join(rows) + "\n" + status

@@ -18,8 +18,8 @@ import dataclasses
 import json
 import os
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -39,34 +39,21 @@ _ACTIVATIONS = {
 ACTIVATIONS = tuple(_ACTIVATIONS)
 
 
-_blas_limited = False
+_blas_limits = None  # threadpoolctl's limiter, kept for the life of the process
 
 
 def single_threaded_blas() -> None:
-    """Limit numpy's OpenBLAS to one thread, once per process, unless OPENBLAS_NUM_THREADS is set.
+    """Limit numpy's BLAS to one thread, once per process, unless OPENBLAS_NUM_THREADS is set.
 
     The forward passes here are small matrices (a batch of <= 512 x a few hundred units): with
     threaded BLAS on a shared 2-core machine they ran 4x slower alone and 40x slower next to
-    TensorFlow's threads (spin-waiting workers), measured. Works through ctypes on the OpenBLAS
-    that numpy loaded (what threadpoolctl does); a no-op where that is not found."""
-    global _blas_limited
-    if _blas_limited or "OPENBLAS_NUM_THREADS" in os.environ:
+    TensorFlow's threads (spin-waiting workers), measured."""
+    global _blas_limits
+    if _blas_limits is not None or "OPENBLAS_NUM_THREADS" in os.environ:
         return
-    _blas_limited = True
-    try:
-        import ctypes
-        import re
+    from threadpoolctl import threadpool_limits
 
-        with open("/proc/self/maps") as f:
-            libraries = set(re.findall(r"(/\S*openblas\S*\.so\S*)", f.read()))
-        for path in libraries:
-            lib = ctypes.CDLL(path)
-            for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads", "openblas_set_num_threads64_", "openblas_set_num_threads"):
-                if hasattr(lib, name):
-                    getattr(lib, name)(1)
-                    break
-    except OSError:  # no /proc (not Linux) or an unloadable library: leave BLAS as it is
-        pass
+    _blas_limits = threadpool_limits(limits=1, user_api="blas")
 
 
 class NumpyQNetwork:
@@ -138,7 +125,8 @@ def game_config_dict(game: Game) -> dict:
     """The game's config as plain JSON values (dataclasses become dicts, tuples lists)."""
     config = getattr(game, "config", None)
     raw = dataclasses.asdict(config) if dataclasses.is_dataclass(config) else {}
-    return json.loads(json.dumps(raw, default=lambda o: dataclasses.asdict(o) if dataclasses.is_dataclass(o) else str(o)))
+    return json.loads(json.dumps(raw, default=lambda o: dataclasses.asdict(o) if dataclasses.is_dataclass(o)
+                                 else str(o)))
 
 
 def model_metadata(game: Game, network: NumpyQNetwork, **extra) -> dict:
@@ -167,26 +155,36 @@ def npz_bytes(network: NumpyQNetwork, metadata: dict) -> bytes:
     return buffer.getvalue()
 
 
+def _reason(exc: BaseException, limit: int = 200) -> str:
+    """An exception as one short line (Keras messages span several)."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
-    """The network and metadata of a `.npz` model file; UserError if it is not one."""
+    """The network and metadata of a `.npz` model file; UserError if it is not one. Runs no code
+    from the file: object arrays (pickles) are refused."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"model file {path} not found")
     try:
         with np.load(path, allow_pickle=False) as data:
             metadata = json.loads(str(data["metadata"][()]))
-            if metadata.get("format") != MODEL_FORMAT:
-                raise ValueError(f"format {metadata.get('format')!r}")
+            if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
+                raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
             n = len(metadata["activations"])
             weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
         network = NumpyQNetwork(weights, metadata["activations"])
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-        raise UserError(f"{path} is not a readable deckopt model ({type(exc).__name__}: {exc})") from None
+        if (metadata.get("observation_size"), metadata.get("num_actions")) != (network.input_size, network.output_size):
+            raise ValueError("its metadata does not match its weights")
+    except Exception as exc:  # empty, truncated, hostile or foreign files fail in many ways inside numpy
+        raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
     return network, metadata
 
 
 def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
-    """The network of a `.keras` model file (imports Keras; slow, so only without an .npz)."""
+    """The network of a `.keras` model file (imports Keras; slow, so only without an .npz). Runs no
+    code from the file: Keras' safe mode refuses Lambda layers and other serialized Python."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"model file {path} not found")
@@ -196,12 +194,12 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # no C++ start-up chatter
         import keras
 
-        model = keras.saving.load_model(path, compile=False)
+        model = keras.saving.load_model(path, compile=False, safe_mode=True)
         dense = [layer for layer in model.layers if layer.weights]
         activations = [layer.get_config()["activation"] for layer in dense]
         network = NumpyQNetwork([v.numpy() for v in model.weights], activations)
-    except Exception as exc:  # a corrupt archive can fail in many ways inside Keras
-        raise UserError(f"{path} is not a readable deckopt model ({type(exc).__name__}: {exc})") from None
+    except Exception as exc:  # a corrupt or foreign archive can fail in many ways inside Keras
+        raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
     game_name = model.name[len(KERAS_NAME_PREFIX):] if model.name.startswith(KERAS_NAME_PREFIX) else None
     metadata = {
         "format": MODEL_FORMAT,
@@ -233,7 +231,8 @@ def resolve_model_path(spec: str, game: Game) -> Path:
     if spec == "pretrained":
         base = PRETRAINED_DIR / game.name
         if not base.with_suffix(".npz").is_file() and not base.with_suffix(".keras").is_file():
-            raise UserError(f"no pretrained agent for {game.name} (expected {base}.npz); train one with `deckopt train`")
+            raise UserError(f"no pretrained agent for {game.name} (expected {base}.npz); "
+                            "train one with `deckopt train`")
         return base.with_suffix(".npz") if base.with_suffix(".npz").is_file() else base.with_suffix(".keras")
     path = Path(spec)
     if path.is_dir():

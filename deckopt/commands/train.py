@@ -1,9 +1,21 @@
-"""`deckopt train GAME [--config FILE.toml] [--episodes N | --minutes M] [--seed S] [--out DIR] [--resume DIR]`."""
+"""`deckopt train GAME [--config FILE] [--episodes N | --minutes M] [--seed S] [--out DIR] [--resume DIR]`.
+
+The command line of agents.dqn: settings (per-game defaults < --config FILE < flags generated from
+DQNConfig), the run folder, the progress display and the signals. First Ctrl-C (or SIGTERM): stop
+after the current batch, save a checkpoint, exit 130 with the command that resumes; second: abort
+(the last checkpoint stays)."""
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
+from pathlib import Path
 
-from deckopt.commands._common import positive_int, print_json
+from deckopt.commands._common import Progress, positive_int, print_json, seed_int
+from deckopt.commands._config_flags import add_config_flags, config_overrides
+from games.errors import UserError
+
+INTERRUPTED = 130
 
 
 def _positive_float(text: str) -> float:
@@ -11,47 +23,121 @@ def _positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text}")
     return value
 
 
 def register(sub) -> None:
+    from agents.dqn.config import DQNConfig
+
     p = sub.add_parser(
         "train",
         help="train a DQN agent by self-play (Monte-Carlo returns)",
         description="Train one Q-network that plays every seat, by self-play in lock-step, with Monte-Carlo "
         "returns. Writes runs/NAME/: config.json, metrics.csv, TensorBoard scalars, checkpoints/, model.keras "
-        "+ model.npz and learning_curves.png. Ctrl-C stops after the current batch and saves a checkpoint; "
-        "--resume continues exactly where it stopped.",
+        "+ model.npz and learning_curves.png. Ctrl-C (or SIGTERM) stops after the current batch and saves a "
+        "checkpoint; --resume continues exactly where it stopped. Settings: per-game defaults < --config FILE "
+        "< flags.",
     )
     p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
-    p.add_argument("--config", metavar="FILE", help="TOML file of DQN hyperparameters (keys of agents.dqn.DQNConfig)")
+    p.add_argument("--config", metavar="FILE",
+                   help="TOML (or JSON) file of DQN settings (keys of agents.dqn.DQNConfig)")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--episodes", type=positive_int, help="train until this many episodes in all (default: the config's)")
-    budget.add_argument("--minutes", type=_positive_float, help="train for this many minutes of wall clock")
-    p.add_argument("--seed", type=int, default=None, help="seed of the whole run (default: the config's, 0)")
-    p.add_argument("--out", metavar="DIR", help="run folder (default runs/GAME-TIMESTAMP)")
+    budget.add_argument("--episodes", type=positive_int, metavar="N",
+                        help="train until this many episodes in all (default: the config's)")
+    budget.add_argument("--minutes", type=_positive_float, metavar="M",
+                        help="train for this many minutes of wall clock")
+    p.add_argument("--seed", type=seed_int, default=None, metavar="S",
+                   help="seed of the whole run, 0..2**32-1 (default: the config's, 0)")
+    p.add_argument("--out", metavar="DIR", help="run folder, new or empty (default runs/GAME-TIMESTAMP)")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     p.add_argument("--json", action="store_true", help="print a one-object summary on stdout")
+    settings = p.add_argument_group("DQN settings (override the config file; default: per game)")
+    add_config_flags(settings, DQNConfig, skip=("seed",))
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from agents.dqn import run_training
+class _StopOnSignal:
+    """First Ctrl-C or SIGTERM: ask the training to stop after the current batch. Second: abort."""
 
-    summary = run_training(
-        args.game,
-        config_file=args.config,
-        episodes=args.episodes,
-        minutes=args.minutes,
-        seed=args.seed,
-        out=args.out,
-        resume=args.resume,
-    )
+    def __init__(self, log):
+        self.requested = False
+        self._log = log
+        self._previous = {}
+
+    def __call__(self) -> bool:
+        return self.requested
+
+    def __enter__(self) -> _StopOnSignal:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._previous[sig] = signal.signal(sig, self._handle)
+            except ValueError:  # not the main thread: no handlers, Ctrl-C aborts as usual
+                pass
+        return self
+
+    def _handle(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        self._log("stopping after this batch (saving a checkpoint); Ctrl-C again to abort")
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+
+def _settings(args) -> tuple:
+    """(config, run folder) from the flags: a new run's resolved config, or a resumed run's own."""
+    from agents.dqn import default_run_dir, load_config, read_run_config
+    from agents.dqn.config import DQNConfig
+
+    overrides = config_overrides(args, DQNConfig)
+    if args.resume is None:
+        config = load_config(args.game, args.config, seed=args.seed, **overrides)
+        return config, Path(args.out) if args.out is not None else default_run_dir(args.game)
+    if args.config is not None:
+        raise UserError("--config cannot change a run being resumed (its config.json is used)")
+    if overrides:
+        flags = ", ".join("--" + name.replace("_", "-") for name in overrides)
+        raise UserError(f"{flags}: a resumed run keeps the settings of its config.json; drop them")
+    if args.out is not None and Path(args.out).resolve() != Path(args.resume).resolve():
+        raise UserError("--out and --resume name different folders; a resumed run writes to its own folder")
+    config = read_run_config(Path(args.resume), args.game)
+    if args.seed is not None and args.seed != config.seed:
+        raise UserError(f"{args.resume} was trained with seed {config.seed}; --seed {args.seed} would not resume it")
+    return config, Path(args.resume)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents.dqn import train
+
+    config, out = _settings(args)
+    resume_hint = f"continue with: deckopt train {args.game} --resume {out}"
+    unit = "s" if args.minutes is not None else "episode"
+    with Progress(enabled=not args.quiet, unit=unit) as bar, _StopOnSignal(bar.log) as stop:
+        try:
+            summary = train(args.game, config, out, episodes=args.episodes, minutes=args.minutes,
+                            resume=args.resume is not None, progress=bar, log=bar.log, should_stop=stop)
+        except KeyboardInterrupt:  # the second Ctrl-C: the last checkpoint (if any) stays
+            bar.close()
+            saved = (out / "checkpoints" / "checkpoint.npz").is_file()
+            print(f"deckopt train: aborted; {resume_hint}" if saved else "deckopt train: aborted before the first "
+                  "checkpoint; nothing to resume", file=sys.stderr)
+            return INTERRUPTED
     if args.json:
         print_json(summary)
-        return 0
+    else:
+        _print_summary(summary)
+    if summary["stopped_by"] == "interrupt":
+        print(f"deckopt train: interrupted; checkpoint saved; {resume_hint}", file=sys.stderr)
+        return INTERRUPTED
+    return 0
+
+
+def _print_summary(summary: dict) -> None:
     ev = summary["last_eval"]
     parts = [f"{k[:-4]} {v:.3f}" for k, v in ev.items() if k.endswith("_win")]
     if "exploitability" in ev:
@@ -62,4 +148,3 @@ def run(args: argparse.Namespace) -> int:
     )
     if parts:
         print(f"last evaluation (win rate, {ev.get('episodes', '?')} episodes): " + ", ".join(parts))
-    return 0

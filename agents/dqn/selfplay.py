@@ -1,0 +1,159 @@
+"""Self-play data for the DQN: lock-step games, Monte-Carlo targets, mirrored decisions, replay.
+
+No TensorFlow here: the acting network is a numpy copy of the weights (`NumpyQNetwork`).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from agents.arena import play_states
+from agents.base import Agent, masked_argmax
+from agents.learned import NumpyQNetwork
+from games import Game, State
+
+
+def episode_targets(players: Sequence[int], returns: Sequence[float], gamma: float) -> np.ndarray:
+    """Targets of one episode's decisions, in order: `players[i]` made decision i. A player's k-th
+    of K decisions gets `gamma**(K-1-k) * returns[player]` (its last decision gets the return)."""
+    targets = np.empty(len(players), dtype=np.float32)
+    later = {}  # player -> how many of its decisions come after this one (K-1-k)
+    for i in range(len(players) - 1, -1, -1):
+        p = players[i]
+        k = later.get(p, 0)
+        targets[i] = returns[p] * gamma**k
+        later[p] = k + 1
+    return targets
+
+
+class SelfPlayRecorder(Agent):
+    """Epsilon-greedy over a numpy Q-network for every seat, remembering every decision. The first
+    `opening[g]` decisions of game g are uniformly random (see `random_opening_moves`)."""
+
+    spec = "self-play"
+
+    def __init__(self, network: NumpyQNetwork, rng: np.random.Generator):
+        self.network = network
+        self.rng = rng
+        self.epsilon = 1.0
+
+    def start(self, states: Sequence[State], epsilon: float, random_opening_moves: int = 0) -> None:
+        self.epsilon = epsilon
+        self._game_of = {id(s): g for g, s in enumerate(states)}
+        self.opening = (self.rng.integers(0, random_opening_moves + 1, size=len(states))
+                        if random_opening_moves else None)
+        self.decisions: list[list[tuple[int, int]]] = [[] for _ in states]  # per game: (player, row)
+        self.obs_chunks: list[np.ndarray] = []
+        self.action_chunks: list[np.ndarray] = []
+        self.num_rows = 0
+
+    def act(self, states: Sequence[State]) -> np.ndarray:
+        players = [s.current_player for s in states]
+        games_ = [self._game_of[id(s)] for s in states]
+        game = states[0].game
+        obs = game.observations(states, players)
+        masks = game.legal_masks(states)
+        actions = masked_argmax(self.network(obs), masks)
+        explore = self.rng.random(len(states)) < self.epsilon
+        if self.opening is not None:
+            explore |= np.array([len(self.decisions[g]) < self.opening[g] for g in games_])
+        if explore.any():  # uniform over the legal actions: argmax of masked noise
+            actions[explore] = masked_argmax(self.rng.random((int(explore.sum()), masks.shape[1])), masks[explore])
+        for i, (g, p) in enumerate(zip(games_, players)):
+            self.decisions[g].append((p, self.num_rows + i))
+        self.obs_chunks.append(obs)
+        self.action_chunks.append(actions)
+        self.num_rows += len(states)
+        return actions
+
+
+def self_play(
+    game: Game,
+    recorder: SelfPlayRecorder,
+    num_games: int,
+    epsilon: float,
+    gamma: float,
+    rng: np.random.Generator,
+    random_opening_moves: int = 0,
+    opponents: Sequence[tuple[Agent, float]] = (),
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Play `num_games` in lock-step; (observations, actions, targets, returns of each game).
+    `opponents`: (agent, fraction) pairs; in that fraction of the games the agent takes every seat
+    but one (the network's seat drawn at random); the network plays every seat of the others."""
+    # one chance generator for the whole batch: lock-step order is deterministic, and making a
+    # Generator per game cost more than a Tic Tac Toe game
+    chance = np.random.default_rng(rng.integers(2**63))
+    states = [game.new_initial_state(chance) for _ in range(num_games)]
+    n = game.num_players
+    seat_agents = [[0] * n for _ in range(num_games)]
+    first = 0
+    for k, (_, fraction) in enumerate(opponents):
+        count = int(round(fraction * num_games))
+        for g in range(first, min(num_games, first + count)):
+            seat_agents[g] = [1 + k] * n
+            seat_agents[g][int(rng.integers(n))] = 0
+        first += count
+    recorder.start(states, epsilon, random_opening_moves)
+    play_states(states, seat_agents, [recorder, *(agent for agent, _ in opponents)])
+    obs = np.concatenate(recorder.obs_chunks)
+    actions = np.concatenate(recorder.action_chunks)
+    targets = np.empty(len(obs), dtype=np.float32)
+    all_returns = np.empty((num_games, n))
+    for g, s in enumerate(states):
+        all_returns[g] = s.returns()
+        if recorder.decisions[g]:
+            players, rows = zip(*recorder.decisions[g])
+            targets[list(rows)] = episode_targets(players, all_returns[g].tolist(), gamma)
+    return obs, actions, targets, all_returns
+
+
+def _mirror_connect_four(obs: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Left-right mirror: the observation is two 6 x 7 planes (RULES.md); column c becomes 6 - c."""
+    return obs.reshape(-1, 2, 6, 7)[:, :, :, ::-1].reshape(len(obs), -1), 6 - actions
+
+
+# game name -> (observations, actions) -> the same decisions mirrored (same targets)
+MIRRORS = {"connect_four": _mirror_connect_four}
+
+
+class ReplayBuffer:
+    """Fixed-size ring buffer of (observation, action, target), numpy arrays."""
+
+    def __init__(self, capacity: int, observation_size: int):
+        self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
+        self.actions = np.zeros(capacity, dtype=np.int32)
+        self.targets = np.zeros(capacity, dtype=np.float32)
+        self.capacity = capacity
+        self.pos = 0  # next row to write
+        self.size = 0
+
+    def add(self, obs: np.ndarray, actions: np.ndarray, targets: np.ndarray) -> None:
+        n = len(obs)
+        if n > self.capacity:  # keep the newest
+            obs, actions, targets = obs[-self.capacity :], actions[-self.capacity :], targets[-self.capacity :]
+            n = self.capacity
+        rows = (self.pos + np.arange(n)) % self.capacity
+        self.obs[rows] = obs
+        self.actions[rows] = actions
+        self.targets[rows] = targets
+        self.pos = int((self.pos + n) % self.capacity)
+        self.size = min(self.capacity, self.size + n)
+
+    def sample(self, rng: np.random.Generator, shape: tuple[int, ...]):
+        rows = rng.integers(0, self.size, size=shape)
+        return self.obs[rows], self.actions[rows], self.targets[rows]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The filled rows, for a checkpoint."""
+        n = self.size
+        return {"replay_obs": self.obs[:n], "replay_actions": self.actions[:n], "replay_targets": self.targets[:n]}
+
+    def restore(self, arrays, size: int, pos: int) -> None:
+        """Refill from `arrays()` of a checkpoint; ValueError if they do not fit."""
+        if not (0 <= size <= self.capacity and 0 <= pos < self.capacity):
+            raise ValueError(f"replay of {size} rows (position {pos}) does not fit a capacity of {self.capacity}")
+        self.obs[:size] = arrays["replay_obs"]
+        self.actions[:size] = arrays["replay_actions"]
+        self.targets[:size] = arrays["replay_targets"]
+        self.size, self.pos = size, pos

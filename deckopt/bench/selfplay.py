@@ -35,8 +35,8 @@ class DQNHarness:
         from agents import dqn
 
         self._dqn = dqn
-        values = {**dqn.GAME_DEFAULTS[game_name], "seed": 0, "replay_size": 50_000, **(overrides or {})}
-        self.trainer = dqn.Trainer(game_name, dqn.make_config(values))
+        settings = {"seed": 0, "replay_size": 50_000, **(overrides or {})}
+        self.trainer = dqn.Trainer(game_name, dqn.load_config(game_name, **settings))
         self.game, self.model = self.trainer.game, self.trainer.model
         self.batch_size = self.trainer.config.batch_size
         self.updates = self.trainer.config.updates_per_batch

@@ -147,6 +147,20 @@ def time_generation(tasks: list, games_total: int, repeats: int, progress=None, 
         return timings, machine_speedup(pmap1, pmap2)
 
 
+def ancestor_way(sample: list, pairings: list, rules, agent, say: Callable[[str], None]) -> tuple[float, float, int]:
+    """(the ancestor's way's seconds per move on the sample, its moves over ours there, our moves
+    in the whole generation): its time per move times our moves extrapolates it to the generation."""
+    seconds, moves, what = time_ancestor(deal_states(sample, rules), agent)
+    our_sample = our_moves(deal_states(sample, rules), agent)
+    our_generation = our_moves(deal_states(pairings, rules), agent)
+    per_move = seconds / moves
+    say(
+        f"ancestor way: {per_move * 1000:.2f} ms per move ({what}); {our_generation / pairing_games(pairings):.1f} "
+        f"moves per game -> {per_move * our_generation:.0f} s per generation"
+    )
+    return per_move, moves / our_sample, our_generation
+
+
 def time_ancestor(states: list, agent) -> tuple[float, int, str]:
     """(seconds, moves, what model) playing `states` the ancestor's way, one game after another."""
     model, what = ancestor.keras_model(states[0].game, getattr(agent, "network", None))
@@ -180,15 +194,8 @@ def run(
 
     sample = pairings[:: max(1, len(pairings) // sample_pairings)][:sample_pairings]
     say(f"the ancestor's way: {pairing_games(sample)} games, one eager Keras call per move ...")
-    anc_seconds, anc_moves, what = time_ancestor(deal_states(sample, rules), agent)
-    our_moves_sample = our_moves(deal_states(sample, rules), agent)
-    our_moves_generation = our_moves(deal_states(pairings, rules), agent)
-    per_move = anc_seconds / anc_moves
+    per_move, moves_vs_ours, our_moves_generation = ancestor_way(sample, pairings, rules, agent, say)
     ancestor_generation = per_move * our_moves_generation
-    say(
-        f"ancestor way: {per_move * 1000:.2f} ms per move ({what}); "
-        f"{our_moves_generation / games_total:.1f} moves per game -> {ancestor_generation:.0f} s per generation"
-    )
     return {
         "bench": "evolution",
         "agent": spec,
@@ -206,7 +213,7 @@ def run(
             {"name": "machine_speedup_2_processes", "value": machine, "unit": "x"},
             # the same network in Keras and in numpy rounds differently, so a rare near-tie goes the
             # other way and a game runs a move longer or shorter: this ratio stays within a percent
-            {"name": "ancestor_way_moves_vs_ours", "value": anc_moves / our_moves_sample, "unit": "x"},
+            {"name": "ancestor_way_moves_vs_ours", "value": moves_vs_ours, "unit": "x"},
         ],
         "ratios": {
             "evolution_vs_ancestor": ancestor_generation / seconds[2],

@@ -1,17 +1,24 @@
-"""Gwent Lite: hand-worked scenarios from RULES.md, properties over seeded random games, deck files,
-and the heuristic agent."""
+"""Gwent Lite (games/RULES.md §5): hand-worked scenarios, properties over seeded random games beyond
+the conformance suite's (cards conserved), config and deck files, and the heuristic agent."""
+
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import gwent_state
 
 import games
 from agents.arena import play_match
 from agents.base import RandomAgent
 from agents.heuristics.gwent_lite import HeuristicAgent, card_towards, cheapest_reaching
 from games import IllegalActionError, UserError
-from games.decks import Deck, DeckRules, load_deck, save_deck
-from games.gwent_lite import GwentLite
+from games.decks import MAX_TOTAL, Deck, DeckRules, load_deck, save_deck
+from games.gwent_lite import MAX_ROUNDS_TO_WIN
+
+
+def gwent(**config):
+    return games.make("gwent_lite", **config)
+
 
 FLAT = [4] * 25
 DECKS_DIR = Path(__file__).resolve().parent.parent / "decks"
@@ -26,7 +33,7 @@ def play(state, *moves):
 
 
 def flat_state(leader):
-    return GwentLite().state_from_orders([FLAT, FLAT], leader=leader)
+    return gwent_state(gwent(), [FLAT, FLAT], leader=leader)
 
 
 # --- hand-worked scenarios -------------------------------------------------------------------
@@ -50,8 +57,8 @@ def test_round_winner_leads_next_round():
 
 
 def test_draws_capped_by_the_draw_pile():
-    game = GwentLite(rules=DeckRules(min_cards=11))
-    s = game.state_from_orders([list(range(1, 12)), [1] * 11], leader=0)
+    game = gwent(rules=DeckRules(min_cards=11))
+    s = gwent_state(game, [list(range(1, 12)), [1] * 11], leader=0)
     assert s.hand(0) == list(range(1, 11)) and s.draw_pile_sizes == (1, 1)
     play(s, (0, 10), (1, 1), (0, 9), (1, 1), (0, 8), (1, 0), (0, 0))
     assert s.round_wins == (1, 0)
@@ -78,8 +85,8 @@ def test_first_to_two_round_wins_wins_at_most_three_rounds():
 
 
 def test_empty_hand_passes_automatically():
-    game = GwentLite(rules=DeckRules(min_cards=3, max_total=30))
-    s = game.state_from_orders([[1, 2, 3], [5, 5, 5]], leader=0)  # 3-card decks: whole deck in hand
+    game = gwent(rules=DeckRules(min_cards=3, max_total=30))
+    s = gwent_state(game, [[1, 2, 3], [5, 5, 5]], leader=0)  # 3-card decks: whole deck in hand
     play(s, (0, 1), (1, 5), (0, 2), (1, 0), (0, 3))  # 0 plays its last card: passes with it, 6-5
     assert s.round_wins == (1, 0) and s.round == 2
     # 0 leads round 2 but has no card: it passes automatically and never gets a turn
@@ -91,15 +98,15 @@ def test_empty_hand_passes_automatically():
 
 
 def test_both_hands_empty_at_round_start_is_a_tied_round():
-    game = GwentLite(rules=DeckRules(min_cards=2, max_total=10))
-    s = game.state_from_orders([[1, 1], [1, 1]], leader=0)
+    game = gwent(rules=DeckRules(min_cards=2, max_total=10))
+    s = gwent_state(game, [[1, 1], [1, 1]], leader=0)
     play(s, (0, 1), (1, 1), (0, 1), (1, 1))  # 2-2, both hands empty
     assert s.is_terminal() and s.round_wins == (2, 2) and s.returns().tolist() == [0.0, 0.0]
 
 
 def test_legal_mask_is_pass_plus_the_powers_in_hand():
     order = [7, 1, 3, 3, 1, 9, 2, 2, 2, 5] + [1] * 15 + [6]
-    s = GwentLite().state_from_orders([order, FLAT], leader=0)
+    s = gwent_state(gwent(), [order, FLAT], leader=0)
     assert s.hand(0) == [1, 1, 2, 2, 2, 3, 3, 5, 7, 9]
     assert np.flatnonzero(s.legal_mask()).tolist() == [0, 1, 2, 3, 5, 7, 9]
     assert s.legal_mask().shape == (77,) and s.game.num_actions == 77
@@ -111,7 +118,7 @@ def test_legal_mask_is_pass_plus_the_powers_in_hand():
 
 @pytest.mark.parametrize("action", [4, 6, 76, 77, 1000, -1, 2.5, "3", None, float("nan")])
 def test_illegal_actions_raise_and_change_nothing(action):
-    s = GwentLite().state_from_orders([[3] * 25, FLAT], leader=0)
+    s = gwent_state(gwent(), [[3] * 25, FLAT], leader=0)
     before = str(s)
     with pytest.raises(IllegalActionError, match="not legal for player 0"):
         s.apply_action(action)
@@ -123,7 +130,7 @@ def test_illegal_actions_raise_and_change_nothing(action):
 # --- config and decks ------------------------------------------------------------------------
 def test_make_with_decks_and_rules():
     rules = DeckRules(min_cards=10, max_total=40, min_power=2)
-    game = games.make("gwent_lite", decks=[[4] * 10, Deck([2] * 15, rules)], rules=rules)
+    game = games.make("gwent_lite", decks=[[4] * 10, Deck([2] * 15, rules).cards], rules=rules)
     assert game.num_actions == rules.max_power + 1 == 23
     assert game.config.decks == [[4] * 10, [2] * 15]
     s = game.new_initial_state(np.random.default_rng(0))
@@ -150,8 +157,14 @@ def test_illegal_decks_refused_with_the_problem(decks, needle):
         (dict(hand_size=0), "hand_size"),
         (dict(round_draw=-1), "round_draw"),
         (dict(rounds_to_win=1.5), "rounds_to_win"),
-        (dict(rules=DeckRules(), decks=[[1] * 25, [1] * 25], bogus=1), "bad config"),
-        (dict(rules="default"), "DeckRules"),
+        (
+            dict(rounds_to_win=MAX_ROUNDS_TO_WIN + 1),
+            f"rounds_to_win must be a whole number from 1 to {MAX_ROUNDS_TO_WIN}",
+        ),
+        (dict(rules=DeckRules(), decks=[[1] * 25, [1] * 25], bogus=1), "unknown setting.*bogus"),
+        (dict(rules="default"), "rules must be a table of min_cards, max_total, min_power"),
+        (dict(rules={"min_cards": 10, "max_total": 10**12}), f"max_total must be at most {MAX_TOTAL}"),
+        (dict(decks=[[4] * 24 + [4.5], FLAT]), "decks must be a whole number, got 4.5"),
     ],
 )
 def test_bad_config_refused(config, needle):
@@ -165,30 +178,68 @@ def test_deck_rules_validation():
     with pytest.raises(UserError, match="no legal deck"):
         DeckRules(min_cards=25, max_total=100, min_power=5)
     with pytest.raises(UserError, match=r"below the minimum power 2: \[1\]"):
-        GwentLite(rules={"min_cards": 10, "max_total": 40, "min_power": 2}, decks=[[1] * 25, [4] * 10])
+        gwent(rules={"min_cards": 10, "max_total": 40, "min_power": 2}, decks=[[1] * 25, [4] * 10])
 
 
-def test_deck_file_round_trip_and_bad_files(tmp_path):
+def test_deck_file_round_trip(tmp_path):
     deck = Deck([1] * 20 + [8, 12, 16, 20, 24], DeckRules(), "hv")
     save_deck(deck, tmp_path / "hv.toml", comment="a comment\non two lines")
     back = load_deck(tmp_path / "hv.toml")
     assert back.cards == deck.cards and back.rules == deck.rules and back.name == "hv"
     save_deck(deck, tmp_path / "hv.json")
     assert load_deck(tmp_path / "hv.json").cards == deck.cards
-    bad = {
-        "malformed.toml": ("cards = [1, 2", "malformed"),
-        "nocards.toml": ('name = "x"\n', "no 'cards'"),
-        "words.toml": ('cards = ["a"]\n', "whole numbers"),
-        "illegal.toml": ("cards = [4, 4, 4]\n", "has 3 cards, needs at least 25"),
-        "overbudget.toml": (f"cards = {[10] * 25}\n", "over the budget"),
-    }
-    for name, (text, needle) in bad.items():
-        (tmp_path / name).write_text(text)
-        with pytest.raises(UserError, match=needle) as info:
-            load_deck(tmp_path / name)
-        assert "\n" not in str(info.value)
+    (tmp_path / "plain.toml").write_text(f"cards = {FLAT}\n")  # name and rules may be left out
+    plain = load_deck(tmp_path / "plain.toml")
+    assert plain.name == "plain" and plain.rules == DeckRules()
+
+
+@pytest.mark.parametrize(
+    "name, content, needle",
+    [
+        ("malformed.toml", "cards = [1, 2", "is not valid TOML"),
+        ("malformed.json", '{"cards": [1, 2', "is not valid JSON"),
+        ("empty.toml", "", "has no 'cards' list"),
+        ("empty.json", "", "is not valid JSON"),
+        ("latin1.toml", "name = 'caf\xe9'\n".encode("latin-1"), "is not UTF-8 text"),
+        ("nocards.toml", 'name = "x"\n', "has no 'cards' list"),
+        ("words.toml", 'cards = ["a"]\n', "cards must be a whole number, got 'a'"),
+        ("fraction.toml", f"cards = {[4] * 24 + [4.5]}\n", "cards must be a whole number, got 4.5"),
+        ("unknown.toml", f"cards = {[4] * 24}\ncards_extra = true\n", "unknown setting"),
+        ("illegal.toml", "cards = [4, 4, 4]\n", "has 3 cards, needs at least 25"),
+        ("overbudget.toml", f"cards = {[10] * 25}\n", "over the budget"),
+        ("rulekey.toml", f"cards = {FLAT}\n[rules]\nmax_cards = 3\n", "rules: unknown setting"),
+        ("huge.toml", f"cards = {FLAT}\n[rules]\nmax_total = {10**12}\n", f"max_total must be at most {MAX_TOTAL}"),
+        ("table.json", "[1, 2]", "expected a table of settings"),
+    ],
+)
+def test_bad_deck_files_refused_in_one_line(tmp_path, name, content, needle):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    with pytest.raises(UserError, match=needle) as info:
+        load_deck(path)
+    assert "\n" not in str(info.value) and str(path) in str(info.value)
+
+
+def test_missing_deck_file_and_folder_refused(tmp_path):
     with pytest.raises(UserError, match="not found"):
         load_deck(tmp_path / "missing.toml")
+    (tmp_path / "folder.toml").mkdir()
+    with pytest.raises(UserError, match="is a folder, not a file"):
+        load_deck(tmp_path / "folder.toml")
+
+
+def test_the_largest_budget_plays():
+    """max_total at its bound gives a big but finite game (10 001 actions), and it plays."""
+    rules = DeckRules(min_cards=25, max_total=MAX_TOTAL)
+    game = gwent(rules=rules)
+    assert game.num_actions == MAX_TOTAL - 24 + 1 and game.observation_size == 2 * (MAX_TOTAL - 24) + 11
+    s = game.new_initial_state(np.random.default_rng(0))
+    while not s.is_terminal():
+        s.apply_action(int(s.legal_actions()[-1]))
+    assert s.returns().tolist() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 
 
 def test_reference_deck_files_load_and_are_legal():
@@ -199,7 +250,7 @@ def test_reference_deck_files_load_and_are_legal():
     assert len([n for n in names if n.startswith("ancestor/")]) == 30
     for f in files:
         deck = load_deck(f)
-        assert DeckRules().is_legal(deck.cards) and deck.rules == DeckRules()
+        assert not DeckRules().problems(deck.cards) and deck.rules == DeckRules()
     assert load_deck(DECKS_DIR / "flat.toml").cards == FLAT
     assert load_deck(DECKS_DIR / "random_2.toml").cards == DeckRules().random_deck(np.random.default_rng(2))
 
@@ -211,7 +262,7 @@ def random_game(seed, check_hidden=False):
     rng = np.random.default_rng([seed, 99])
     rules = DeckRules()
     decks = [rules.random_deck(rng), rules.random_deck(rng)]
-    game = GwentLite(decks=decks)
+    game = gwent(decks=decks)
     s = game.new_initial_state(np.random.default_rng(seed))
     bound = len(decks[0]) + len(decks[1]) + 2 * game.max_rounds
     actions = []
@@ -261,8 +312,8 @@ def check_hidden_information(s, rng):
 
 def test_properties_over_random_games():
     results = set()
-    for seed in range(2000):
-        s, _ = random_game(seed, check_hidden=seed < 100)
+    for seed in range(500):
+        s, _ = random_game(seed, check_hidden=seed < 50)
         r = tuple(s.returns().tolist())
         assert r in {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
         w = s.round_wins
@@ -277,14 +328,19 @@ def test_same_seed_replays_the_same_game():
         s1, a1 = random_game(seed)
         s2, a2 = random_game(seed)
         assert a1 == a2 and str(s1) == str(s2)
-    game = GwentLite()
+    game = gwent()
     first = [str(game.new_initial_state(np.random.default_rng(seed))) for seed in range(20)]
     assert first == [str(game.new_initial_state(np.random.default_rng(seed))) for seed in range(20)]
     assert len(set(first)) == 20
 
 
+def test_the_generator_is_required():
+    with pytest.raises(TypeError, match="random generator"):
+        gwent().new_initial_state(None)
+
+
 def test_resample_hidden_redeals_the_opponent():
-    game = GwentLite()
+    game = gwent()
     changed = 0
     for seed in range(20):
         s = game.new_initial_state(np.random.default_rng(seed))
@@ -296,34 +352,10 @@ def test_resample_hidden_redeals_the_opponent():
 
 
 def test_view_hides_the_opponent_hand_and_deck_orders():
-    s = GwentLite().state_from_orders([[1] * 15 + [2] * 5 + [3] * 5, list(range(1, 11)) + [1] * 15], leader=0)
+    s = gwent_state(gwent(), [[1] * 15 + [2] * 5 + [3] * 5, list(range(1, 11)) + [1] * 15], leader=0)
     assert "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]" in str(s)
     assert "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]" not in s.view(0) and "hand 10 cards" in s.view(0)
     assert "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]" in s.view(1)
-
-
-def test_mirrored_state_gives_each_deck_the_same_order():
-    rules = DeckRules()
-    rng = np.random.default_rng(5)
-    for seed in range(50):
-        deck_a, deck_b = rules.random_deck(rng), rules.random_deck(rng)
-        normal = GwentLite(decks=[deck_a, deck_b]).new_initial_state(np.random.default_rng(seed))
-        mirror = GwentLite(decks=[deck_b, deck_a]).new_initial_state(np.random.default_rng(seed), mirrored=True)
-        for p in (0, 1):  # deck A sits at seat 0 in the game, at seat 1 in its mirror
-            assert normal.hand(p) == mirror.hand(1 - p)
-            assert normal.draw_pile(p) == mirror.draw_pile(1 - p)
-        assert normal.leader == mirror.leader  # the same seat leads, so the other deck leads
-    leaders = set()
-    game = GwentLite()  # random decks: swapped too
-    for seed in range(50):
-        normal = game.new_initial_state(np.random.default_rng(seed))
-        mirror = game.new_initial_state(np.random.default_rng(seed), mirrored=True)
-        for p in (0, 1):
-            assert normal.deck(p) == mirror.deck(1 - p)
-            assert normal.hand(p) == mirror.hand(1 - p) and normal.draw_pile(p) == mirror.draw_pile(1 - p)
-        assert normal.leader == mirror.leader
-        leaders.add(normal.leader)
-    assert leaders == {0, 1}
 
 
 # --- heuristic agent -------------------------------------------------------------------------
@@ -336,10 +368,10 @@ def test_subset_helpers():
 
 
 def test_heuristic_scenarios():
-    game = GwentLite()
+    game = gwent()
     agent = HeuristicAgent(game, None)
     # 0 plays 7 and passes; 1 (at 1) needs 7 more: the cheapest is 5 + 1 + 1, never the 9
-    s = game.state_from_orders([[7] + [1] * 24, [3, 5, 9, 1, 1, 1, 1, 1, 1, 1] + [1] * 15], leader=0)
+    s = gwent_state(game, [[7] + [1] * 24, [3, 5, 9, 1, 1, 1, 1, 1, 1, 1] + [1] * 15], leader=0)
     play(s, (0, 7), (1, 1), (0, 0))
     assert s.current_player == 1 and s.passed == (True, False)
     assert agent.act([s])[0] == 5
@@ -348,18 +380,18 @@ def test_heuristic_scenarios():
     play(s, (1, 1))
     assert agent.act([s])[0] == 0  # 8-7 ahead and 0 has passed: the round is won
     # behind 4-8 with only 4s: no card gets ahead, so concede the round and keep the cards
-    s = play(game.state_from_orders([FLAT, FLAT], leader=0), (0, 4), (1, 4), (0, 4))
+    s = play(gwent_state(game, [FLAT, FLAT], leader=0), (0, 4), (1, 4), (0, 4))
     assert agent.act([s])[0] == 0
     s.apply_action(0)
     assert s.current_player == 0 and agent.act([s])[0] == 0  # ahead 8-4, 1 passed: stop
     # a must-win round (0 holds a round win): 1 plays on even when only a tie is in reach
-    s = play(game.state_from_orders([FLAT, FLAT], leader=0), (0, 4), (1, 0), (0, 0))
+    s = play(gwent_state(game, [FLAT, FLAT], leader=0), (0, 4), (1, 0), (0, 0))
     assert s.round_wins == (1, 0) and s.current_player == 0
     s.apply_action(4)
     assert s.current_player == 1 and agent.act([s])[0] == 4
 
 
 def test_heuristic_beats_random():
-    game = GwentLite()
+    game = gwent()
     result = play_match(game, [HeuristicAgent(game, None), RandomAgent(np.random.default_rng(1))], 200, seed=3)
     assert result.agents[0].score > 0.8

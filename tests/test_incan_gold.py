@@ -1,8 +1,11 @@
-"""Incan Gold: hand-worked scenarios on stacked decks, and properties over seeded random games."""
+"""Incan Gold (games/RULES.md §4): hand-worked scenarios on stacked decks, and properties over seeded
+random games beyond the conformance suite's (cards conserved, gems accounted for)."""
+
 from collections import Counter
 
 import numpy as np
 import pytest
+from conftest import stack_incan_gold_round
 
 import agents
 import games
@@ -26,7 +29,7 @@ def stacked(cards, num_players=3, num_rounds=5, rank_returns=False, seed=0):
     """A fresh game whose first round turns `cards` first, in order."""
     game = games.make("incan_gold", num_players=num_players, num_rounds=num_rounds, rank_returns=rank_returns)
     state = game.new_initial_state(np.random.default_rng(seed))
-    state._set_deck_for_test(cards)
+    stack_incan_gold_round(state, cards)
     return state
 
 
@@ -83,7 +86,7 @@ def test_fourth_artifact_claimed_is_worth_ten():
     for r in range(4):
         kind = HAZARD_KINDS[r]
         if r:
-            s._set_deck_for_test(["artifact", kind, kind])
+            stack_incan_gold_round(s, ["artifact", kind, kind])
         assert s.round == r + 1
         assert s.artifact_worth == ARTIFACT_VALUES[r]
         step(s, L, S, S)  # player 0 grabs the artifact alone
@@ -196,9 +199,21 @@ def test_player_counts_and_bad_config():
     for bad in (0, 11):
         with pytest.raises(UserError, match="num_rounds"):
             games.make("incan_gold", num_rounds=bad)
-    with pytest.raises(UserError):
+    with pytest.raises(UserError, match="unknown setting"):
         games.make("incan_gold", players=3)
+    with pytest.raises(UserError, match="rank_returns must be true or false"):
+        games.make("incan_gold", rank_returns=1)
     assert games.make("incan_gold").num_players == 3
+
+
+def test_the_generator_is_required():
+    """No silent unseeded default: a game's shuffles always come from a seed the caller chose."""
+    game = games.make("incan_gold")
+    with pytest.raises(TypeError):
+        game.new_initial_state()
+    with pytest.raises(TypeError, match="random generator"):
+        game.new_initial_state(None)
+    assert str(game.new_initial_state(7)) == str(game.new_initial_state(np.random.default_rng(7)))
 
 
 def test_illegal_actions_raise():
@@ -277,7 +292,7 @@ def play_checked(game, seed):
 
 
 def test_invariants_over_random_games():
-    for seed in range(1000):
+    for seed in range(300):
         n = 3 + seed % 6
         game = games.make("incan_gold", num_players=n, num_rounds=10 if seed % 10 == 0 else 5)
         play_checked(game, seed)
@@ -293,30 +308,10 @@ def test_same_seed_replays_same_game():
     assert len({play_checked(game, seed)[1].banked for seed in range(20)}) > 10
 
 
-def test_clone_is_independent_and_exact():
-    game = games.make("incan_gold")
-    rng = np.random.default_rng(5)
-    for seed in range(50):
-        s = game.new_initial_state(np.random.default_rng(seed))
-        for _ in range(int(rng.integers(0, 20))):
-            if s.is_terminal():
-                break
-            s.apply_action(int(rng.integers(2)))
-        c = s.clone()
-        before = str(s)
-        while not c.is_terminal():
-            a = int(rng.integers(2))
-            c.apply_action(a)
-            if not s.is_terminal():
-                s.apply_action(a)
-        assert s.is_terminal() and str(s) == str(c)
-        assert before != str(s) or s.is_terminal()
-
-
 def test_observation_ignores_hidden_information():
     game = games.make("incan_gold", num_players=5)
     rng = np.random.default_rng(1)
-    for seed in range(200):
+    for seed in range(60):
         s = game.new_initial_state(np.random.default_rng(seed))
         for _ in range(int(rng.integers(0, 40))):
             if s.is_terminal():
@@ -331,6 +326,10 @@ def test_observation_ignores_hidden_information():
 
 def test_heuristic_beats_random():
     game = games.make("incan_gold")
-    players = [agents.make("heuristic", game, seed=0), agents.make("random", game, seed=1), agents.make("random", game, seed=2)]
+    players = [
+        agents.make("heuristic", game, seed=0),
+        agents.make("random", game, seed=1),
+        agents.make("random", game, seed=2),
+    ]
     result = play_match(game, players, 300, seed=11)
     assert result.agents[0].win_rate > 0.75

@@ -1,4 +1,6 @@
-"""Tic Tac Toe rules (RULES.md): hand-worked positions and properties over seeded random games."""
+"""Tic Tac Toe (games/RULES.md §2): hand-worked positions and Tic-Tac-Toe-specific properties over
+seeded random games (the game interface itself: tests/test_conformance.py)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -65,7 +67,7 @@ def test_illegal_actions_raise(game, bad):
 
 def test_properties_over_random_games(game):
     rng = np.random.default_rng(0)
-    for _ in range(2000):
+    for _ in range(500):
         s = game.new_initial_state(rng)
         n = 0
         while not s.is_terminal():
@@ -83,6 +85,11 @@ def test_properties_over_random_games(game):
         assert 5 <= n <= 9
         r = s.returns()
         assert r.sum() == 0 and set(r.tolist()) <= {-1.0, 0.0, 1.0}
+
+
+def test_config_has_nothing_to_set():
+    with pytest.raises(games.UserError, match="tic_tac_toe: unknown setting"):
+        games.make("tic_tac_toe", size=4)
 
 
 def test_numpy_integers_are_accepted(game):

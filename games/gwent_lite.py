@@ -237,12 +237,12 @@ class GwentLiteState(State):
 
     def apply_action(self, action: int) -> None:
         p = self._player
-        try:
-            a = int(action)
-            ok = a == action and p != TERMINAL and 0 <= a < self.game.num_actions and (a == 0 or self._hands[p][a] > 0)
-        except (TypeError, ValueError, OverflowError):
-            ok = False
-        if not ok:
+        a = action
+        if a.__class__ is not int:  # numpy integers pass; floats, bools, strings never coerce
+            if not isinstance(a, np.integer):
+                raise self._illegal(action)
+            a = int(a)
+        if p == TERMINAL or not 0 <= a < self.game.num_actions or (a and not self._hands[p][a]):
             raise self._illegal(action)
         if a == 0:
             self._passed[p] = True

@@ -54,7 +54,7 @@ def check_illegal_actions_refused(state: State) -> None:
     """Every kind of illegal action raises IllegalActionError and changes nothing."""
     game = state.game
     mask = state.legal_mask()
-    bad = [-1, game.num_actions, 1.5, "0", None]
+    bad = [-1, game.num_actions, 1.5, 0.0, True, "0", None]
     bad += np.flatnonzero(~mask).tolist()[:2]  # legal elsewhere, not here (everything once the game is over)
     before = snapshot(state)
     for action in bad:

@@ -116,7 +116,7 @@ def test_legal_mask_is_pass_plus_the_powers_in_hand():
     assert np.flatnonzero(s.legal_mask()).tolist() == [0, 1, 2, 3, 5, 7]  # the 9 is gone
 
 
-@pytest.mark.parametrize("action", [4, 6, 76, 77, 1000, -1, 2.5, "3", None, float("nan")])
+@pytest.mark.parametrize("action", [4, 6, 76, 77, 1000, -1, 2.5, 3.0, True, "3", None, float("nan")])
 def test_illegal_actions_raise_and_change_nothing(action):
     s = gwent_state(gwent(), [[3] * 25, FLAT], leader=0)
     before = str(s)

@@ -187,7 +187,7 @@ def check_checkpoint_config(state: dict, game_name: str, config: DQNConfig, run:
     differ = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
     if differ:
         details = "; ".join(f"{k} {saved.get(k)!r} in the checkpoint, {now.get(k)!r} now" for k in differ[:3])
-        raise UserError(f"{run / 'config.json'} was edited since its checkpoint ({details}); "
+        raise UserError(f"{run / 'config.json'} does not match its checkpoint ({details}); "
                         "restore it to resume, or start a new run")
 
 

@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
     from agents.dqn import train
 
     config, out = _settings(args)
-    resume_hint = f"continue with: deckopt train {args.game} --resume {out}"
+    budget = f" --episodes {args.episodes}" if args.episodes is not None else ""
+    resume_hint = f"continue with: deckopt train {args.game} --resume {out}{budget}"
     unit = "s" if args.minutes is not None else "episode"
     with Progress(enabled=not args.quiet, unit=unit) as bar, _StopOnSignal(bar.log) as stop:
         try:

@@ -286,24 +286,3 @@ def test_value_estimate_replaces_the_rollout_at_lambda_1(tmp_path):
 def test_value_needs_a_learned_agent():
     with pytest.raises(UserError, match="Q-network"):
         agents.make("mcts:10,value=heuristic", games.make("connect_four"))
-
-
-# --- the benchmark ----------------------------------------------------------------------------
-def test_bench_search_report_shape(monkeypatch):
-    from agents import bench_search
-
-    monkeypatch.setattr(bench_search, "SIMULATIONS", 40)
-    monkeypatch.setattr(bench_search, "HIDDEN_SIMULATIONS", 20)
-    monkeypatch.setattr(bench_search, "POSITIONS", 2)
-    monkeypatch.setattr(bench_search, "REPEATS", 1)
-    messages = []
-    report = bench_search.run(progress=messages.append)
-    assert report["bench"] == "search" and messages
-    names = {r["name"] for r in report["results"]}
-    assert {"mcts_connect_four", "mcts_gwent_lite", "mcts_incan_gold"} <= names
-    assert all(r["value"] > 0 and r["unit"] == "simulations/s" for r in report["results"])
-    if "open_spiel_mcts_connect_four" in names:
-        assert report["ratios"]["mcts_vs_open_spiel"] > 0
-    # the positions: unfinished, replayable openings of growing length
-    openings = bench_search.opening_moves(count=4)
-    assert [len(m) for m in openings] == [0, 1, 2, 3]

@@ -3,11 +3,13 @@
     from evolution import EvolveConfig, evolve
     evolve(EvolveConfig(generations=20, agent="heuristic"), "runs/my_run")
 
-Modules: `genome` (random decks, mutation, unbiased repair, crossover), `fitness` (mirrored
-pairings played in lock-step work units, scores with intervals), `parallel` (the joblib map: loky
-processes or a Dask cluster), `loop` (toolbox, selection, the generation loop, checkpoints),
-`validation` (champion playoff, held-out reference panel), `report` (tables, JSON, plots),
-`bench` (`deckopt bench evolution`). No TensorFlow is imported here or in any worker.
+Modules: `config` (EvolveConfig), `genome` (random decks, mutation, unbiased repair, crossover),
+`fitness` (mirrored pairings played in lock-step tasks, scores with intervals), `parallel` (the map:
+loky processes or a Dask cluster), `individuals` (DEAP individuals and their DeckStats), `toolbox`
+(selection and variation), `evaluation` (a pool's fitness), `state` (the checkpointed
+EvolutionState), `runfolder` (every file of a run), `loop` (the generation loop), `validation`
+(champion playoff, held-out reference panel), `report` (tables, deck export), `plots`, `panel`
+(reference deck files). No TensorFlow is imported here or in any worker.
 """
 from evolution.config import EvolveConfig, load_config
 

@@ -11,11 +11,12 @@ standard errors for the same games.) A deal's score for A is the mean of its two
 draw 0.5), one of 0, 1/4, 1/2, 3/4, 1; the deals are the independent units of every interval.
 
 A *task* is a list of pairings played as one lock-step batch by `play_task` (one agent call per
-step for all of its games). Tasks are plain tuples of lists and ints plus the agent (a picklable
-numpy object); DEAP individuals never leave the parent process. Every random choice of a pairing
+step for all of its games). A `Task` holds plain tuples of ints; it travels with the agent (a
+picklable numpy object); DEAP individuals never leave the parent process. Every random choice of a pairing
 comes from its own seed key, and the agent's from the task's key, so the results do not depend on
 how many workers run the tasks or where.
 """
+
 from __future__ import annotations
 
 import copy
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.stats import Z95, wilson_ci
+from agents.stats import Z95, Record, wilson_ci
 from games.decks import DeckRules
 
 # seed-key stages: every pairing key is (seed, stage, generation, index)
@@ -35,6 +36,8 @@ _AGENT_STAGE_OFFSET = 100
 
 @dataclass(frozen=True)
 class Pairing:
+    """Deck `a` against deck `b` for `deals` deals, each played twice (seats swapped)."""
+
     a: tuple[int, ...]
     b: tuple[int, ...]
     key: tuple[int, ...]  # seed key of this pairing's deals
@@ -44,9 +47,19 @@ class Pairing:
     def games(self) -> int:
         return 2 * self.deals
 
-    def plain(self) -> tuple:
-        """What a worker gets: lists and ints only."""
-        return (list(self.a), list(self.b), list(self.key), self.deals)
+
+@dataclass(frozen=True)
+class Task:
+    """One worker's work unit: pairings played as one lock-step batch. Plain tuples of ints only
+    (cheap to pickle; DEAP individuals never leave the parent process)."""
+
+    rules: tuple[int, int, int]  # (min_cards, max_total, min_power)
+    pairings: tuple[Pairing, ...]
+    agent_key: tuple[int, ...]  # seed key of the agent's own random choices
+
+    @property
+    def games(self) -> int:
+        return sum(p.games for p in self.pairings)
 
 
 def deal_seeds(key, deals: int) -> list[int]:
@@ -61,36 +74,33 @@ def _reseeded(agent, seed_key):
     return agent
 
 
-def play_task(agent, task) -> list[np.ndarray]:
-    """Worker entry point. `task = (rules, pairings, agent_key)` with `rules` a
-    (min_cards, max_total, min_power) tuple and pairings as `Pairing.plain()`. Returns, per pairing,
-    an int8 array (deals, 2): deck A's outcome in the deal's game and in its mirror (1 win,
-    0 draw, -1 loss)."""
+def play_task(agent, task: Task) -> list[np.ndarray]:
+    """Worker entry point. Returns, per pairing of `task`, an int8 array (deals, 2): deck A's
+    outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss)."""
     import games
     from agents.arena import play_states
 
-    rules, pairings, agent_key = task
-    rules = DeckRules(*rules)
-    agent = _reseeded(agent, agent_key)
+    rules = DeckRules(*task.rules)
+    agent = _reseeded(agent, task.agent_key)
     made: dict[tuple, object] = {}
 
     def game_of(a, b):
-        k = (tuple(a), tuple(b))
+        k = (a, b)
         if k not in made:
-            made[k] = games.make("gwent_lite", decks=[a, b], rules=rules)
+            made[k] = games.make("gwent_lite", decks=[list(a), list(b)], rules=rules)
         return made[k]
 
     states = []
-    for a, b, key, deals in pairings:
-        g_ab, g_ba = game_of(a, b), game_of(b, a)
-        for s in deal_seeds(key, deals):
+    for p in task.pairings:
+        g_ab, g_ba = game_of(p.a, p.b), game_of(p.b, p.a)
+        for s in deal_seeds(p.key, p.deals):
             states.append(g_ab.new_initial_state(s))
             states.append(g_ba.new_initial_state(s))  # same seed, decks swapped: the luck changes hands
     play_states(states, [(0, 0)] * len(states), [agent])
     out, i = [], 0
-    for a, b, key, deals in pairings:
-        res = np.empty((deals, 2), dtype=np.int8)
-        for d in range(deals):
+    for p in task.pairings:
+        res = np.empty((p.deals, 2), dtype=np.int8)
+        for d in range(p.deals):
             r1 = states[i].returns()  # A in seat 0
             r2 = states[i + 1].returns()  # A in seat 1
             res[d, 0] = np.sign(r1[0] - r1[1])
@@ -100,32 +110,38 @@ def play_task(agent, task) -> list[np.ndarray]:
     return out
 
 
-def make_tasks(pairings: list[Pairing], agent, rules: DeckRules, games_per_task: int, agent_key_prefix) -> list[tuple]:
+def make_tasks(
+    pairings: list[Pairing], agent, rules: DeckRules, games_per_task: int, agent_key_prefix
+) -> list[tuple[object, Task]]:
     """Consecutive pairings grouped into tasks of about `games_per_task` games (a pairing is never
     split): a list of `(agent, task)` argument pairs for `play_task`. The grouping depends only on
     the pairings and `games_per_task`, never on the workers."""
-    tasks, current, games = [], [], 0
+    tasks: list[tuple[object, Task]] = []
+    current: list[Pairing] = []
+    games = 0
     rules_t = (rules.min_cards, rules.max_total, rules.min_power)
 
     def flush():
         nonlocal current, games
         if current:
-            key = list(agent_key_prefix) + [len(tasks)]
+            key = [int(k) for k in agent_key_prefix] + [len(tasks)]
             key[1] += _AGENT_STAGE_OFFSET
-            tasks.append((agent, (rules_t, current, key)))
+            plain = tuple(
+                Pairing(
+                    tuple(int(c) for c in p.a), tuple(int(c) for c in p.b), tuple(int(k) for k in p.key), int(p.deals)
+                )
+                for p in current
+            )
+            tasks.append((agent, Task(rules_t, plain, tuple(key))))
             current, games = [], 0
 
     for p in pairings:
-        current.append(p.plain())
+        current.append(p)
         games += p.games
         if games >= games_per_task:
             flush()
     flush()
     return tasks
-
-
-def task_games(task) -> int:
-    return sum(2 * p[3] for p in task[1][1])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -134,33 +150,28 @@ def task_games(task) -> int:
 
 @dataclass
 class Score:
-    """A deck's record over a set of deals: score = (wins + draws / 2) / games."""
+    """A deck's record over a set of deals: score = (wins + draws / 2) / games, with the deal
+    scores that its interval is computed from."""
 
     deal_scores: list[np.ndarray] = field(default_factory=list)
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
+    record: Record = field(default_factory=Record)
 
     def add(self, outcomes: np.ndarray, flip: bool = False) -> None:
         """Record a pairing's (deals, 2) outcomes, from deck A's view (`flip` for deck B's)."""
         o = -outcomes if flip else outcomes
-        self.wins += int((o == 1).sum())
-        self.draws += int((o == 0).sum())
-        self.losses += int((o == -1).sum())
+        self.record.add_outcomes(o)
         self.deal_scores.append((o.astype(np.float64) + 1.0).mean(axis=1) / 2.0)
 
-    def merge(self, other: "Score") -> "Score":
-        out = Score(self.deal_scores + other.deal_scores, self.wins + other.wins, self.draws + other.draws,
-                    self.losses + other.losses)
-        return out
+    def merge(self, other: Score) -> Score:
+        return Score(self.deal_scores + other.deal_scores, self.record + other.record)
 
     @property
     def games(self) -> int:
-        return self.wins + self.draws + self.losses
+        return self.record.games
 
     @property
     def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
+        return self.record.score if self.record.games else float("nan")
 
     @property
     def ci95(self) -> tuple[float, float]:
@@ -168,18 +179,32 @@ class Score:
 
     def to_json(self) -> dict:
         """Everything, exactly (a checkpoint of a deck's past games)."""
-        return {"deal_scores": [d.tolist() for d in self.deal_scores], "wins": self.wins, "draws": self.draws,
-                "losses": self.losses}
+        r = self.record
+        return {
+            "deal_scores": [d.tolist() for d in self.deal_scores],
+            "wins": r.wins,
+            "draws": r.draws,
+            "losses": r.losses,
+        }
 
     @classmethod
-    def from_json(cls, d: dict) -> "Score":
-        return cls([np.array(x, dtype=np.float64) for x in d["deal_scores"]], int(d["wins"]), int(d["draws"]),
-                   int(d["losses"]))
+    def from_json(cls, d: dict) -> Score:
+        return cls(
+            [np.array(x, dtype=np.float64) for x in d["deal_scores"]],
+            Record(int(d["wins"]), int(d["draws"]), int(d["losses"])),
+        )
 
     def as_dict(self) -> dict:
         lo, hi = self.ci95
-        return {"score": float(self.score), "ci95": [float(lo), float(hi)], "games": self.games, "wins": self.wins,
-                "draws": self.draws, "losses": self.losses}
+        r = self.record
+        return {
+            "score": float(self.score),
+            "ci95": [float(lo), float(hi)],
+            "games": r.games,
+            "wins": r.wins,
+            "draws": r.draws,
+            "losses": r.losses,
+        }
 
 
 def score_interval(deal_scores: np.ndarray) -> tuple[float, float]:
@@ -215,8 +240,15 @@ def round_robin(decks: list[tuple[int, ...]], deals: int, seed: int, stage: int,
     return pairings, who
 
 
-def against(decks: list[tuple[int, ...]], opponents: list[tuple[int, ...]], deals: int, seed: int, stage: int,
-            gen: int, start: int = 0):
+def against(
+    decks: list[tuple[int, ...]],
+    opponents: list[tuple[int, ...]],
+    deals: int,
+    seed: int,
+    stage: int,
+    gen: int,
+    start: int = 0,
+):
     """Every deck against every opponent (A = the deck); returns (pairings, [(i, k), ...])."""
     pairings, who = [], []
     idx = start
@@ -232,15 +264,29 @@ def against(decks: list[tuple[int, ...]], opponents: list[tuple[int, ...]], deal
 # Running pairings
 
 
-def play_pairings(pairings: list[Pairing], agent, rules: DeckRules, mapper, games_per_task: int, key_prefix,
-                  on_games=None) -> list[np.ndarray]:
+def play_pairings(
+    pairings: list[Pairing],
+    agent,
+    rules: DeckRules,
+    mapper,
+    games_per_task: int,
+    key_prefix,
+    progress=None,
+    what: str = "games",
+) -> list[np.ndarray]:
     """The (deals, 2) outcome array of every pairing, in order, played through `mapper` (see
-    evolution.parallel); `on_games(n)` is called as each task's n games finish."""
+    evolution.parallel); `progress(done, total, what)` counts games as each task finishes."""
     tasks = make_tasks(pairings, agent, rules, games_per_task, key_prefix)
+    total = sum(task.games for _, task in tasks)
+    done_games = 0
+    if progress is not None:
+        progress(0, total, what)
 
     def done(i, result):
-        if on_games is not None:
-            on_games(task_games(tasks[i]))
+        nonlocal done_games
+        done_games += tasks[i][1].games
+        if progress is not None:
+            progress(done_games, total, what)
 
     results = mapper(play_task, tasks, on_result=done, scatter=[agent])
     return [outcomes for task_result in results for outcomes in task_result]
@@ -258,10 +304,10 @@ def build_agent(spec: str, rules: DeckRules, seed: int = 0):
     try:
         agent = agents.make(spec, game, seed=seed)
     except UserError as exc:
-        hint = "; pass --agent heuristic (or a model) instead" if spec == "pretrained" else ""
+        hint = "; choose another agent (heuristic, or a model)" if spec == "pretrained" else ""
         raise UserError(f"agent {spec!r}: {exc}{hint}") from None
     except ModuleNotFoundError as exc:
-        raise UserError(f"agent {spec!r} is not available in this install ({exc}); pass --agent heuristic") from None
+        raise UserError(f"agent {spec!r} is not available in this install ({exc}); choose another agent") from None
     try:
         pickle.dumps(agent)
     except Exception as exc:  # noqa: BLE001 - any pickling failure means workers cannot get it

@@ -11,9 +11,10 @@ card up or down. The only other change, lifting a card below `min_power` to `min
 legality floor itself. The ancestor instead walked the deck in order and, when over budget, raised
 1-power cards; tests/test_evolution.py checks both.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -103,8 +104,9 @@ def random_deck(rules: DeckRules, rng: np.random.Generator, shapes=tuple(SHAPES)
 # Repair, mutation, crossover
 
 
-def repair(cards, rules: DeckRules, rng: np.random.Generator, target_total: int | None = None,
-           keep_order: bool = False) -> list[int]:
+def repair(
+    cards, rules: DeckRules, rng: np.random.Generator, target_total: int | None = None, keep_order: bool = False
+) -> list[int]:
     """A legal deck close to `cards`, sorted (or in the input order with `keep_order`; added cards
     go at the end).
 

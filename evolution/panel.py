@@ -5,6 +5,7 @@ as well as one by one); a file given alone is its own group. Relative paths that
 the current directory are looked up from the project root, so `decks/...` works from anywhere in
 a source checkout.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -52,7 +53,9 @@ def load_panel(paths, rules: DeckRules) -> list[ReferenceDeck]:
             deck = load_deck(f)
             problems = rules.problems(deck.cards)
             if problems:
-                raise UserError(f"deck file {str(f)!r} is illegal under this run's {rules.describe()}: {'; '.join(problems)}")
+                raise UserError(
+                    f"deck file {str(f)!r} is illegal under this run's {rules.describe()}: {'; '.join(problems)}"
+                )
             name = deck.name or f.stem
             if group != f.stem:
                 name = f"{group}/{f.stem}"

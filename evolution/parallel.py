@@ -1,7 +1,7 @@
-"""The one `map` of the evolution: joblib on local processes (loky) or on a Dask cluster.
+"""The one `map` of the evolution: joblib on local processes (loky), or a Dask cluster.
 
     with Mapper(jobs=2) as pmap:                       # local worker processes
-        results = pmap(play_task, tasks, on_result=bar.update)
+        results = pmap(play_task, tasks, on_result=done)
     with Mapper(backend="dask", scheduler="tcp://host:8786") as pmap:   # a Dask cluster
         ...
 
@@ -9,17 +9,41 @@ Results come back in task order whatever the backend, so a run gives the same nu
 two, or a cluster. `jobs=1` with loky runs in this process (no pickling). With `backend="dask"` and
 no scheduler address, a local Dask cluster of `jobs` worker processes is started for the run.
 Workers import numpy, games and agents only: tasks carry numpy agents, never TensorFlow models.
+
+Stopping cleanly: a task that takes longer than `task_timeout` seconds (a hung or stopped worker)
+or a worker that dies ends the map with `WorkerFailure` (one line); on any exception, Ctrl-C
+included, the worker processes are killed, and a loky worker also exits by itself when the run's
+process disappears (kill -9), so no orphan keeps running. Dask is driven through its own client
+(submit + one scatter of the agent per map's lifetime) rather than joblib's Dask backend, whose
+per-call scatter of an identical agent raced with the release of the previous call's copy
+("lost dependencies").
 """
+
 from __future__ import annotations
 
-import contextlib
-from typing import Callable, Iterable
+import functools
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable
 
 from games.errors import UserError
 
 
+class WorkerFailure(RuntimeError):
+    """A worker process died or hung; the message is one line saying which."""
+
+
 class Mapper:
-    def __init__(self, jobs: int = 1, backend: str = "loky", scheduler: str | None = None, cluster=None):
+    def __init__(
+        self,
+        jobs: int = 1,
+        backend: str = "loky",
+        scheduler: str | None = None,
+        cluster=None,
+        task_timeout: float | None = None,
+    ):
         if scheduler and backend != "dask":
             backend = "dask"  # an address only makes sense for Dask
         if backend not in ("loky", "dask"):
@@ -27,10 +51,11 @@ class Mapper:
         self.jobs = max(1, int(jobs))
         self.backend = backend
         self.scheduler = scheduler
-        self._cluster = cluster  # an existing dask cluster/client address object (tests)
+        self.task_timeout = task_timeout
+        self._cluster = cluster  # an existing dask cluster (tests)
         self._client = None
         self._own_cluster = None
-        self._stack = contextlib.ExitStack()
+        self._scattered: dict[int, tuple[object, object]] = {}  # id(obj) -> (obj, its future on the cluster)
 
     def describe(self) -> str:
         if self.backend == "dask":
@@ -38,26 +63,33 @@ class Mapper:
             return f"dask ({where or 'local cluster'})"
         return f"loky ({self.jobs} process{'es' if self.jobs > 1 else ''})" if self.jobs > 1 else "in-process (1 job)"
 
-    def __enter__(self) -> "Mapper":
+    def __enter__(self) -> Mapper:
         if self.backend == "dask":
-            try:
-                from dask.distributed import Client, LocalCluster
-            except ImportError:
-                raise UserError("the dask backend needs dask and distributed: pip install 'deckopt[dask]'") from None
-            try:
-                if self._cluster is not None:
-                    self._client = Client(self._cluster)
-                elif self.scheduler:
-                    self._client = Client(self.scheduler, timeout=10)
-                else:
-                    self._own_cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=True,
-                                                     dashboard_address=None)
-                    self._client = Client(self._own_cluster)
-            except (OSError, TimeoutError) as exc:
-                raise UserError(f"cannot reach the Dask scheduler {self.scheduler!r}: {exc}") from None
+            self._start_dask()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def _start_dask(self) -> None:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise UserError("the dask backend needs dask and distributed: pip install 'deckopt[dask]'") from None
+        try:
+            if self._cluster is not None:
+                self._client = Client(self._cluster)
+            elif self.scheduler:
+                self._client = Client(self.scheduler, timeout=10)
+            else:
+                self._own_cluster = LocalCluster(
+                    n_workers=self.jobs, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+                self._client = Client(self._own_cluster)
+        except (OSError, TimeoutError) as exc:
+            raise UserError(f"cannot reach the Dask scheduler {self.scheduler!r}: {exc}") from None
+
+    def __exit__(self, exc_type, *exc) -> None:
+        if exc_type is not None and self.backend == "loky" and self.jobs > 1:
+            kill_loky_workers()
+        self._scattered.clear()
         if self._client is not None:
             self._client.close()
             self._client = None
@@ -69,8 +101,6 @@ class Mapper:
         """[func(*args) for args in items], in order, spread over the workers; `on_result(i, result)`
         is called as results arrive (in order). `scatter`: objects passed as a top-level argument of
         many items (the agent), sent once to each Dask worker instead of with every task."""
-        import joblib
-
         items = list(items)
         if not items:
             return []
@@ -81,19 +111,97 @@ class Mapper:
                 if on_result is not None:
                     on_result(i, out[-1])
             return out
-        if self.backend == "dask":
-            if self._client is None:
-                raise RuntimeError("use the Mapper as a context manager for the dask backend")
-            config = joblib.parallel_config(backend="dask", scatter=scatter or None, wait_for_workers_timeout=60)
-            n_jobs = -1
-        else:
-            config = joblib.parallel_config(backend="loky", inner_max_num_threads=1)
-            n_jobs = self.jobs
+        results = self._dask(func, items, scatter) if self.backend == "dask" else self._loky(func, items)
         out = []
-        with config:
-            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator", batch_size=1, pre_dispatch="all")
-            for i, result in enumerate(parallel(joblib.delayed(func)(*x) for x in items)):
+        try:
+            for i, result in enumerate(results):
                 out.append(result)
                 if on_result is not None:
                     on_result(i, result)
+        finally:
+            results.close()  # now, not when a traceback lets go of it: stops the dispatch of what is left
         return out
+
+    def _loky(self, func: Callable, items: list[tuple]):
+        import joblib
+        from joblib.externals.loky.process_executor import BrokenProcessPool
+
+        call = functools.partial(_in_worker, func)
+        with joblib.parallel_config(backend="loky", inner_max_num_threads=1):
+            parallel = joblib.Parallel(
+                n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all", timeout=self.task_timeout
+            )
+            results = parallel(joblib.delayed(call)(*x) for x in items)
+            try:
+                yield from results
+            except TimeoutError:
+                kill_loky_workers()
+                raise WorkerFailure(self._timeout_message()) from None
+            except BrokenProcessPool as exc:  # loky's TerminatedWorkerError is one
+                kill_loky_workers()
+                codes = re.search(r"exit codes of the workers are (\{.*?\})", str(exc))
+                raise WorkerFailure(
+                    "a worker process died"
+                    + (f" (exit codes {codes.group(1)})" if codes else "")
+                    + "; the run was stopped"
+                ) from None
+            finally:
+                results.close()
+
+    def _dask(self, func: Callable, items: list[tuple], scatter):
+        if self._client is None:
+            raise RuntimeError("use the Mapper as a context manager for the dask backend")
+        client = self._client
+        for obj in scatter or []:
+            if id(obj) not in self._scattered:
+                # kept for the Mapper's lifetime: every call of a run reuses the one copy on the workers
+                self._scattered[id(obj)] = (obj, client.scatter(obj, broadcast=True, hash=False))
+        sent = {k: fut for k, (_, fut) in self._scattered.items()}
+        futures = [client.submit(func, *(sent.get(id(a), a) for a in x), pure=False) for x in items]
+        try:
+            for f in futures:
+                try:
+                    yield f.result(timeout=self.task_timeout)
+                except TimeoutError:
+                    raise WorkerFailure(self._timeout_message()) from None
+        finally:
+            client.cancel(futures)
+
+    def _timeout_message(self) -> str:
+        return (
+            f"a work unit took longer than {self.task_timeout:g} s (a stopped or hung worker process?); the run "
+            "was stopped (raise task_timeout if work units are really that long)"
+        )
+
+
+def kill_loky_workers() -> None:
+    """Kill the worker processes of joblib's reusable loky executor, if any (no new one is made)."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=False, kill_workers=True)
+
+
+_parent_watch_started = False
+
+
+def _in_worker(func: Callable, *args):
+    """Run `func` in a loky worker that exits when the process that started it is gone."""
+    _watch_parent()
+    return func(*args)
+
+
+def _watch_parent(interval: float = 1.0) -> None:
+    global _parent_watch_started
+    if _parent_watch_started:
+        return
+    _parent_watch_started = True
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)  # the run's process is gone (kill -9): nothing will ever ask for results again
+
+    threading.Thread(target=watch, name="deckopt-parent-watch", daemon=True).start()

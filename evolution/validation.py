@@ -11,43 +11,40 @@ Validation: the champion plays every reference deck (default `decks/` and `decks
 95 % interval against each deck, against each folder of decks together, and whether the targets
 are met (interval above 0.5 against every deck; >= 0.55 against the ancestor's decks together).
 """
+
 from __future__ import annotations
 
-import sys
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from evolution import fitness as fit
 from evolution.config import EvolveConfig
 from evolution.panel import ReferenceDeck, load_panel
-from games.decks import Deck, DeckRules, save_deck
-from games.fileio import atomic_write_json
+from evolution.runfolder import RunFolder
+from games.decks import DeckRules
 
 ANCESTOR_GROUP = "ancestor"
 TARGET_EVERY_LOWER = 0.5
 TARGET_ANCESTOR = 0.55
 
 
-def _bar(progress: bool, desc: str, total: int):
-    if not progress:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, leave=False, dynamic_ncols=True)
-
-
-def playoff(candidates: list[tuple[int, ...]], config: EvolveConfig, agent, pmap, gen: int, progress: bool = False) -> list[dict]:
+def playoff(
+    candidates: list[tuple[int, ...]], config: EvolveConfig, agent, pmap, gen: int, progress: Callable | None = None
+) -> list[dict]:
     """Round robin between candidate decks; entries sorted best first (ties keep the given order)."""
     deals = config.playoff_games_per_pair // 2
     pairings, who = fit.round_robin(candidates, deals, config.seed, fit.STAGE_PLAYOFF, gen)
-    bar = _bar(progress, "playoff", sum(p.games for p in pairings))
-    try:
-        results = fit.play_pairings(pairings, agent, config.rules, pmap, config.games_per_task,
-                                    (config.seed, fit.STAGE_PLAYOFF, gen), on_games=bar.update if bar is not None else None)
-    finally:
-        if bar is not None:
-            bar.close()
+    results = fit.play_pairings(
+        pairings,
+        agent,
+        config.rules,
+        pmap,
+        config.games_per_task,
+        (config.seed, fit.STAGE_PLAYOFF, gen),
+        progress=progress,
+        what="playoff",
+    )
     scores = [fit.Score() for _ in candidates]
     for outcomes, (i, j) in zip(results, who):
         scores[i].add(outcomes)
@@ -57,19 +54,32 @@ def playoff(candidates: list[tuple[int, ...]], config: EvolveConfig, agent, pmap
     return [entries[i] for i in order]
 
 
-def validate(cards, references: list[ReferenceDeck], agent, rules: DeckRules, pmap, games: int, seed: int,
-             games_per_task: int = 200, progress: bool = False, agent_spec: str = "?") -> dict:
+def validate(
+    cards,
+    references: list[ReferenceDeck],
+    agent,
+    rules: DeckRules,
+    pmap,
+    games: int,
+    seed: int,
+    games_per_task: int = 200,
+    progress: Callable | None = None,
+    agent_spec: str = "?",
+) -> dict:
     """The deck `cards` against every reference deck, `games` mirrored games each."""
     cards = tuple(sorted(int(c) for c in cards))
     deals = games // 2
     pairings, _ = fit.against([cards], [r.cards for r in references], deals, seed, fit.STAGE_VALIDATE, 0)
-    bar = _bar(progress, "validation", sum(p.games for p in pairings))
-    try:
-        results = fit.play_pairings(pairings, agent, rules, pmap, games_per_task, (seed, fit.STAGE_VALIDATE, 0),
-                                    on_games=bar.update if bar is not None else None)
-    finally:
-        if bar is not None:
-            bar.close()
+    results = fit.play_pairings(
+        pairings,
+        agent,
+        rules,
+        pmap,
+        games_per_task,
+        (seed, fit.STAGE_VALIDATE, 0),
+        progress=progress,
+        what="validation",
+    )
     per_ref, groups = [], {}
     for ref, outcomes in zip(references, results):
         s = fit.Score()
@@ -77,10 +87,18 @@ def validate(cards, references: list[ReferenceDeck], agent, rules: DeckRules, pm
         groups.setdefault(ref.group, fit.Score())
         groups[ref.group] = groups[ref.group].merge(s)
         d = s.as_dict()
-        per_ref.append({"name": ref.name, "group": ref.group, "cards": list(ref.cards), **d,
-                        "lower_above_0.5": d["ci95"][0] > TARGET_EVERY_LOWER})
-    group_rows = [{"group": g, "decks": sum(1 for r in references if r.group == g), **s.as_dict()}
-                  for g, s in groups.items()]
+        per_ref.append(
+            {
+                "name": ref.name,
+                "group": ref.group,
+                "cards": list(ref.cards),
+                **d,
+                "lower_above_0.5": d["ci95"][0] > TARGET_EVERY_LOWER,
+            }
+        )
+    group_rows = [
+        {"group": g, "decks": sum(1 for r in references if r.group == g), **s.as_dict()} for g, s in groups.items()
+    ]
     total = fit.Score()
     for s in groups.values():
         total = total.merge(s)
@@ -106,34 +124,45 @@ def validate(cards, references: list[ReferenceDeck], agent, rules: DeckRules, pm
 def validation_table(report: dict) -> str:
     from evolution.genome import counts_text
 
-    lines = [f"validation of {counts_text(report['deck'])} (total {sum(report['deck'])}, {len(report['deck'])} cards), "
-             f"agent {report['agent']!r}, {report['games_per_reference']} games per reference deck, {report['games']} in all"]
-    names = [r["name"] for r in report["references"]] + [f"{g['group']} ({g['decks']} decks together)" for g in report["groups"]]
+    lines = [
+        f"validation of {counts_text(report['deck'])} (total {sum(report['deck'])}, {len(report['deck'])} cards), "
+        f"agent {report['agent']!r}, {report['games_per_reference']} games per reference deck, {report['games']} in all"
+    ]
+    names = [r["name"] for r in report["references"]] + [
+        f"{g['group']} ({g['decks']} decks together)" for g in report["groups"]
+    ]
     w = max(len(n) for n in names + ["all references"])
     lines.append(f"  {'reference':<{w}}  score  95% CI          games")
     for r in report["references"]:
         mark = "" if r["lower_above_0.5"] else "   (CI reaches 0.5)"
-        lines.append(f"  {r['name']:<{w}}  {r['score']:.3f}  [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]  {r['games']:>5}{mark}")
+        lines.append(
+            f"  {r['name']:<{w}}  {r['score']:.3f}  [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]  {r['games']:>5}{mark}"
+        )
     for g in report["groups"]:
         if g["decks"] > 1:
-            lines.append(f"  {g['group'] + ' (' + str(g['decks']) + ' decks together)':<{w}}  {g['score']:.3f}  "
-                         f"[{g['ci95'][0]:.3f}, {g['ci95'][1]:.3f}]  {g['games']:>5}")
+            lines.append(
+                f"  {g['group'] + ' (' + str(g['decks']) + ' decks together)':<{w}}  {g['score']:.3f}  "
+                f"[{g['ci95'][0]:.3f}, {g['ci95'][1]:.3f}]  {g['games']:>5}"
+            )
     o = report["overall"]
-    lines.append(f"  {'all references':<{w}}  {o['score']:.3f}  [{o['ci95'][0]:.3f}, {o['ci95'][1]:.3f}]  {o['games']:>5}")
+    lines.append(
+        f"  {'all references':<{w}}  {o['score']:.3f}  [{o['ci95'][0]:.3f}, {o['ci95'][1]:.3f}]  {o['games']:>5}"
+    )
     t = report["targets"]
-    lines.append(f"targets: CI lower bound > 0.5 against {t['references_lower_above_0.5']}/{t['references']} reference decks"
-                 + (f"; ancestor decks together {'>=' if t['ancestor_together_at_least_0.55'] else '<'} 0.55"
-                    if t["ancestor_together_at_least_0.55"] is not None else ""))
+    lines.append(
+        f"targets: CI lower bound > 0.5 against {t['references_lower_above_0.5']}/{t['references']} reference decks"
+        + (
+            f"; ancestor decks together {'>=' if t['ancestor_together_at_least_0.55'] else '<'} 0.55"
+            if t["ancestor_together_at_least_0.55"] is not None
+            else ""
+        )
+    )
     return "\n".join(lines)
 
 
-def finish_run(run, config: EvolveConfig, agent, pmap, log: Callable[[str], None] = print, progress: bool = False) -> dict:
-    """Champion (playoff of the last generation's best) and, with `config.validate`, validation."""
-    import json
-
-    from evolution import genome
-
-    last = json.loads(sorted(run.generations.glob("gen_*.json"))[-1].read_text())
+def choose_champion(folder: RunFolder, config: EvolveConfig, agent, pmap, progress: Callable | None = None) -> dict:
+    """The playoff of the last generation's top decks and the hall of fame; the champion record."""
+    last = folder.read_last_generation()
     gen = last["generation"]
     unique = []
     for d in last["decks"]:  # best first
@@ -141,34 +170,71 @@ def finish_run(run, config: EvolveConfig, agent, pmap, log: Callable[[str], None
             unique.append(tuple(d["cards"]))
     candidates = unique[: max(1, config.playoff_top)]
     # and the hall of fame: the run's best decks of any generation (more candidates, one better look)
-    hall = json.loads(run.hall_of_fame.read_text()) if run.hall_of_fame.is_file() else []
-    from_hall = list(dict.fromkeys(tuple(d["cards"]) for d in hall if tuple(d["cards"]) not in candidates))
+    from_hall = list(
+        dict.fromkeys(tuple(d["cards"]) for d in folder.read_hall_of_fame() if tuple(d["cards"]) not in candidates)
+    )
     candidates += from_hall
     if len(candidates) > 1:
         ranked = playoff(candidates, config, agent, pmap, gen, progress)
-        how = (f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of generation {gen}'s top "
-               f"{len(candidates) - len(from_hall)} and {len(from_hall)} more hall-of-fame decks")
+        how = (
+            f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of generation {gen}'s top "
+            f"{len(candidates) - len(from_hall)} and {len(from_hall)} more hall-of-fame decks"
+        )
     else:
         ranked = [{"cards": list(candidates[0]), **{k: last["decks"][0][k] for k in ("score", "ci95", "games")}}]
         how = f"best of generation {gen}"
-    champ = ranked[0]["cards"]
-    champion = {"cards": champ, "generation": gen, "how": how, "playoff": ranked if len(candidates) > 1 else []}
-    atomic_write_json(run.champion, champion)
-    save_deck(Deck(champ, config.rules, name=f"{run.path.name}_champion"), run.champion_deck,
-              comment=f"champion of evolution run {run.path.name}: {how}")
+    return {
+        "cards": ranked[0]["cards"],
+        "generation": gen,
+        "how": how,
+        "playoff": ranked if len(candidates) > 1 else [],
+    }
+
+
+def finish_run(
+    folder: RunFolder,
+    config: EvolveConfig,
+    agent,
+    pmap,
+    log: Callable[[str], None] | None = None,
+    progress: Callable | None = None,
+) -> dict:
+    """Champion (playoff of the last generation's best) and, with `config.validate`, validation."""
+    from evolution import genome
+
+    log = log or (lambda line: None)
+    champion = choose_champion(folder, config, agent, pmap, progress)
+    champ, how = champion["cards"], champion["how"]
+    folder.write_champion(champion, config.rules, how)
     log(f"champion: {genome.counts_text(champ)} (total {sum(champ)}, {len(champ)} cards), {how}")
     out = {"champion": champion}
     if config.validate:
         references = load_panel(config.validation_panel, config.rules)
-        report = validate(champ, references, agent, config.rules, pmap, config.validation_games, config.seed,
-                          config.games_per_task, progress, agent_spec=config.agent)
+        report = validate(
+            champ,
+            references,
+            agent,
+            config.rules,
+            pmap,
+            config.validation_games,
+            config.seed,
+            config.games_per_task,
+            progress,
+            agent_spec=config.agent,
+        )
         trained_on = {r.cards for r in load_panel(config.panel, config.rules)} if "panel" in config.opponents else set()
         report["held_out"] = not any(r.cards in trained_on for r in references)
-        atomic_write_json(run.validation, report)
+        folder.write_validation(report)
         t = report["targets"]
         anc = next((g for g in report["groups"] if g["group"] == ANCESTOR_GROUP), None)
-        log(f"validation ({report['games']} games): score {report['overall']['score']:.3f} against all references; "
+        log(
+            f"validation ({report['games']} games): score {report['overall']['score']:.3f} against all references; "
             f"CI above 0.5 against {t['references_lower_above_0.5']}/{t['references']}"
-            + (f"; {anc['score']:.3f} [{anc['ci95'][0]:.3f}, {anc['ci95'][1]:.3f}] against the ancestor's decks" if anc else ""))
+            + (
+                f"; {anc['score']:.3f} [{anc['ci95'][0]:.3f}, {anc['ci95'][1]:.3f}] against the ancestor's decks"
+                if anc
+                else ""
+            )
+        )
         out["validation"] = report
     return out

@@ -1,10 +1,10 @@
 """`deckopt decks RUN`: the best decks of an evolution run; export the champion; validate it."""
+
 from __future__ import annotations
 
 import argparse
 
-from deckopt.commands._common import int_at_least, positive_int, print_json
-
+from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
 
 _non_negative = int_at_least(0)
 
@@ -20,53 +20,71 @@ def register(sub) -> None:
     )
     p.add_argument("run", metavar="RUN", help="an evolution run folder (runs/NAME)")
     p.add_argument("--generation", type=_non_negative, metavar="N", help="only generation N (its top 10 unless --top)")
-    p.add_argument("--top", type=positive_int, metavar="K", help="the K best decks of each generation shown (default 1; 10 with --generation)")
+    p.add_argument(
+        "--top",
+        type=positive_int,
+        metavar="K",
+        help="the K best decks of each generation shown (default 1; 10 with --generation)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    p.add_argument("--export", metavar="FILE", help="write the champion (or generation N's best) as a deck file (.toml or .json)")
-    p.add_argument("--validate", action="store_true", help="play the champion (or generation N's best) against the reference decks")
-    p.add_argument("--panel", action="append", metavar="FILE|DIR", help="reference decks for --validate (default: the run's, decks/ and decks/ancestor/)")
-    p.add_argument("--games", type=positive_int, metavar="N", help="--validate: games against each reference deck, even (default: the run's, 2000 in new runs)")
-    p.add_argument("--seed", type=int, help="--validate: seed (default: the run's seed + 1, fresh against the end-of-run validation)")
+    p.add_argument(
+        "--export", metavar="FILE", help="write the champion (or generation N's best) as a deck file (.toml or .json)"
+    )
+    p.add_argument("--force", action="store_true", help="--export: replace an existing deck file")
+    p.add_argument(
+        "--validate", action="store_true", help="play the champion (or generation N's best) against the reference decks"
+    )
+    p.add_argument(
+        "--panel",
+        action="append",
+        metavar="FILE|DIR",
+        help="reference decks for --validate (default: the run's, decks/ and decks/ancestor/)",
+    )
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        metavar="N",
+        help="--validate: games against each reference deck, even (default: the run's, 2000 in new runs)",
+    )
+    p.add_argument(
+        "--seed",
+        type=seed_int,
+        help="--validate: seed (default: the run's seed + 1, fresh against the end-of-run validation)",
+    )
     p.add_argument("--agent", metavar="SPEC", help="--validate: the agent (default: the run's)")
     p.add_argument("--jobs", type=positive_int, metavar="J", help="--validate: worker processes (default: the run's)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from evolution.report import Run, decks_report, decks_table, export_deck
+    from evolution.report import Run, check_export_path, decks_report, decks_table, export_deck
     from games.errors import UserError
 
-    r = Run(args.run)
-    if args.generation is not None:
-        r.generation(args.generation)  # UserError if absent
+    r = Run(args.run, args.generation)
+    if args.export:  # before any work: a path that cannot take the deck is refused now
+        check_export_path(args.export, args.force)
+    if args.validate and args.games is not None and args.games % 2:
+        raise UserError("--games must be even (mirrored pairs of games)")
     report = decks_report(r, args.generation, args.top)
     out = dict(report)
     notes = []
     if args.export:
-        cards, how = export_deck(r, args.export, args.generation)
+        cards, how = export_deck(r, args.export, args.generation, force=args.force)
         out["export"] = {"path": args.export, "cards": cards, "how": how}
         notes.append(f"wrote {args.export}: {how}")
     if args.validate:
-        from evolution import fitness as fit
-        from evolution.panel import load_panel
-        from evolution.parallel import Mapper
-        from evolution.validation import validate, validation_table
+        from evolution.parallel import WorkerFailure
 
-        c = r.config
-        games = args.games or c.validation_games
-        if games % 2:
-            raise UserError("--games must be even (mirrored pairs of games)")
-        cards, how = r.champion(args.generation)
-        references = load_panel(args.panel or c.validation_panel, c.rules)
-        spec = args.agent or c.agent
-        agent = fit.build_agent(spec, c.rules, seed=c.seed)
-        seed = args.seed if args.seed is not None else c.seed + 1
-        with Mapper(args.jobs or c.jobs, "loky") as pmap:  # validation runs locally
-            v = validate(cards, references, agent, c.rules, pmap, games, seed, c.games_per_task, progress=True,
-                         agent_spec=spec)
-        v["how"] = how
-        out["validation"] = v
-        notes.append(validation_table(v))
+        try:
+            out["validation"] = _validate(r, args)
+        except WorkerFailure as exc:
+            import sys
+
+            print(f"deckopt decks: error: {exc}", file=sys.stderr)
+            return 1
+        from evolution.validation import validation_table
+
+        notes.append(validation_table(out["validation"]))
     if args.json:
         print_json(out)
     else:
@@ -74,3 +92,25 @@ def run(args: argparse.Namespace) -> int:
         for n in notes:
             print(n)
     return 0
+
+
+def _validate(r, args) -> dict:
+    from evolution import fitness as fit
+    from evolution.panel import load_panel
+    from evolution.parallel import Mapper
+    from evolution.validation import validate
+
+    c = r.config
+    cards, how = r.champion(args.generation)
+    references = load_panel(args.panel or c.validation_panel, c.rules)
+    spec = args.agent or c.agent
+    agent = fit.build_agent(spec, c.rules, seed=c.seed)
+    seed = args.seed if args.seed is not None else c.seed + 1
+    games = args.games or c.validation_games
+    # validation runs locally
+    with Mapper(args.jobs or c.jobs, "loky", task_timeout=c.task_timeout) as pmap, Progress() as bar:
+        v = validate(
+            cards, references, agent, c.rules, pmap, games, seed, c.games_per_task, progress=bar, agent_spec=spec
+        )
+    v["how"] = how
+    return v

@@ -1,0 +1,101 @@
+"""DEAP individuals: a deck (a sorted list of powers) with its fitness and one `DeckStats` record.
+
+The creator classes live at module level here (classes made inside a function or script broke
+reused loky workers); workers never see them: they get plain tuples of powers and seed keys.
+Everything the evaluation finds about a deck is in `ind.stats` (one dataclass, not loose
+attributes), and `deck_entry` / `individual_from_entry` are the one JSON form of a deck in the
+generation files, the hall of fame and the checkpoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from deap import base, creator
+
+from agents.stats import Record
+from evolution.fitness import Score
+
+
+@dataclass
+class DeckStats:
+    """What is known about one deck: where it came from and how it scored."""
+
+    origin: str = "random"  # random, survivor, mutant, crossover, parent
+    ci95: tuple[float, float] = (0.0, 1.0)
+    record: Record = field(default_factory=Record)  # the games its fitness counts (pooled over score_memory)
+    #: this generation's games split by opponent kind: {kind: {"score", "ci95", "games"}}
+    by_opponents: dict[str, dict] = field(default_factory=dict)
+    #: its fresh games of the generations that count next time (score_memory - 1 of them)
+    past: list[Score] = field(default_factory=list)
+    generation: int | None = None  # the generation it was last evaluated in (hall of fame)
+
+
+if not hasattr(creator, "DeckFitness"):
+    creator.create("DeckFitness", base.Fitness, weights=(1.0,))
+if not hasattr(creator, "DeckIndividual"):
+    # DEAP instantiates a class-valued attribute per individual: each gets its own DeckStats
+    creator.create("DeckIndividual", list, fitness=creator.DeckFitness, stats=DeckStats)
+
+
+def make_individual(cards, origin: str = "random") -> creator.DeckIndividual:
+    ind = creator.DeckIndividual(sorted(int(c) for c in cards))
+    ind.stats.origin = origin
+    return ind
+
+
+def kept_individual(ind, origin: str) -> creator.DeckIndividual:
+    """A deck that goes on to the next generation unchanged, with its past games (score_memory)."""
+    out = make_individual(ind, origin)
+    out.stats.past = list(ind.stats.past)
+    return out
+
+
+def set_score(ind, score: float, ci95, record: Record) -> None:
+    ind.fitness.values = (float(score),)
+    ind.stats.ci95 = (float(ci95[0]), float(ci95[1]))
+    ind.stats.record = record
+
+
+def score_of(ind) -> float:
+    return ind.fitness.values[0]
+
+
+def deck_entry(ind, with_past: bool = False, with_generation: bool = False, **extra) -> dict:
+    """An evaluated deck as JSON (`with_past`: also its past generations' games, for checkpoints;
+    `with_generation`: the generation it was last evaluated in, for the hall of fame)."""
+    s = ind.stats
+    out = {
+        "cards": list(ind),
+        "total": sum(ind),
+        "n_cards": len(ind),
+        "score": ind.fitness.values[0] if ind.fitness.valid else None,
+        "ci95": list(s.ci95),
+        "games": s.record.games,
+        "wins": s.record.wins,
+        "draws": s.record.draws,
+        "losses": s.record.losses,
+        "origin": s.origin,
+    }
+    if s.by_opponents:
+        out["by_opponents"] = s.by_opponents
+    if with_past and s.past:
+        out["past_scores"] = [p.to_json() for p in s.past]
+    if with_generation:
+        out["generation"] = s.generation
+    out.update(extra)
+    return out
+
+
+def individual_from_entry(d: dict) -> creator.DeckIndividual:
+    """The inverse of `deck_entry` (KeyError / TypeError / ValueError on a damaged entry)."""
+    ind = make_individual(d["cards"], d.get("origin", ""))
+    if d.get("score") is not None:
+        set_score(ind, d["score"], d["ci95"], Record(int(d["wins"]), int(d["draws"]), int(d["losses"])))
+    if d.get("by_opponents"):
+        ind.stats.by_opponents = d["by_opponents"]
+    if d.get("past_scores"):
+        ind.stats.past = [Score.from_json(p) for p in d["past_scores"]]
+    if d.get("generation") is not None:
+        ind.stats.generation = int(d["generation"])
+    return ind

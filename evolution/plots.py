@@ -1,0 +1,120 @@
+"""The plots of an evolution run, drawn on a `matplotlib.figure.Figure` with the Agg canvas (no
+pyplot: nothing global changes, no display needed); each returns PNG bytes for the run folder."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+
+
+def _png(fig) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def _number(value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):  # "" in a logbook written before the column existed
+        return float("nan")
+
+
+def _rolling_mean(y: np.ndarray, window: int) -> np.ndarray:
+    """Centred mean over `window` points (fewer at the ends), ignoring nan."""
+    half = window // 2
+    out = np.full(len(y), np.nan)
+    for i in range(len(y)):
+        part = y[max(0, i - half) : i + half + 1]
+        if np.isfinite(part).any():
+            out[i] = np.nanmean(part)
+    return out
+
+
+def plot_fitness(rows: list[dict], title: str) -> bytes:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8, 4.5))
+    ax = fig.add_subplot()
+    g = np.array([r["gen"] for r in rows])
+    for key, label, color in (("best", "best deck", "tab:red"), ("mean", "pool mean", "tab:blue")):
+        y = np.array([r[key] for r in rows])
+        lo = np.array([r[f"{key}_lo"] for r in rows])
+        hi = np.array([r[f"{key}_hi"] for r in rows])
+        ax.plot(g, y, color=color, marker="o" if len(g) < 40 else None, ms=3, label=label)
+        ax.fill_between(g, lo, hi, color=color, alpha=0.2, lw=0, label=f"{label}: 95% CI")
+    # against fresh random decks (the same distribution every generation): an absolute yardstick,
+    # where the population-relative fitness above stays near its level by construction
+    for key, label, color in (
+        ("best_vs_random", "best deck vs fresh random decks", "tab:red"),
+        ("mean_vs_random", "pool mean vs fresh random decks", "tab:blue"),
+    ):
+        y = np.array([_number(r.get(key)) for r in rows])
+        if np.isfinite(y).any():
+            if len(y) >= 40:  # each generation draws new random decks: show the trend, not the draw
+                y, label = _rolling_mean(y, 9), f"{label} (9-generation mean)"
+            ax.plot(g, y, color=color, ls=":", lw=1.2, label=label)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("generation")
+    ax.set_ylabel("fitness (mean match score: win 1, draw 0.5)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def plot_best_heatmap(best: list[dict], title: str, max_rows: int = 20) -> bytes:
+    """Rows = card power (the top row gathers everything >= max_rows), columns = generation, cell =
+    how many cards of that power the generation's best deck holds."""
+    from matplotlib.figure import Figure
+
+    gens = [b["generation"] for b in best]
+    top = min(max_rows, max(max(b["best"]["cards"]) for b in best))
+    grid = np.zeros((top, len(gens)), dtype=int)
+    for col, b in enumerate(best):
+        for c in b["best"]["cards"]:
+            grid[min(c, top) - 1, col] += 1
+    fig = Figure(figsize=(max(6, min(18, 0.35 * len(gens) + 2)), max(3.5, 0.32 * top + 1.5)))
+    ax = fig.add_subplot()
+    masked = np.ma.masked_equal(grid, 0)
+    im = ax.imshow(
+        masked,
+        origin="lower",
+        aspect="auto",
+        cmap="viridis",
+        extent=(-0.5, len(gens) - 0.5, 0.5, top + 0.5),
+        interpolation="nearest",
+    )
+    if len(gens) <= 40:
+        for r in range(top):
+            for col in range(len(gens)):
+                if grid[r, col]:
+                    v = grid[r, col]
+                    ax.text(
+                        col,
+                        r + 1,
+                        str(v),
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="white" if v < 0.6 * grid.max() else "black",
+                    )
+    labels = [str(p) for p in range(1, top + 1)]
+    if max(max(b["best"]["cards"]) for b in best) > top:
+        labels[-1] = f"{top}+"
+    ax.set_yticks(range(1, top + 1), labels)
+    step = max(1, len(gens) // 20)
+    ax.set_xticks(range(0, len(gens), step), [str(gens[i]) for i in range(0, len(gens), step)])
+    ax.set_xlabel("generation")
+    ax.set_ylabel("card power")
+    ax.set_title(title)
+    fig.colorbar(im, ax=ax, label="cards of this power in the best deck")
+    return _png(fig)

@@ -1,0 +1,218 @@
+"""The run folder of an evolution: every file a run reads and writes, in one place.
+
+    runs/NAME/config.json               the resolved config (EvolveConfig)
+    runs/NAME/generations/gen_NNNN.json every deck of a generation, best first, with score and interval
+    runs/NAME/logbook.csv               one row per generation (DEAP logbook)
+    runs/NAME/best_decks.json           the best deck of every generation
+    runs/NAME/hall_of_fame.json         the run's best decks of any generation
+    runs/NAME/checkpoints/checkpoint.json   the EvolutionState after the last finished generation
+    runs/NAME/fitness.png, best_deck_powers.png
+    runs/NAME/champion.json, champion.toml, validation.json   written at the end
+
+Every write is atomic (temp file + rename) and the checkpoint is written last in a generation, so an
+interrupted run never leaves a torn file and resumes from its last finished generation. Every read
+of a damaged or missing file ends in one UserError line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from evolution.config import EXECUTION_FIELDS, EvolveConfig, config_from_settings
+from evolution.individuals import deck_entry, score_of
+from evolution.state import LOGBOOK_FIELDS, EvolutionState
+from games.errors import UserError
+from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, check_writable_dir
+
+
+class RunFolder:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+
+    config = property(lambda self: self.path / "config.json")
+    checkpoint = property(lambda self: self.path / "checkpoints" / "checkpoint.json")
+    generations = property(lambda self: self.path / "generations")
+    logbook = property(lambda self: self.path / "logbook.csv")
+    best_decks = property(lambda self: self.path / "best_decks.json")
+    hall_of_fame = property(lambda self: self.path / "hall_of_fame.json")
+    champion = property(lambda self: self.path / "champion.json")
+    champion_deck = property(lambda self: self.path / "champion.toml")
+    validation = property(lambda self: self.path / "validation.json")
+    fitness_plot = property(lambda self: self.path / "fitness.png")
+    powers_plot = property(lambda self: self.path / "best_deck_powers.png")
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def generation_file(self, gen: int) -> Path:
+        return self.generations / f"gen_{gen:04d}.json"
+
+    # --- checks before any work ----------------------------------------------------------------
+    def check_new(self) -> None:
+        """A new run goes into a folder that does not exist yet (or is empty) and can be written."""
+        p = self.path
+        if p.exists() and not p.is_dir():
+            raise UserError(f"run folder {str(p)!r} is a file, not a folder")
+        if p.is_dir() and any(p.iterdir()):
+            hint = " (an evolution run: resume it instead)" if self.config.is_file() else ""
+            raise UserError(f"run folder {str(p)!r} already exists and is not empty{hint}; choose another folder")
+        check_writable_dir(p, what="run folder")
+
+    def check_existing(self) -> None:
+        """An existing evolution run folder (to resume or inspect)."""
+        p = self.path
+        if not p.exists():
+            raise UserError(f"run folder {str(p)!r} not found")
+        if not p.is_dir():
+            raise UserError(f"{str(p)!r} is a file, not an evolution run folder")
+        if not self.config.is_file():
+            raise UserError(f"{str(p)!r} is not an evolution run folder (no config.json)")
+
+    # --- reading -------------------------------------------------------------------------------
+    def read_json(self, path: Path):
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise UserError(f"run folder {str(self.path)!r}: {path.relative_to(self.path)} is missing") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise UserError(f"{path}: unreadable ({exc})") from None
+
+    def read_config(self) -> EvolveConfig:
+        data = self.read_json(self.config)
+        if isinstance(data, dict):
+            # a run saved before score_memory existed was scored on one generation's games
+            data.setdefault("score_memory", 1)
+        return config_from_settings(data, where=str(self.config))
+
+    def read_state(self, config: EvolveConfig) -> EvolutionState | None:
+        """The state after the last finished generation (None if none finished), checked against
+        the run's `config`: a config.json edited after the checkpoint is refused."""
+        if not self.checkpoint.is_file():
+            return None
+        data = self.read_json(self.checkpoint)
+        where = f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)}"
+        try:
+            state = EvolutionState.from_json(data, config)
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
+        if state.config is not None:
+            try:
+                saved = config_from_settings(state.config)
+            except UserError as exc:
+                raise UserError(f"{where}: damaged checkpoint (its config: {exc})") from None
+            changed = [
+                k
+                for k in EvolveConfig.__dataclass_fields__
+                if k not in EXECUTION_FIELDS and getattr(saved, k) != getattr(config, k)
+            ]
+            if changed:
+                raise UserError(
+                    f"run folder {str(self.path)!r}: config.json differs from the run's checkpoint in "
+                    f"{', '.join(changed)} (edited after the run started?); restore them to continue"
+                )
+        return state
+
+    def read_best_decks(self) -> list[dict]:
+        data = self.read_json(self.best_decks)
+        if not isinstance(data, dict) or not isinstance(data.get("generations"), list):
+            raise UserError(f"{self.best_decks}: not a best-decks file")
+        return data["generations"]
+
+    def read_generation(self, gen: int) -> dict:
+        return self.read_json(self.generation_file(gen))
+
+    def read_last_generation(self) -> dict:
+        files = sorted(self.generations.glob("gen_*.json"))
+        if not files:
+            raise UserError(f"run folder {str(self.path)!r} has no finished generation")
+        return self.read_json(files[-1])
+
+    def read_hall_of_fame(self) -> list[dict]:
+        return self.read_json(self.hall_of_fame) if self.hall_of_fame.is_file() else []
+
+    def read_logbook(self) -> list[dict]:
+        """Logbook rows as floats (nan where a column is empty)."""
+        if not self.logbook.is_file():
+            return []
+        with open(self.logbook, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        return [{k: (float(v) if v not in ("", None) else float("nan")) for k, v in r.items()} for r in rows]
+
+    # --- writing -------------------------------------------------------------------------------
+    def write_config(self, config: EvolveConfig) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        atomic_write_json(self.config, config.to_dict())
+
+    def write_generation(self, state: EvolutionState, games: int, seconds: float, config: EvolveConfig) -> None:
+        """Everything a user inspects about the generation just finished, then the checkpoint (last:
+        a generation counts as finished once its checkpoint is written)."""
+        pool = state.pool
+        order = np.argsort([-score_of(ind) for ind in pool], kind="stable")
+        atomic_write_json(
+            self.generation_file(state.generation),
+            {
+                "generation": state.generation,
+                "games": games,
+                "seconds": round(seconds, 3),
+                "opponents": list(config.opponents),
+                "games_per_pair": config.games_per_pair,
+                "decks": [deck_entry(pool[i], rank=r + 1) for r, i in enumerate(order)],
+            },
+        )
+        atomic_write_text(self.logbook, logbook_csv(list(state.logbook)))
+        atomic_write_json(self.best_decks, {"run": self.name, "generations": state.best_decks})
+        atomic_write_json(self.hall_of_fame, [deck_entry(h, with_generation=True) for h in state.hall_of_fame])
+        atomic_write_json(self.checkpoint, state.to_json(config), indent=None)
+
+    def write_champion(self, champion: dict, rules, how: str) -> None:
+        from games.decks import Deck, save_deck
+
+        atomic_write_json(self.champion, champion)
+        save_deck(
+            Deck(champion["cards"], rules, name=f"{self.name}_champion"),
+            self.champion_deck,
+            comment=f"champion of evolution run {self.name}: {how}",
+        )
+
+    def write_validation(self, report: dict) -> None:
+        atomic_write_json(self.validation, report)
+
+    def write_plots(self, opponents: list[str], log: Callable[[str], None] | None = None) -> list[Path]:
+        """fitness.png and best_deck_powers.png; a plot that fails is reported, never fatal."""
+        from evolution import plots
+
+        written = []
+        try:
+            rows = self.read_logbook()
+            if rows:
+                title = f"{self.name}: fitness per generation ({' + '.join(opponents)})"
+                atomic_write_bytes(self.fitness_plot, plots.plot_fitness(rows, title))
+                written.append(self.fitness_plot)
+            best = self.read_best_decks()
+            title = f"{self.name}: card powers of the best deck per generation"
+            atomic_write_bytes(self.powers_plot, plots.plot_best_heatmap(best, title))
+            written.append(self.powers_plot)
+        except Exception as exc:  # noqa: BLE001 - a plot must never cost a run
+            if log is not None:
+                log(f"warning: plots not written ({type(exc).__name__}: {exc})")
+        return written
+
+
+def logbook_csv(rows: list[dict]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(LOGBOOK_FIELDS)
+    for r in rows:
+        writer.writerow([_csv_value(r.get(k, "")) for k in LOGBOOK_FIELDS])
+    return buffer.getvalue()
+
+
+def _csv_value(v) -> str:
+    return f"{v:.6g}" if isinstance(v, float) else str(v)

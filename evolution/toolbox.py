@@ -1,0 +1,96 @@
+"""The DEAP toolbox of a run: random decks, mutation, crossover, selection, the next pool.
+
+Selection and variation make the next pool from an evaluated one:
+- `truncation`: keep the top `survivors`, add `offspring_per_survivor` mutated copies of each,
+  refill with random decks (the ancestor's scheme, with sound fitness; once called "ancestor");
+- `mu+lambda`: `mu` parents by tournament selection, `pool - mu` offspring (crossover with
+  probability `cx_prob`, then mutation).
+Every random choice comes from the one numpy Generator the toolbox is built with (DEAP's own
+operators use the global `random` module, which a checkpoint would not capture).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from deap import base, tools
+
+from evolution import genome
+from evolution.config import EvolveConfig
+from evolution.individuals import kept_individual, make_individual, score_of
+
+
+def sel_tournament(individuals, k: int, tournsize: int, rng: np.random.Generator) -> list:
+    """DEAP's selTournament with a numpy Generator: k times, the fittest of `tournsize`
+    individuals drawn with replacement (first on ties)."""
+    chosen = []
+    fits = np.array([score_of(ind) for ind in individuals])
+    for _ in range(k):
+        aspirants = rng.integers(0, len(individuals), size=tournsize)
+        chosen.append(individuals[int(aspirants[np.argmax(fits[aspirants])])])
+    return chosen
+
+
+def sel_best(individuals, k: int) -> list:
+    """The k fittest, ties in pool order (stable)."""
+    order = np.argsort([-score_of(ind) for ind in individuals], kind="stable")
+    return [individuals[i] for i in order[:k]]
+
+
+def build_toolbox(config: EvolveConfig, rng: np.random.Generator, pmap=None) -> base.Toolbox:
+    """init (`individual`, `population`), `mutate`, `mate`, `select`, `select_best`, `next_pool`
+    and, given `pmap`, the parallel `map`."""
+    rules = config.rules
+    tb = base.Toolbox()
+    tb.register("random_cards", genome.random_deck, rules, rng, tuple(config.init_shapes))
+    tb.register("individual", lambda origin="random": make_individual(tb.random_cards(), origin))
+    tb.register("population", tools.initRepeat, list, tb.individual)
+
+    def mutate(ind):
+        cards = genome.mutate(
+            ind,
+            rules,
+            rng,
+            card_rate=config.mut_card_rate,
+            step_sigma=config.mut_step_sigma,
+            add_prob=config.mut_add_prob,
+            remove_prob=config.mut_remove_prob,
+        )
+        return make_individual(genome.assert_legal(cards, rules), "mutant")
+
+    def mate(a, b):
+        ca, cb = genome.crossover(a, b, rules, rng)
+        return make_individual(ca, "crossover"), make_individual(cb, "crossover")
+
+    tb.register("mutate", mutate)
+    tb.register("mate", mate)
+    tb.register("select", sel_tournament, tournsize=config.tournament_size, rng=rng)
+    tb.register("select_best", sel_best)
+    tb.register("next_pool", next_pool, config=config, tb=tb, rng=rng)
+    if pmap is not None:
+        tb.register("map", pmap)
+    return tb
+
+
+def next_pool(pool: list, config: EvolveConfig, tb: base.Toolbox, rng: np.random.Generator) -> list:
+    """The next generation's pool from an evaluated one (selection, then variation)."""
+    if config.selection == "truncation":
+        survivors = [kept_individual(ind, "survivor") for ind in tb.select_best(pool, config.survivors)]
+        children = []
+        for s in survivors:
+            for _ in range(config.offspring_per_survivor):
+                parent = s
+                if config.cx_prob and len(survivors) > 1 and rng.random() < config.cx_prob:
+                    other = survivors[int(rng.integers(0, len(survivors)))]
+                    parent = tb.mate(s, other)[0]
+                children.append(tb.mutate(parent))
+        fill = [tb.individual("random") for _ in range(config.pool - len(survivors) - len(children))]
+        return survivors + children + fill
+    parents = [kept_individual(ind, "parent") for ind in tb.select(pool, config.mu)]
+    offspring = []
+    for _ in range(config.pool - config.mu):
+        p1 = parents[int(rng.integers(0, len(parents)))]
+        if config.cx_prob and rng.random() < config.cx_prob:
+            p2 = parents[int(rng.integers(0, len(parents)))]
+            p1 = tb.mate(p1, p2)[0]
+        offspring.append(tb.mutate(p1))
+    return parents + offspring

@@ -129,25 +129,13 @@ class GwentLite(Game):
 
 
 class GwentLiteState(State):
+    # fmt: off
     __slots__ = (
-        "game",
-        "_decks",
-        "_piles",
-        "_pile_counts",
-        "_hands",
-        "_hand_sizes",
-        "_power_left",
-        "_played",
-        "_round_start",
-        "_totals",
-        "_wins",
-        "_passed",
-        "_round",
-        "_leader",
-        "_first_leader",
-        "_player",
+        "game", "_decks", "_piles", "_pile_counts", "_hands", "_hand_sizes", "_power_left", "_played",
+        "_round_start", "_totals", "_wins", "_passed", "_round", "_leader", "_first_leader", "_player",
         "_returns",
     )
+    # fmt: on
 
     def __init__(self, game: GwentLite, orders: list[list[int]], leader: int):
         self.game = game

@@ -36,21 +36,6 @@ _DRAW = 2
 _CELL_BITS = np.array([_H * c + (ROWS - 1 - r) for r in range(ROWS) for c in range(COLS)])
 
 
-def has_four(b: int) -> bool:
-    """Whether bitboard `b` holds four in a row."""
-    x = b & (b >> 1)  # vertical
-    if x & (x >> 2):
-        return True
-    x = b & (b >> 7)  # horizontal
-    if x & (x >> 14):
-        return True
-    x = b & (b >> 6)  # diagonal \ (next column, one row down)
-    if x & (x >> 12):
-        return True
-    x = b & (b >> 8)  # diagonal / (next column, one row up)
-    return bool(x & (x >> 16))
-
-
 def winning_cells(own: int, occupied: int) -> int:
     """Bitboard of the empty cells (reachable or not) that would complete a four for `own`."""
     r = (own << 1) & (own << 2) & (own << 3)  # vertical: only from below

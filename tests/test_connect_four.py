@@ -8,7 +8,7 @@ import pytest
 
 import games
 from games import TERMINAL, IllegalActionError, UserError
-from games.connect_four import has_four, winning_cells
+from games.connect_four import winning_cells
 
 
 @pytest.fixture(scope="module")
@@ -97,10 +97,11 @@ def test_three_in_a_row_and_split_lines_do_not_win(game):
     # X at cols 0,1,2 and 4 (gap at 3): no four
     s = play(game, [0, 0, 1, 1, 2, 2, 4, 6])
     assert not s.is_terminal()
-    # no wrap-around between columns: the top three of column 0 and the bottom of column 1
-    # (bits 3, 4, 5 and 7; bit 6 is the empty sentinel) are not a line
-    assert not has_four(0b111 << 3 | 1 << 7)
-    assert has_four(0b1111 << 2)
+    # no wrap-around between columns: X on the top three rows of column 0 and the bottom of
+    # column 1 (bits 3, 4, 5 and 7; bit 6 is the empty sentinel) is not a line
+    s = play(game, [1, 0, 6, 0, 6, 0, 0, 5, 0, 5, 0])
+    assert s.board[:3, 0].tolist() == [0, 0, 0] and s.board[5, 1] == 0
+    assert not s.is_terminal() and s.current_player == 1
 
 
 def test_full_column_is_illegal(game):

@@ -117,11 +117,12 @@ def run(args: argparse.Namespace) -> int:
     config, out = _settings(args)
     budget = f" --episodes {args.episodes}" if args.episodes is not None else ""
     resume_hint = f"continue with: deckopt train {args.game} --resume {out}{budget}"
-    unit = "s" if args.minutes is not None else "episode"
+    unit = "second" if args.minutes is not None else "episode"
     with Progress(enabled=not args.quiet, unit=unit) as bar, _StopOnSignal(bar.log) as stop:
         try:
             summary = train(args.game, config, out, episodes=args.episodes, minutes=args.minutes,
-                            resume=args.resume is not None, progress=bar, log=bar.log, should_stop=stop)
+                            resume=args.resume is not None, progress=bar,
+                            log=None if args.quiet else bar.log, should_stop=stop)
         except KeyboardInterrupt:  # the second Ctrl-C: the last checkpoint (if any) stays
             bar.close()
             saved = (out / "checkpoints" / "checkpoint.npz").is_file()

@@ -395,3 +395,14 @@ def test_heuristic_beats_random():
     game = gwent()
     result = play_match(game, [HeuristicAgent(game, None), RandomAgent(np.random.default_rng(1))], 200, seed=3)
     assert result.agents[0].score > 0.8
+
+
+def test_the_most_round_wins_with_empty_hands_end_in_a_draw():
+    """Once both hands are empty every round is a 0-0 tie that starts and ends without a move: at
+    the largest rounds_to_win that chain still ends (a draw) well within Python's recursion limit."""
+    game = gwent(rules=DeckRules(min_cards=1, max_total=2), decks=[[1], [1]], rounds_to_win=MAX_ROUNDS_TO_WIN)
+    s = game.new_initial_state(np.random.default_rng(0))
+    s.apply_action(1)
+    s.apply_action(1)  # 1-1: both hands empty from here on
+    assert s.is_terminal() and s.round_wins == (MAX_ROUNDS_TO_WIN,) * 2 and s.returns().tolist() == [0.0, 0.0]
+    assert s.round == MAX_ROUNDS_TO_WIN

@@ -10,6 +10,8 @@ from agents.mcts import MCTSAgent, MCTSConfig, parse_spec
 from deckopt.cli import main as cli_main
 from games import UserError
 
+from conftest import gwent_state
+
 
 def c4_after(moves):
     s = games.make("connect_four").new_initial_state()
@@ -125,8 +127,8 @@ def _gwent_pair():
     opp_a = rng.permutation(deck1).tolist()
     opp_b = rng.permutation(deck1).tolist()
     assert sorted(opp_a[:10]) != sorted(opp_b[:10])  # different opponent hands
-    a = game.state_from_orders([hand0 + own_pile_a, opp_a], leader=0)
-    b = game.state_from_orders([hand0 + own_pile_b, opp_b], leader=0)
+    a = gwent_state(game, [hand0 + own_pile_a, opp_a], leader=0)
+    b = gwent_state(game, [hand0 + own_pile_b, opp_b], leader=0)
     return game, a, b
 
 

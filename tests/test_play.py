@@ -11,6 +11,8 @@ from deckopt.cli import main
 from deckopt.commands import play
 from games.incan_gold import LEAVE, STAY, Card
 
+from conftest import gwent_state, stack_incan_gold_round
+
 PROMPT = "your move> "
 
 
@@ -93,7 +95,7 @@ def test_incan_gold_reports_each_step_and_round():
 def test_incan_gold_last_step_is_the_revealed_step():
     game = games.make("incan_gold")
     s = game.new_initial_state(np.random.default_rng(0))
-    s._set_deck_for_test([17, "artifact", 4, "fire", "fire"])
+    stack_incan_gold_round(s, [17, "artifact", 4, "fire", "fire"])
     assert s.last_step is None
     for choice in (STAY, STAY, STAY):  # the artifact is turned
         s.apply_action(choice)
@@ -140,7 +142,7 @@ def test_gwent_lite_screen_pass_typeable_and_opponent_moves_told():
 
 def test_gwent_lite_view_hides_the_opponent_hand():
     game = games.make("gwent_lite")
-    s = game.state_from_orders([[1] * 15 + [2] * 5 + [3] * 5, [7, 7, 7] + [1] * 22], leader=0)
+    s = gwent_state(game, [[1] * 15 + [2] * 5 + [3] * 5, [7, 7, 7] + [1] * 22], leader=0)
     view = s.view(0)
     assert "your hand (10 cards): [1 x10]" in view and "hand 10 cards, draw pile 15 cards" in view
     assert "7 x3" not in view.split("unplayed")[0]  # only in the public unplayed multiset

@@ -7,6 +7,7 @@ Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `mcts:SIMS[,options]` (se
 agents.mcts), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
 run folder (its final model).
 """
+
 from __future__ import annotations
 
 import importlib

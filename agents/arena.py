@@ -5,11 +5,12 @@ its whole group; the actions are applied; repeat. This amortises network calls, 
 when games are played one at a time, and it is the basis of training, evaluation, tournaments and
 deck fitness.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -100,8 +101,12 @@ class AgentResult:
         self.total_return += ret
 
     def as_dict(self) -> dict:
-        return {"spec": self.spec, **record_dict(self.record), "mean_return": self.mean_return,
-                "by_seat": {str(seat): record_dict(r, per_seat=True) for seat, r in sorted(self.by_seat.items())}}
+        return {
+            "spec": self.spec,
+            **record_dict(self.record),
+            "mean_return": self.mean_return,
+            "by_seat": {str(seat): record_dict(r, per_seat=True) for seat, r in sorted(self.by_seat.items())},
+        }
 
 
 def record_dict(r: Record, per_seat: bool = False) -> dict:

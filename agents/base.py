@@ -4,10 +4,11 @@
 state as an int array. Learned agents build every observation of the batch and run their network
 once; illegal actions are excluded by masking, never learned as a penalty.
 """
+
 from __future__ import annotations
 
 import abc
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -7,9 +7,10 @@ fills every other seat (one independent copy per seat). Every figure has a 95 % 
 `exploitability(game, agent)` (Tic Tac Toe) searches every opponent move against the agent's
 (deterministic) choices: the best response's result from either seat.
 """
+
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -25,7 +26,9 @@ def make_opponents(game: Game, specs: Sequence[str], seed: int) -> list[list[Age
 
     out = []
     for k, spec in enumerate(specs):
-        out.append([agents.make(spec, game, seed=np.random.default_rng([seed, 1 + k, j])) for j in range(game.num_players - 1)])
+        out.append(
+            [agents.make(spec, game, seed=np.random.default_rng([seed, 1 + k, j])) for j in range(game.num_players - 1)]
+        )
     return out
 
 
@@ -40,8 +43,11 @@ def _merge(spec: str, results: Sequence[AgentResult]) -> dict:
 
 
 def _entry(spec: str, total: Record, by_seat: dict[int, Record]) -> dict:
-    return {"spec": spec, **record_dict(total),
-            "by_seat": {str(seat): record_dict(r, per_seat=True) for seat, r in sorted(by_seat.items())}}
+    return {
+        "spec": spec,
+        **record_dict(total),
+        "by_seat": {str(seat): record_dict(r, per_seat=True) for seat, r in sorted(by_seat.items())},
+    }
 
 
 def evaluate(
@@ -58,18 +64,27 @@ def evaluate(
     spec = getattr(agent, "spec", "?")
     matches, overall, overall_by_seat = [], Record(), {}
     for opponent_spec, copies in zip(opponent_specs, make_opponents(game, opponent_specs, seed)):
-        result = play_match(game, [agent, *copies], num_games, seed=seed, rotate=True, progress=progress,
-                            what=f"{game.name}: {spec} vs {opponent_spec}")
+        result = play_match(
+            game,
+            [agent, *copies],
+            num_games,
+            seed=seed,
+            rotate=True,
+            progress=progress,
+            what=f"{game.name}: {spec} vs {opponent_spec}",
+        )
         mine = result.agents[0]
         overall = overall + mine.record
         for seat, rec in mine.by_seat.items():
             overall_by_seat[seat] = overall_by_seat.get(seat, Record()) + rec
-        matches.append({
-            "vs": opponent_spec,
-            "agent": _merge(spec, result.agents[:1]),
-            "opponent": _merge(opponent_spec, result.agents[1:]),
-            "seconds": result.seconds,
-        })
+        matches.append(
+            {
+                "vs": opponent_spec,
+                "agent": _merge(spec, result.agents[:1]),
+                "opponent": _merge(opponent_spec, result.agents[1:]),
+                "seconds": result.seconds,
+            }
+        )
     return {
         "game": game.name,
         "games": num_games,
@@ -153,7 +168,8 @@ def format_report(report: dict, seconds: float | None = None) -> str:
     agent = report["agents"][0]
     lines = [
         f"{report['game']}: {agent['spec']} against {len(report['matches'])} opponent(s), "
-        f"{report['games']} games each, seats rotated, seed {report['seed']}" + (f", {seconds:.1f} s" if seconds else "")
+        f"{report['games']} games each, seats rotated, seed {report['seed']}"
+        + (f", {seconds:.1f} s" if seconds else "")
     ]
     width = max(10, *(len(m["vs"]) for m in report["matches"])) + 2
     lines.append(f"{'vs':<{width}}{'seat':>5}{'games':>7}{'wins':>7}{'draws':>7}{'losses':>8}{'win rate':>10}  95% CI")
@@ -161,7 +177,8 @@ def format_report(report: dict, seconds: float | None = None) -> str:
     def row(label: str, seat: str, r: dict) -> str:
         n = r["wins"] + r["draws"] + r["losses"]
         lo, hi = r["ci95"]
-        return f"{label:<{width}}{seat:>5}{n:>7}{r['wins']:>7}{r['draws']:>7}{r['losses']:>8}{r['wins'] / max(n, 1):>10.3f}  [{lo:.3f}, {hi:.3f}]"
+        counts = f"{n:>7}{r['wins']:>7}{r['draws']:>7}{r['losses']:>8}"
+        return f"{label:<{width}}{seat:>5}{counts}{r['wins'] / max(n, 1):>10.3f}  [{lo:.3f}, {hi:.3f}]"
 
     for m in report["matches"]:
         lines.append(row(m["vs"], "all", m["agent"]))

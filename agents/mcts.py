@@ -40,12 +40,13 @@ searcher's secret choice (a cautious model, never a leak of what the searcher ca
 Randomness: each state in `act(states)` gets its own search generator drawn from the agent's
 generator, so a batch is reproducible from the agent's seed and each search is independent.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -158,7 +159,9 @@ def _parse_budget(item: str, bad) -> tuple[int | None, float | None]:
             raise bad(f"simulations must be in 1..{MAX_SIMULATIONS}, got {sims}")
         return sims, None
     if not (0 < ms <= MAX_MILLISECONDS):
-        raise bad(f"time budget must be positive and at most {MAX_MILLISECONDS / 1000:g} s a move, got {item!r} ({unit})")
+        raise bad(
+            f"time budget must be positive and at most {MAX_MILLISECONDS / 1000:g} s a move, got {item!r} ({unit})"
+        )
     return None, ms
 
 

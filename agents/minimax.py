@@ -1,13 +1,14 @@
 """Perfect Tic Tac Toe by memoised negamax over the board (5,478 reachable positions).
 
-    value, moves = solve(state)       # value for the player to move: +1 win, 0 draw, -1 loss
-    MinimaxAgent(game, rng)           # plays a random one of the optimal moves
-    best_response_value(policy, p)    # how a fixed policy fares against its best response
+value, moves = solve(state)       # value for the player to move: +1 win, 0 draw, -1 loss
+MinimaxAgent(game, rng)           # plays a random one of the optimal moves
+best_response_value(policy, p)    # how a fixed policy fares against its best response
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
@@ -30,7 +31,7 @@ def _mover(board: Board) -> int:
     return 0 if board.count(0) == board.count(1) else 1
 
 
-@lru_cache(maxsize=None)
+@cache
 def _solve(board: Board) -> tuple[int, tuple[int, ...]]:
     """(value for the player to move, the moves achieving it) of a non-terminal board."""
     me = _mover(board)

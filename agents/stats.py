@@ -1,4 +1,5 @@
 """Confidence intervals and the win/draw/loss record used by every report."""
+
 from __future__ import annotations
 
 import math
@@ -79,13 +80,20 @@ class Record:
         self.draws += int((o == 0).sum())
         self.losses += int((o < 0).sum())
 
-    def __add__(self, other: "Record") -> "Record":
+    def __add__(self, other: Record) -> Record:
         return Record(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
 
-    def flipped(self) -> "Record":
+    def flipped(self) -> Record:
         """The same games from the other side."""
         return Record(self.losses, self.draws, self.wins)
 
     def as_dict(self) -> dict:
-        return {"wins": self.wins, "draws": self.draws, "losses": self.losses, "win_rate": self.win_rate,
-                "ci95": list(self.ci95), "score": self.score, "score_ci95": list(self.score_ci95)}
+        return {
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": self.win_rate,
+            "ci95": list(self.ci95),
+            "score": self.score,
+            "score_ci95": list(self.score_ci95),
+        }

@@ -20,15 +20,16 @@ per pairing (a weak prior) keeps an undefeated agent's rating finite. The 95 % i
 the Fisher information at the fit (the inverse of the Hessian), relative to the anchor: the mean
 of all ratings (0) by default, or an agent whose rating is pinned at 0.
 """
+
 from __future__ import annotations
 
 import csv
 import io
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -236,8 +237,18 @@ class TournamentResult:
         for rank, row in enumerate(self.ranked_rows(), 1):
             lo, hi = row["ci95"]
             w.writerow(
-                [rank, row["spec"], f"{row['elo']:.1f}", f"{lo:.1f}", f"{hi:.1f}", row["games"], row["wins"],
-                 row["draws"], row["losses"], f"{row['score']:.4f}"]
+                [
+                    rank,
+                    row["spec"],
+                    f"{row['elo']:.1f}",
+                    f"{lo:.1f}",
+                    f"{hi:.1f}",
+                    row["games"],
+                    row["wins"],
+                    row["draws"],
+                    row["losses"],
+                    f"{row['score']:.4f}",
+                ]
             )
         return buf.getvalue()
 

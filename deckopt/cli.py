@@ -2,6 +2,7 @@
 
 Exit codes: 0 success, 2 user error (one line on stderr), 1 unexpected failure.
 """
+
 from __future__ import annotations
 
 import argparse

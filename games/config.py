@@ -14,6 +14,7 @@ The command line generates its override flags from the same fields and help text
         def __post_init__(self):
             need(self.pool >= 2, f"pool must be >= 2, got {self.pool}")
 """
+
 from __future__ import annotations
 
 import dataclasses

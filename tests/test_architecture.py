@@ -1,5 +1,6 @@
 """The architecture contract, checked by the suite itself: layers point one way and TensorFlow stays
 out of what worker processes and quick commands import (contracts in pyproject.toml)."""
+
 from __future__ import annotations
 
 import subprocess

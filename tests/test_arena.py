@@ -1,4 +1,5 @@
 """The lock-step arena: seating, mirrored chance, outcome counting, determinism."""
+
 import numpy as np
 import pytest
 

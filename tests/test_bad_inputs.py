@@ -4,6 +4,7 @@ user's mistake), exactly one line on stderr, no traceback, and the disk exactly 
 Each case runs in-process (`deckopt.cli.main`) inside a scratch folder holding the fixtures below;
 the folder's every file and its content are compared before and after.
 """
+
 from __future__ import annotations
 
 import hashlib

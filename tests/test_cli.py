@@ -1,4 +1,5 @@
 """The command line: contract shapes, exit codes, one-line errors."""
+
 import io
 import json
 import subprocess
@@ -16,7 +17,9 @@ def run_cli(args, capsys):
 
 
 def test_match_json_shape(capsys):
-    code, out, err = run_cli(["match", "tic_tac_toe", "random", "random", "--games", "20", "--seed", "3", "--json"], capsys)
+    code, out, err = run_cli(
+        ["match", "tic_tac_toe", "random", "random", "--games", "20", "--seed", "3", "--json"], capsys
+    )
     assert code == 0
     obj = json.loads(out)  # exactly one JSON object
     assert obj["game"] == "tic_tac_toe" and obj["games"] == 20 and obj["seed"] == 3

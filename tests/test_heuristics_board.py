@@ -1,4 +1,5 @@
 """Board-game baselines: the heuristics beat random, minimax is perfect at Tic Tac Toe."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,9 @@
 """UCT search: tactics, strength against minimax, reproducibility, determinization that never
 reads hidden information, spec grammar."""
+
 import numpy as np
 import pytest
+from conftest import gwent_state
 
 import agents
 import games
@@ -9,8 +11,6 @@ from agents.arena import play_match
 from agents.mcts import MCTSAgent, MCTSConfig, parse_spec
 from deckopt.cli import main as cli_main
 from games import UserError
-
-from conftest import gwent_state
 
 
 def c4_after(moves):
@@ -120,7 +120,7 @@ def _gwent_pair():
     game = games.make("gwent_lite")
     rng = np.random.default_rng(5)
     deck1 = [1] * 10 + [2] * 10 + [3] * 3 + [4] * 2  # 25 cards, total 10+20+9+8 = 47
-    deck0 = [2] * 10 + [3] * 5 + [5] * 5 + [7] * 5  # 25 cards, total 20+15+25+35 = 95
+    # seat 0's deck: [2] * 10 + [3] * 5 + [5] * 5 + [7] * 5 (25 cards, total 95), split into hand and pile
     hand0 = [2, 2, 2, 3, 3, 5, 5, 7, 7, 7]
     own_pile_a = rng.permutation([2] * 7 + [3] * 3 + [5] * 3 + [7] * 2).tolist()
     own_pile_b = rng.permutation(own_pile_a).tolist()
@@ -235,9 +235,24 @@ def test_spec_grammar():
 
 @pytest.mark.parametrize(
     "spec",
-    ["mcts:", "mcts:abc", "mcts:0", "mcts:-5", "mcts:100,c=x", "mcts:100,c=-1", "mcts:100,rollout=smart",
-     "mcts:100,foo=1", "mcts:100,200", "mcts:100,lambda=0.5", "mcts:100,value=p,lambda=2", "mcts:0ms",
-     "mctsx", "mcts:100,,c=1", "mcts:100,c=1,c=2", "mcts:nanms"],
+    [
+        "mcts:",
+        "mcts:abc",
+        "mcts:0",
+        "mcts:-5",
+        "mcts:100,c=x",
+        "mcts:100,c=-1",
+        "mcts:100,rollout=smart",
+        "mcts:100,foo=1",
+        "mcts:100,200",
+        "mcts:100,lambda=0.5",
+        "mcts:100,value=p,lambda=2",
+        "mcts:0ms",
+        "mctsx",
+        "mcts:100,,c=1",
+        "mcts:100,c=1,c=2",
+        "mcts:nanms",
+    ],
 )
 def test_bad_specs_fail_with_one_line(spec):
     with pytest.raises(UserError) as exc:
@@ -258,8 +273,12 @@ def _constant_q_model(tmp_path, game, q):
     from agents.learned import NumpyQNetwork, model_metadata, npz_bytes
 
     net = NumpyQNetwork(
-        [np.zeros((game.observation_size, 4), np.float32), np.zeros(4, np.float32),
-         np.zeros((4, game.num_actions), np.float32), np.full(game.num_actions, q, np.float32)],
+        [
+            np.zeros((game.observation_size, 4), np.float32),
+            np.zeros(4, np.float32),
+            np.zeros((4, game.num_actions), np.float32),
+            np.full(game.num_actions, q, np.float32),
+        ],
         ["relu", "linear"],
     )
     path = tmp_path / "constant.npz"

@@ -1,17 +1,17 @@
 """`deckopt play`: whole games of every game driven by scripted input, as a person would type it."""
+
 import io
 import re
 from argparse import Namespace
 
 import numpy as np
 import pytest
+from conftest import gwent_state, stack_incan_gold_round
 
 import games
 from deckopt.cli import main
 from deckopt.commands import play
 from games.incan_gold import LEAVE, STAY, Card
-
-from conftest import gwent_state, stack_incan_gold_round
 
 PROMPT = "your move> "
 
@@ -32,7 +32,7 @@ class Typist:
     def readline(self) -> str:
         text = self.out.getvalue()
         assert text.endswith(PROMPT)
-        listing = text[text.rindex("your moves: "):]
+        listing = text[text.rindex("your moves: ") :]
         legal = [int(a) for a in re.findall(r"\[(\d+)\]", listing)]
         self.screens.append(text)
         line = self.choose(legal, text)
@@ -73,7 +73,7 @@ def test_incan_gold_bots_choices_stay_secret_until_you_choose(seed):
     chosen = {"leave": "leave", "l": "leave", "stay": "stay", "st": "stay"}
     for i, screen in enumerate(typist.screens):
         # what appeared since the previous answer, up to this prompt
-        since = screen[len(typist.screens[i - 1]) if i else 0:]
+        since = screen[len(typist.screens[i - 1]) if i else 0 :]
         assert "plays" not in since and "chose " not in since
         if i:
             # the previous answer's step was revealed with the bots', and that reveal came after it
@@ -86,7 +86,9 @@ def test_incan_gold_bots_choices_stay_secret_until_you_choose(seed):
 
 
 def test_incan_gold_reports_each_step_and_round():
-    text, _ = play_through(args_for("incan_gold", seed=2), lambda legal, t: "stay" if t.count("revealed:") % 3 else "leave")
+    text, _ = play_through(
+        args_for("incan_gold", seed=2), lambda legal, t: "stay" if t.count("revealed:") % 3 else "leave"
+    )
     assert "revealed: you " in text and "next card: " in text and "left with " in text
     assert "== after round 1 of 5, tents: you " in text and "== after round 5 of 5" in text
     assert "game over after 5 rounds" in text

@@ -1,4 +1,5 @@
 """Tournaments: Bradley-Terry / Elo fitting, pairings over every seat, files and the CLI."""
+
 import json
 
 import numpy as np
@@ -31,7 +32,7 @@ def test_bradley_terry_recovers_known_ratings(draw_rate):
     true = np.array([0.0, 120.0, 250.0, -200.0, 60.0])
     rng = np.random.default_rng(0)
     covered = 0
-    for trial in range(10):
+    for _ in range(10):
         score, games = synthetic_results(true, 3000, rng, draw_rate)
         fit = fit_bradley_terry(score, games)
         centred = true - true.mean()
@@ -119,8 +120,20 @@ def test_incan_gold_pairs_with_a_filler():
 def test_cli_tournament_writes_files_and_one_json_object(tmp_path, capsys):
     out = tmp_path / "t"
     code = cli_main(
-        ["tournament", "tic_tac_toe", "random", "minimax", "mcts:50", "--games", "4", "--seed", "3",
-         "--out", str(out), "--json"]
+        [
+            "tournament",
+            "tic_tac_toe",
+            "random",
+            "minimax",
+            "mcts:50",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--json",
+        ]
     )
     assert code == 0
     stdout = capsys.readouterr().out
@@ -160,5 +173,5 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
     code = cli_main(argv + ["--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
     assert code == 2
-    lines = [l for l in err.strip().splitlines() if l.strip()]
+    lines = [x for x in err.strip().splitlines() if x.strip()]
     assert len(lines) == 1 and message in lines[0]

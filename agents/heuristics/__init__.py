@@ -1,4 +1,5 @@
 """One sensible hand-written agent per game (`agents.make("heuristic", game)`)."""
+
 from __future__ import annotations
 
 import importlib

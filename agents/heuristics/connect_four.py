@@ -6,8 +6,8 @@
    opponent (it would hand them that cell); then avoid playing right under a cell that wins for
    us (the opponent would just block it); then prefer the centre. Random among equals.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 from agents.base import RuleAgent
 from games.connect_four import COLS, winning_cells
@@ -47,4 +47,3 @@ class HeuristicAgent(RuleAgent):
 
     def _pick(self, columns: list[int]) -> int:
         return columns[int(self.rng.integers(len(columns)))] if len(columns) > 1 else columns[0]
-

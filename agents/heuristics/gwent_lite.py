@@ -13,8 +13,8 @@ Each round is classed by what it decides:
 Cards are chosen by cost: the cheapest set of cards that reaches the target (a subset-sum over
 the hand), or the smallest single card that gets me ahead; big cards are kept for later rounds.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numpy as np
 
@@ -57,8 +57,9 @@ class HeuristicAgent(RuleAgent):
 
     spec = "heuristic"
 
-    def __init__(self, game: Game, rng: np.random.Generator | None = None, open_share: float = 0.35,
-                 close_share: float = 0.15):
+    def __init__(
+        self, game: Game, rng: np.random.Generator | None = None, open_share: float = 0.35, close_share: float = 0.15
+    ):
         super().__init__(game, rng)
         self.rounds_to_win = game.config.rounds_to_win
         # the largest share of my hand's power I will spend to take an open round / to contest a

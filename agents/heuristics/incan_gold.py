@@ -12,6 +12,7 @@ first, it leaves; if leaving now cannot win, it stays.
 
 It reads only public facts of the state (no deck order, no pending choices of others).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -56,4 +57,3 @@ class HeuristicAgent(RuleAgent):
         if state.artifacts_on_path and inside <= self.artifact_company:
             return LEAVE
         return STAY
-

@@ -2,10 +2,10 @@
 
 Random among equally good moves. It does not see forks coming, so it is beatable (minimax is not).
 """
+
 from __future__ import annotations
 
-from typing import Sequence
-
+from collections.abc import Sequence
 
 from agents.base import RuleAgent
 from games.tic_tac_toe import LINES
@@ -36,4 +36,3 @@ class HeuristicAgent(RuleAgent):
             best = max(_CELL_PREFERENCE[c] for c in empty)
             candidates = [c for c in empty if _CELL_PREFERENCE[c] == best]
         return candidates[int(self.rng.integers(len(candidates)))]
-

@@ -1,4 +1,5 @@
 """Small helpers shared by the subcommands (argument types, JSON output, progress bars)."""
+
 from __future__ import annotations
 
 import json
@@ -57,7 +58,7 @@ class Progress:
         self._t0 = time.perf_counter()  # a stage's clock starts when the previous one ends
         self._reported = False
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -76,8 +77,9 @@ class Progress:
             if self.tty:
                 from tqdm import tqdm
 
-                self._bar = tqdm(total=total, desc=what, unit=self.unit, file=sys.stderr, leave=False,
-                                 dynamic_ncols=True)
+                self._bar = tqdm(
+                    total=total, desc=what, unit=self.unit, file=sys.stderr, leave=False, dynamic_ncols=True
+                )
         if self._bar is not None:
             self._bar.total = total
             self._bar.update(done - self._bar.n)
@@ -117,7 +119,7 @@ class _CountingBar:
         self.n += n
         self.progress(self.n, self.total, self.desc)
 
-    def __enter__(self) -> "_CountingBar":
+    def __enter__(self) -> _CountingBar:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -158,8 +160,10 @@ def make_game(args):
         # both decks are judged by one set of rules, whichever order they come in
         for path, deck in zip(args.deck[1:], decks[1:]):
             if deck.rules != decks[0].rules:
-                raise UserError(f"the deck files disagree on the rules: {args.deck[0]} has {decks[0].rules.describe()}, "
-                                f"{path} has {deck.rules.describe()}")
+                raise UserError(
+                    f"the deck files disagree on the rules: {args.deck[0]} has {decks[0].rules.describe()}, "
+                    f"{path} has {deck.rules.describe()}"
+                )
         config["decks"] = [d.cards for d in decks]
         config["rules"] = decks[0].rules
     return games.make(args.game, **config)

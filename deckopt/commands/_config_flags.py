@@ -5,6 +5,7 @@ one line in its dataclass. Lists take comma-separated values (or repeat the flag
 `append=True`); a true-by-default bool becomes `--no-field-name`. Settings: defaults < --config
 FILE < flags.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,8 +54,9 @@ def add_config_flags(parser: argparse.ArgumentParser, cls, skip=()) -> None:
         if tp is bool:
             default = f.default
             if default is True:
-                parser.add_argument("--" + meta.get("negative", "no-" + f.name.replace("_", "-")),
-                                    action="store_false", **kwargs)
+                parser.add_argument(
+                    "--" + meta.get("negative", "no-" + f.name.replace("_", "-")), action="store_false", **kwargs
+                )
             else:
                 parser.add_argument(flag, action="store_true", **kwargs)
             continue
@@ -69,6 +71,7 @@ def add_config_flags(parser: argparse.ArgumentParser, cls, skip=()) -> None:
             if meta.get("append"):
                 parser.add_argument(flag, action="append", type=item, **kwargs)
             else:
+
                 def parse_list(text: str, item=item):
                     parts = [p.strip() for p in text.split(",") if p.strip()]
                     if not parts:

@@ -1,4 +1,5 @@
 """`deckopt eval GAME SPEC [--vs SPEC ...] --games N [--seed S] [--json]`: one agent against baselines."""
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,10 @@ def register(sub) -> None:
     p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
     p.add_argument("spec", metavar="SPEC", help="the agent to evaluate")
     p.add_argument(
-        "--vs", action="append", metavar="SPEC", default=None,
+        "--vs",
+        action="append",
+        metavar="SPEC",
+        default=None,
         help="an opponent (repeatable; default: random and heuristic, plus minimax for tic_tac_toe)",
     )
     p.add_argument("--games", type=game_count, required=True, help="games against each opponent")

@@ -1,4 +1,5 @@
 """`deckopt match GAME SPEC SPEC [SPEC ...] --games N`: agents against each other, seats rotated."""
+
 from __future__ import annotations
 
 import argparse
@@ -52,7 +53,9 @@ def print_table(result, num_players: int, out=sys.stdout) -> None:
     width = max(12, *(len(a["spec"]) for a in d["agents"])) + 2
     print(f"{d['game']}: {d['games']} games, seed {d['seed']}, {result.seconds:.1f} s", file=out)
     seat_cols = "".join(f"  seat {p} win" for p in range(num_players))
-    print(f"{'agent':<{width}}{'wins':>6}{'draws':>7}{'losses':>8}{'win rate':>10}  {'95% CI':<15}{seat_cols}", file=out)
+    print(
+        f"{'agent':<{width}}{'wins':>6}{'draws':>7}{'losses':>8}{'win rate':>10}  {'95% CI':<15}{seat_cols}", file=out
+    )
     for a in d["agents"]:
         lo, hi = a["ci95"]
         seats = "".join(

@@ -1,4 +1,5 @@
 """`deckopt play GAME [--vs SPEC] [--seat N] [--seed S]`: a person plays in the terminal."""
+
 from __future__ import annotations
 
 import argparse
@@ -17,7 +18,9 @@ def register(sub) -> None:
     p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
     p.add_argument("--vs", default="heuristic", metavar="SPEC", help="the opponent(s) (default: heuristic)")
     p.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0: you move first)")
-    p.add_argument("--seed", type=seed_int, default=None, help="seed of the game's chance and the agent (default: random)")
+    p.add_argument(
+        "--seed", type=seed_int, default=None, help="seed of the game's chance and the agent (default: random)"
+    )
     game_config_args(p)
     p.set_defaults(func=run)
 

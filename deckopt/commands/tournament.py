@@ -1,4 +1,5 @@
 """`deckopt tournament GAME SPEC SPEC ... --games N`: round robin, Elo ratings, win matrix, heatmap."""
+
 from __future__ import annotations
 
 import argparse

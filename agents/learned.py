@@ -12,6 +12,7 @@ Model files (written by agents.dqn):
   tools and for resuming work in Keras.
 `load_agent` prefers the `.npz` (no TensorFlow) and reads the `.keras` only when it is alone.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -125,8 +126,9 @@ def game_config_dict(game: Game) -> dict:
     """The game's config as plain JSON values (dataclasses become dicts, tuples lists)."""
     config = getattr(game, "config", None)
     raw = dataclasses.asdict(config) if dataclasses.is_dataclass(config) else {}
-    return json.loads(json.dumps(raw, default=lambda o: dataclasses.asdict(o) if dataclasses.is_dataclass(o)
-                                 else str(o)))
+    return json.loads(
+        json.dumps(raw, default=lambda o: dataclasses.asdict(o) if dataclasses.is_dataclass(o) else str(o))
+    )
 
 
 def model_metadata(game: Game, network: NumpyQNetwork, **extra) -> dict:
@@ -200,7 +202,7 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         network = NumpyQNetwork([v.numpy() for v in model.weights], activations)
     except Exception as exc:  # a corrupt or foreign archive can fail in many ways inside Keras
         raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
-    game_name = model.name[len(KERAS_NAME_PREFIX):] if model.name.startswith(KERAS_NAME_PREFIX) else None
+    game_name = model.name[len(KERAS_NAME_PREFIX) :] if model.name.startswith(KERAS_NAME_PREFIX) else None
     metadata = {
         "format": MODEL_FORMAT,
         "game": game_name,
@@ -231,8 +233,9 @@ def resolve_model_path(spec: str, game: Game) -> Path:
     if spec == "pretrained":
         base = PRETRAINED_DIR / game.name
         if not base.with_suffix(".npz").is_file() and not base.with_suffix(".keras").is_file():
-            raise UserError(f"no pretrained agent for {game.name} (expected {base}.npz); "
-                            "train one with `deckopt train`")
+            raise UserError(
+                f"no pretrained agent for {game.name} (expected {base}.npz); train one with `deckopt train`"
+            )
         return base.with_suffix(".npz") if base.with_suffix(".npz").is_file() else base.with_suffix(".keras")
     path = Path(spec)
     if path.is_dir():

@@ -1,5 +1,6 @@
 """Monte-Carlo-return DQN, the parts: targets, self-play recording, mirrors, replay, masking,
 numpy == Keras, and the config (one settings path, validated)."""
+
 from __future__ import annotations
 
 import argparse
@@ -16,9 +17,19 @@ from agents.learned import LearnedAgent, NumpyQNetwork
 from games import UserError
 from games.config import config_from_dict, settings_help
 
-TINY = {"hidden_layers": [32, 32], "games_per_batch": 16, "updates_per_batch": 2, "batch_size": 32,
-        "min_replay": 32, "replay_size": 2_000, "epsilon_decay_episodes": 64, "eval_every": 0, "eval_games": 4,
-        "eval_opponents": ["random"], "checkpoint_minutes": 100.0}
+TINY = {
+    "hidden_layers": [32, 32],
+    "games_per_batch": 16,
+    "updates_per_batch": 2,
+    "batch_size": 32,
+    "min_replay": 32,
+    "replay_size": 2_000,
+    "epsilon_decay_episodes": 64,
+    "eval_every": 0,
+    "eval_games": 4,
+    "eval_opponents": ["random"],
+    "checkpoint_minutes": 100.0,
+}
 
 
 def tiny(**settings) -> DQNConfig:
@@ -88,8 +99,9 @@ def test_opponent_mix_and_random_openings_record_only_the_networks_decisions():
     rng = np.random.default_rng(4)
     recorder = dqn.SelfPlayRecorder(random_net(rng), rng)
     heuristic = agents.make("heuristic", game, seed=0)
-    obs, actions, _, _ = dqn.self_play(game, recorder, 40, 0.0, 1.0, rng, random_opening_moves=3,
-                                       opponents=[(heuristic, 0.5)])
+    obs, actions, _, _ = dqn.self_play(
+        game, recorder, 40, 0.0, 1.0, rng, random_opening_moves=3, opponents=[(heuristic, 0.5)]
+    )
     seats_seen = [{p for p, _ in d} for d in recorder.decisions]
     assert all(len(s) == 1 for s in seats_seen[:20])  # the heuristic held the other seat
     assert all(s == {0, 1} for s in seats_seen[20:])  # pure self-play
@@ -209,7 +221,20 @@ def test_every_setting_has_help_and_the_command_line_gets_a_flag_for_it():
     assert set(settings_help(DQNConfig)) == names
     parser = argparse.ArgumentParser()
     add_config_flags(parser, DQNConfig, skip=("seed",))
-    args = parser.parse_args(["--hidden-layers", "64,32", "--learning-rate", "3e-4", "--eval-opponents",
-                              "random,heuristic", "--mirror-augment"])
-    assert config_overrides(args, DQNConfig) == {"hidden_layers": [64, 32], "learning_rate": 3e-4,
-                                                 "eval_opponents": ["random", "heuristic"], "mirror_augment": True}
+    args = parser.parse_args(
+        [
+            "--hidden-layers",
+            "64,32",
+            "--learning-rate",
+            "3e-4",
+            "--eval-opponents",
+            "random,heuristic",
+            "--mirror-augment",
+        ]
+    )
+    assert config_overrides(args, DQNConfig) == {
+        "hidden_layers": [64, 32],
+        "learning_rate": 3e-4,
+        "eval_opponents": ["random", "heuristic"],
+        "mirror_augment": True,
+    }

@@ -1,5 +1,6 @@
 """`deckopt train` on the command line: a run and its evaluation, Ctrl-C/SIGTERM (exit 130, resume
 hint, exact resume), and bad input: one stderr line, exit 2, no traceback, nothing on disk changed."""
+
 from __future__ import annotations
 
 import json
@@ -13,9 +14,19 @@ from agents import dqn
 from agents.learned import read_npz
 from deckopt.cli import main
 
-TINY = {"hidden_layers": [32, 32], "games_per_batch": 16, "updates_per_batch": 2, "batch_size": 32,
-        "min_replay": 32, "replay_size": 2_000, "epsilon_decay_episodes": 64, "eval_every": 0, "eval_games": 4,
-        "eval_opponents": ["random"], "checkpoint_minutes": 100.0}
+TINY = {
+    "hidden_layers": [32, 32],
+    "games_per_batch": 16,
+    "updates_per_batch": 2,
+    "batch_size": 32,
+    "min_replay": 32,
+    "replay_size": 2_000,
+    "epsilon_decay_episodes": 64,
+    "eval_every": 0,
+    "eval_games": 4,
+    "eval_opponents": ["random"],
+    "checkpoint_minutes": 100.0,
+}
 
 
 def run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
@@ -45,28 +56,62 @@ def cli_run(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("cli")
     toml = folder / "tiny.toml"
     toml.write_text("".join(f"{k} = {json.dumps(v)}\n" for k, v in TINY.items()))
-    assert main(["train", "tic_tac_toe", "--config", str(toml), "--episodes", "32", "--seed", "2", "--quiet",
-                 "--out", str(folder / "run")]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "tic_tac_toe",
+                "--config",
+                str(toml),
+                "--episodes",
+                "32",
+                "--seed",
+                "2",
+                "--quiet",
+                "--out",
+                str(folder / "run"),
+            ]
+        )
+        == 0
+    )
     return folder / "run"
 
 
 def test_cli_train_json_and_eval_of_the_run(tmp_path, tiny_toml, cli_run, capsys):
-    code, out, _ = run_cli(["train", "tic_tac_toe", "--config", tiny_toml, "--episodes", "32", "--seed", "2",
-                            "--hidden-layers", "16", "--out", tmp_path / "run", "--json"], capsys)
+    code, out, _ = run_cli(
+        [
+            "train",
+            "tic_tac_toe",
+            "--config",
+            tiny_toml,
+            "--episodes",
+            "32",
+            "--seed",
+            "2",
+            "--hidden-layers",
+            "16",
+            "--out",
+            tmp_path / "run",
+            "--json",
+        ],
+        capsys,
+    )
     summary = json.loads(out)
     assert code == 0 and summary["episodes"] == 32 and summary["stopped_by"] == "episodes"
     assert json.loads((tmp_path / "run" / "config.json").read_text())["hidden_layers"] == [16]  # the flag won
 
-    code, out, _ = run_cli(["eval", "tic_tac_toe", cli_run, "--vs", "random", "--vs", "minimax", "--games", "10",
-                            "--json"], capsys)
+    code, out, _ = run_cli(
+        ["eval", "tic_tac_toe", cli_run, "--vs", "random", "--vs", "minimax", "--games", "10", "--json"], capsys
+    )
     report = json.loads(out)
     assert code == 0 and [a["spec"] for a in report["agents"]] == [str(cli_run), "random", "minimax"]
     assert sum(report["agents"][0][k] for k in ("wins", "draws", "losses")) == 20
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_saves_a_checkpoint_exits_130_and_the_run_resumes_exactly(tmp_path, tiny_toml, cli_run, capsys,
-                                                                            monkeypatch, sig):
+def test_a_signal_saves_a_checkpoint_exits_130_and_the_run_resumes_exactly(
+    tmp_path, tiny_toml, cli_run, capsys, monkeypatch, sig
+):
     original_step = dqn.Trainer.step
     calls = []
 
@@ -78,16 +123,19 @@ def test_a_signal_saves_a_checkpoint_exits_130_and_the_run_resumes_exactly(tmp_p
 
     monkeypatch.setattr(dqn.Trainer, "step", step_with_signal)
     out = tmp_path / "run"
-    code, _, err = run_cli(["train", "tic_tac_toe", "--config", tiny_toml, "--episodes", "32", "--seed", "2",
-                            "--out", out, "--json"], capsys)
+    code, _, err = run_cli(
+        ["train", "tic_tac_toe", "--config", tiny_toml, "--episodes", "32", "--seed", "2", "--out", out, "--json"],
+        capsys,
+    )
     monkeypatch.undo()
     assert code == 130 and f"continue with: deckopt train tic_tac_toe --resume {out} --episodes 32" in err
     assert "Traceback" not in err
     assert dqn.read_checkpoint(out / "checkpoints" / "checkpoint.npz")[0]["episodes"] == 16
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handlers given back
 
-    code, out_text, _ = run_cli(["train", "tic_tac_toe", "--resume", out, "--seed", "2", "--episodes", "32", "--json"],
-                                capsys)
+    code, out_text, _ = run_cli(
+        ["train", "tic_tac_toe", "--resume", out, "--seed", "2", "--episodes", "32", "--json"], capsys
+    )
     assert code == 0 and json.loads(out_text)["episodes"] == 32
     for a, b in zip(read_npz(cli_run / "model.npz")[0].weights, read_npz(out / "model.npz")[0].weights, strict=True):
         np.testing.assert_array_equal(a, b)
@@ -170,7 +218,8 @@ def test_bad_train_inputs_end_in_one_line_and_change_nothing(tmp_path, cli_run, 
 def test_a_diverging_run_ends_in_one_line_and_keeps_its_checkpoint(tmp_path, tiny_toml, capsys, monkeypatch):
     monkeypatch.setattr(dqn.Trainer, "train", lambda self, n: float("inf"))
     out = tmp_path / "run"
-    code, _, err = run_cli(["train", "tic_tac_toe", "--config", tiny_toml, "--episodes", "64", "--quiet",
-                            "--out", out], capsys)
+    code, _, err = run_cli(
+        ["train", "tic_tac_toe", "--config", tiny_toml, "--episodes", "64", "--quiet", "--out", out], capsys
+    )
     assert code == 2 and err.count("\n") == 1 and "training diverged: the loss became inf at 16 episodes" in err
     assert (out / "checkpoints" / "checkpoint.npz").is_file() and not (out / "model.npz").exists()

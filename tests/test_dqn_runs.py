@@ -1,5 +1,6 @@
 """DQN training runs: the run folder, exact resume (after a stop request, after kill -9, before the
 first periodic checkpoint), damaged or edited checkpoints, a diverging loss, and learning at all."""
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,19 @@ from games import UserError
 from games.config import config_from_dict, config_to_dict
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = {"hidden_layers": [32, 32], "games_per_batch": 16, "updates_per_batch": 2, "batch_size": 32,
-        "min_replay": 32, "replay_size": 2_000, "epsilon_decay_episodes": 64, "eval_every": 0, "eval_games": 4,
-        "eval_opponents": ["random"], "checkpoint_minutes": 100.0}
+TINY = {
+    "hidden_layers": [32, 32],
+    "games_per_batch": 16,
+    "updates_per_batch": 2,
+    "batch_size": 32,
+    "min_replay": 32,
+    "replay_size": 2_000,
+    "epsilon_decay_episodes": 64,
+    "eval_every": 0,
+    "eval_games": 4,
+    "eval_opponents": ["random"],
+    "checkpoint_minutes": 100.0,
+}
 TIMING = {"seconds", "selfplay_games_per_s", "train_samples_per_s"}
 
 
@@ -71,8 +82,14 @@ def straight_run(tmp_path_factory):
 
 
 def test_run_folder_has_every_artefact(tiny_run):
-    for name in ("config.json", "metrics.csv", "model.keras", "model.npz", "learning_curves.png",
-                 "checkpoints/checkpoint.npz"):
+    for name in (
+        "config.json",
+        "metrics.csv",
+        "model.keras",
+        "model.npz",
+        "learning_curves.png",
+        "checkpoints/checkpoint.npz",
+    ):
         assert (tiny_run / name).is_file(), name
     assert any((tiny_run / "tensorboard").iterdir())
     config = json.loads((tiny_run / "config.json").read_text())
@@ -86,8 +103,14 @@ def test_run_folder_has_every_artefact(tiny_run):
 
 def test_progress_and_log_are_reported_not_printed(tmp_path, capsys):
     calls, lines = [], []
-    dqn.train("tic_tac_toe", tiny(eval_every=32), tmp_path / "run", episodes=64,
-              progress=lambda done, total, what: calls.append((done, total, what)), log=lines.append)
+    dqn.train(
+        "tic_tac_toe",
+        tiny(eval_every=32),
+        tmp_path / "run",
+        episodes=64,
+        progress=lambda done, total, what: calls.append((done, total, what)),
+        log=lines.append,
+    )
     assert [c[0] for c in calls] == [16, 32, 48, 64] and {c[1:] for c in calls} == {(64, "train tic_tac_toe")}
     assert [line.split(" episodes")[0] for line in lines] == ["32", "64"] and "random w" in lines[0]
     assert capsys.readouterr() == ("", "")
@@ -96,8 +119,9 @@ def test_progress_and_log_are_reported_not_printed(tmp_path, capsys):
 def test_resume_after_a_stop_request_equals_the_uninterrupted_run(tmp_path, straight_run):
     config, out = tiny(seed=11, checkpoint_minutes=0.0), tmp_path / "stopped"
     batches = []
-    summary = dqn.train("tic_tac_toe", config, out, episodes=96,
-                        should_stop=lambda: batches.append(1) or len(batches) > 3)
+    summary = dqn.train(
+        "tic_tac_toe", config, out, episodes=96, should_stop=lambda: batches.append(1) or len(batches) > 3
+    )
     assert summary["stopped_by"] == "interrupt" and summary["episodes"] == 48
     with pytest.raises(UserError, match="already holds a run"):
         dqn.train("tic_tac_toe", config, out, episodes=96)
@@ -128,9 +152,25 @@ def test_resume_after_kill_9_equals_the_uninterrupted_run(tmp_path, straight_run
     (tmp_path / "tiny.json").write_text(json.dumps(config_to_dict(config)))  # every setting: no per-game default
     out = tmp_path / "kill9"
     checkpoint = out / "checkpoints" / "checkpoint.npz"
-    proc = subprocess.Popen([sys.executable, "-m", "deckopt", "train", "tic_tac_toe", "--config",
-                             str(tmp_path / "tiny.json"), "--episodes", "100000", "--quiet",
-                             "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "deckopt",
+            "train",
+            "tic_tac_toe",
+            "--config",
+            str(tmp_path / "tiny.json"),
+            "--episodes",
+            "100000",
+            "--quiet",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.time() + 120
         while time.time() < deadline and proc.poll() is None:
@@ -238,9 +278,18 @@ def test_short_training_beats_an_untrained_network_against_random():
     """A small seeded Tic Tac Toe run learns: its greedy agent wins far more often against random."""
     from agents.evaluate import evaluate
 
-    config = tiny(seed=0, hidden_layers=[64, 64], games_per_batch=64, updates_per_batch=8, batch_size=128,
-                  min_replay=256, replay_size=20_000, learning_rate=3e-3, epsilon_decay_episodes=1_500,
-                  epsilon_end=0.1)
+    config = tiny(
+        seed=0,
+        hidden_layers=[64, 64],
+        games_per_batch=64,
+        updates_per_batch=8,
+        batch_size=128,
+        min_replay=256,
+        replay_size=20_000,
+        learning_rate=3e-3,
+        epsilon_decay_episodes=1_500,
+        epsilon_end=0.1,
+    )
     trainer = dqn.Trainer("tic_tac_toe", config)
     before = evaluate(trainer.game, trainer.greedy_agent(), ["random"], 400, seed=9)["agents"][0]
     while trainer.episodes < 2_500:

@@ -1,5 +1,6 @@
 """Model files of learned agents: round trip .npz == .keras, and every bad file refused in one line
 without running code from it (allow_pickle=False, Keras safe mode)."""
+
 from __future__ import annotations
 
 import io

@@ -19,6 +19,7 @@ Modules: `config` (DQNConfig, per-game defaults, schedules), `selfplay` (recorde
 mirrors, replay; no TensorFlow), `model` (the only one importing TensorFlow, lazily), `trainer`
 (Trainer, checkpoints, the `train` loop), `runlog` (the run folder and its files).
 """
+
 from __future__ import annotations
 
 from agents.dqn.config import GAME_DEFAULTS, DQNConfig, default_config, epsilon_at, learning_rate_at, load_config
@@ -36,9 +37,31 @@ from agents.dqn.selfplay import MIRRORS, ReplayBuffer, SelfPlayRecorder, episode
 from agents.dqn.trainer import Trainer, evaluate_greedy, initial_weights, read_checkpoint, train
 
 __all__ = [
-    "DQNConfig", "GAME_DEFAULTS", "default_config", "load_config", "epsilon_at", "learning_rate_at",
-    "episode_targets", "SelfPlayRecorder", "self_play", "MIRRORS", "ReplayBuffer",
-    "init_tensorflow", "build_q_network", "model_weights", "numpy_network", "make_train_step", "make_train_phase",
-    "save_keras_atomic", "Trainer", "train", "evaluate_greedy", "initial_weights", "read_checkpoint",
-    "RunLog", "default_run_dir", "read_run_config", "plot_learning_curves",
+    "DQNConfig",
+    "GAME_DEFAULTS",
+    "default_config",
+    "load_config",
+    "epsilon_at",
+    "learning_rate_at",
+    "episode_targets",
+    "SelfPlayRecorder",
+    "self_play",
+    "MIRRORS",
+    "ReplayBuffer",
+    "init_tensorflow",
+    "build_q_network",
+    "model_weights",
+    "numpy_network",
+    "make_train_step",
+    "make_train_phase",
+    "save_keras_atomic",
+    "Trainer",
+    "train",
+    "evaluate_greedy",
+    "initial_weights",
+    "read_checkpoint",
+    "RunLog",
+    "default_run_dir",
+    "read_run_config",
+    "plot_learning_curves",
 ]

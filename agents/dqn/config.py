@@ -5,6 +5,7 @@
 type-checked by `games.config.config_from_dict` and validated in `__post_init__`. The command line
 generates its override flags from the fields and their help texts.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,11 +23,13 @@ class DQNConfig:
     """Everything that defines a run (network, returns, self-play, exploration, evaluation)."""
 
     seed: int = setting(0, "seed of the whole run: initial weights, self-play, replay sampling", metavar="S")
-    game_config: dict = setting(factory=dict, help="keyword arguments of games.make (a [game_config] table)",
-                                flag=False)
+    game_config: dict = setting(
+        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
+    )
     # the network (the ancestor's: 3 x 200 ReLU, tanh output, Adam, MSE on the taken action)
-    hidden_layers: list[int] = setting(factory=lambda: [200, 200, 200], help="units of each hidden layer",
-                                       metavar="N,N,...")
+    hidden_layers: list[int] = setting(
+        factory=lambda: [200, 200, 200], help="units of each hidden layer", metavar="N,N,..."
+    )
     activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
     output_activation: str = setting("tanh", "activation of the Q-value layer", choices=ACTIVATIONS)
     learning_rate: float = setting(1e-3, "Adam learning rate (at the start)", metavar="LR")
@@ -46,39 +49,58 @@ class DQNConfig:
     epsilon_decay_episodes: int = setting(20_000, "episodes of the epsilon decay", metavar="N")
     # without random openings a near-greedy network plays the same few games over and over
     # (Connect Four: 2/3 of a batch identical)
-    random_opening_moves: int = setting(0, "each self-play game opens with U{0..N} uniformly random moves",
-                                        metavar="N")
+    random_opening_moves: int = setting(0, "each self-play game opens with U{0..N} uniformly random moves", metavar="N")
     opponent_mix: dict[str, float] = setting(
-        factory=dict, flag=False,
+        factory=dict,
+        flag=False,
         help="fraction of the self-play games in which a fixed baseline takes every seat but one, e.g. "
-        "{heuristic = 0.3}; only the network's decisions are learned from")
+        "{heuristic = 0.3}; only the network's decisions are learned from",
+    )
     # twice the data, and tactics learned near one edge carry over to the other
     mirror_augment: bool = setting(False, "also learn from each decision mirrored left-right (connect_four)")
-    eval_every: int = setting(5_000, "evaluate against the baselines every N episodes (0: only at the end)",
-                              metavar="N")
+    eval_every: int = setting(
+        5_000, "evaluate against the baselines every N episodes (0: only at the end)", metavar="N"
+    )
     eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
-    eval_opponents: list[str] = setting(factory=lambda: ["random", "heuristic"],
-                                        help="baselines of the evaluation (agent specs)", metavar="SPEC,...")
+    eval_opponents: list[str] = setting(
+        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
+    )
     checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
     tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
-    init_model: str = setting("", "start from this model's weights (fine-tuning): a .npz/.keras path, a run "
-                              "folder or 'pretrained'; same game and layer sizes", metavar="SPEC")
+    init_model: str = setting(
+        "",
+        "start from this model's weights (fine-tuning): a .npz/.keras path, a run "
+        "folder or 'pretrained'; same game and layer sizes",
+        metavar="SPEC",
+    )
 
     def __post_init__(self):
         need(0 <= self.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {self.seed}")
-        need(bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
-             f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}")
+        need(
+            bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
+            f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}",
+        )
         for name in ("games_per_batch", "batch_size", "replay_size", "eval_games", "episodes", "tf_threads"):
             need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("updates_per_batch", "min_replay", "eval_every", "epsilon_decay_episodes",
-                     "learning_rate_decay_episodes", "random_opening_moves"):
+        for name in (
+            "updates_per_batch",
+            "min_replay",
+            "eval_every",
+            "epsilon_decay_episodes",
+            "learning_rate_decay_episodes",
+            "random_opening_moves",
+        ):
             need(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
         mix = self.opponent_mix
-        need(all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
-             f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}")
+        need(
+            all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
+            f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}",
+        )
         need(0.0 < self.gamma <= 1.0, f"gamma must be in (0, 1], got {self.gamma}")
-        need(0.0 <= self.epsilon_start <= 1.0 and 0.0 <= self.epsilon_end <= 1.0,
-             "epsilon_start and epsilon_end must be in [0, 1]")
+        need(
+            0.0 <= self.epsilon_start <= 1.0 and 0.0 <= self.epsilon_end <= 1.0,
+            "epsilon_start and epsilon_end must be in [0, 1]",
+        )
         need(self.learning_rate > 0 and self.learning_rate_end > 0, "learning_rate and learning_rate_end must be > 0")
         need(self.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
         for name in ("activation", "output_activation"):

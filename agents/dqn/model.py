@@ -4,6 +4,7 @@ An MLP (observation -> hidden layers -> one value per action, tanh), Adam, and a
 phase that minimises the squared error of the taken action's value only. Also the TensorFlow side
 of a run's files: the `.keras` model (written atomically) and the TensorBoard scalars.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,8 +43,9 @@ def build_q_network(game, config):
         init = keras.initializers.GlorotUniform(seed=config.seed * 1000 + i)
         x = keras.layers.Dense(units, activation=config.activation, kernel_initializer=init, name=f"hidden_{i}")(x)
     init = keras.initializers.GlorotUniform(seed=config.seed * 1000 + len(config.hidden_layers))
-    q = keras.layers.Dense(game.num_actions, activation=config.output_activation, kernel_initializer=init,
-                           name="q_values")(x)
+    q = keras.layers.Dense(
+        game.num_actions, activation=config.output_activation, kernel_initializer=init, name="q_values"
+    )(x)
     return keras.Model(inputs, q, name=KERAS_NAME_PREFIX + game.name)
 
 

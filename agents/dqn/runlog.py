@@ -12,6 +12,7 @@ Every file is written atomically (temp file + rename). Folders are checked befor
 a new run refuses a folder that holds anything but an unstarted run; a resumed run needs its
 config.json and checkpoint. A file-system error ends in one line (UserError), not a traceback.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -85,8 +86,17 @@ def read_run_config(out: Path, game_name: str) -> DQNConfig:
 
 
 def metric_columns(game_name: str, config: DQNConfig) -> list[str]:
-    cols = ["episodes", "updates", "seconds", "epsilon", "loss", "replay_size", "decisions_per_game",
-            "selfplay_games_per_s", "train_samples_per_s"]
+    cols = [
+        "episodes",
+        "updates",
+        "seconds",
+        "epsilon",
+        "loss",
+        "replay_size",
+        "decisions_per_game",
+        "selfplay_games_per_s",
+        "train_samples_per_s",
+    ]
     for spec in config.eval_opponents:
         cols += [f"{spec}_win", f"{spec}_draw", f"{spec}_loss"]
     if game_name == "tic_tac_toe":

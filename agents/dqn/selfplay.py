@@ -2,6 +2,7 @@
 
 No TensorFlow here: the acting network is a numpy copy of the weights (`NumpyQNetwork`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -41,8 +42,9 @@ class SelfPlayRecorder(Agent):
     def start(self, states: Sequence[State], epsilon: float, random_opening_moves: int = 0) -> None:
         self.epsilon = epsilon
         self._game_of = {id(s): g for g, s in enumerate(states)}
-        self.opening = (self.rng.integers(0, random_opening_moves + 1, size=len(states))
-                        if random_opening_moves else None)
+        self.opening = (
+            self.rng.integers(0, random_opening_moves + 1, size=len(states)) if random_opening_moves else None
+        )
         self.decisions: list[list[tuple[int, int]]] = [[] for _ in states]  # per game: (player, row)
         self.obs_chunks: list[np.ndarray] = []
         self.action_chunks: list[np.ndarray] = []

@@ -9,6 +9,7 @@ the same run, and a checkpoint (weights, optimizer state, replay, generator stat
 resolved config) resumes it exactly. The library never prints: it reports through `progress` and
 `log`, and stops after the current batch when `should_stop()` says so (the caller's signals).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -127,8 +128,13 @@ class Trainer:
         return LearnedAgent(self.game, self.network)
 
     def model_metadata(self) -> dict:
-        return model_metadata(self.game, self.network, episodes=self.episodes, seed=self.config.seed,
-                              dqn_config=dataclasses.asdict(self.config))
+        return model_metadata(
+            self.game,
+            self.network,
+            episodes=self.episodes,
+            seed=self.config.seed,
+            dqn_config=dataclasses.asdict(self.config),
+        )
 
     # checkpoints: one .npz with weights, optimizer variables, replay and a JSON state -------------
     def checkpoint_bytes(self, extra_state: dict) -> bytes:
@@ -153,8 +159,9 @@ class Trainer:
         """Continue from a checkpoint read by `read_checkpoint`; returns its state."""
         try:
             self.model.set_weights([arrays[f"weight_{i}"] for i in range(len(self.model.weights))])
-            qmodel.set_optimizer_values(self.optimizer, [arrays[f"optimizer_{i}"]
-                                                         for i in range(len(self.optimizer.variables))])
+            qmodel.set_optimizer_values(
+                self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))]
+            )
             self.replay.restore(arrays, state["replay_size"], state["replay_pos"])
             self.rng.bit_generator.state = state["rng"]
             self.episodes, self.updates, self.last_loss = state["episodes"], state["updates"], state["last_loss"]
@@ -187,8 +194,9 @@ def check_checkpoint_config(state: dict, game_name: str, config: DQNConfig, run:
     differ = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
     if differ:
         details = "; ".join(f"{k} {saved.get(k)!r} in the checkpoint, {now.get(k)!r} now" for k in differ[:3])
-        raise UserError(f"{run / 'config.json'} does not match its checkpoint ({details}); "
-                        "restore it to resume, or start a new run")
+        raise UserError(
+            f"{run / 'config.json'} does not match its checkpoint ({details}); restore it to resume, or start a new run"
+        )
 
 
 def evaluate_greedy(trainer: Trainer) -> dict:
@@ -230,12 +238,16 @@ def _metrics_row(trainer: Trainer, info: dict, seconds: float) -> dict:
 
 def _status_line(trainer: Trainer, last_eval: dict) -> str:
     """'N episodes: eps E loss L | random w0.88 l0.07 ...' for the log."""
-    parts = [f"{spec} w{last_eval[spec + '_win']:.2f} l{last_eval[spec + '_loss']:.2f}"
-             for spec in trainer.config.eval_opponents if spec + "_win" in last_eval]
+    parts = [
+        f"{spec} w{last_eval[spec + '_win']:.2f} l{last_eval[spec + '_loss']:.2f}"
+        for spec in trainer.config.eval_opponents
+        if spec + "_win" in last_eval
+    ]
     if "exploitability" in last_eval:
         parts.append("unexploitable" if last_eval["exploitability"] <= 0 else "exploitable")
-    return (f"{trainer.episodes} episodes: eps {trainer.epsilon:.3f} loss {trainer.last_loss:.4f}"
-            + (" | " + " ".join(parts) if parts else ""))
+    return f"{trainer.episodes} episodes: eps {trainer.epsilon:.3f} loss {trainer.last_loss:.4f}" + (
+        " | " + " ".join(parts) if parts else ""
+    )
 
 
 class _Clock:
@@ -301,16 +313,12 @@ def train(
             if stopped_by:
                 break
             info = trainer.step()  # self-play -> replay -> update
-            if info["trained"] and not math.isfinite(info["loss"]):
-                raise UserError(f"training diverged: the loss became {info['loss']} at {trainer.episodes} episodes "
-                                f"(try a smaller learning rate); the last checkpoint in {out} is kept")
+            _refuse_divergence(info, trainer.episodes, out)
             row = _metrics_row(trainer, info, clock.total())
             evaluated = next_eval is not None and trainer.episodes >= next_eval
             if evaluated:  # evaluate / log
-                last_eval = {"episodes": trainer.episodes, **evaluate_greedy(trainer)}
-                row.update({k: v for k, v in last_eval.items() if k != "episodes"})
+                last_eval = _evaluate_into(row, trainer, log)
                 next_eval += every
-                _report(log, _status_line(trainer, last_eval))
             run.add(row, write_csv=evaluated)
             _report_progress(progress, trainer.episodes, target, clock.session(), minutes, game_name)
             if time.perf_counter() - last_checkpoint >= config.checkpoint_minutes * 60:  # checkpoint
@@ -318,21 +326,44 @@ def train(
                 last_checkpoint = time.perf_counter()
         # the end (or a stop request): evaluate the final weights if not just done, save everything
         if run.rows and last_eval.get("episodes") != trainer.episodes and stopped_by != "interrupt":
-            last_eval = {"episodes": trainer.episodes, **evaluate_greedy(trainer)}
-            run.rows[-1].update({k: v for k, v in last_eval.items() if k != "episodes"})
+            last_eval = _evaluate_into(run.rows[-1], trainer, log)
             run.rewrite_last()
-            _report(log, _status_line(trainer, last_eval))
         _save_checkpoint(run, trainer, last_eval, clock)
         run.save_model(trainer.model, trainer.network, trainer.model_metadata())
         run.plot(f"{game_name}: MC-return DQN self-play (seed {config.seed})")
     finally:
         run.close()
-    return {"game": game_name, "out": str(out), "episodes": trainer.episodes, "updates": trainer.updates,
-            "seconds": clock.total(), "stopped_by": stopped_by, "last_eval": last_eval}
+    return {
+        "game": game_name,
+        "out": str(out),
+        "episodes": trainer.episodes,
+        "updates": trainer.updates,
+        "seconds": clock.total(),
+        "stopped_by": stopped_by,
+        "last_eval": last_eval,
+    }
 
 
-def _stop_reason(done: int, target: int | None, session_seconds: float, minutes: float | None,
-                 should_stop: Callable[[], bool] | None) -> str | None:
+def _refuse_divergence(info: dict, episodes: int, out: Path) -> None:
+    """A non-finite loss poisons every weight: stop before anything of it is saved."""
+    if info["trained"] and not math.isfinite(info["loss"]):
+        raise UserError(
+            f"training diverged: the loss became {info['loss']} at {episodes} episodes "
+            f"(try a smaller learning rate); the last checkpoint in {out} is kept"
+        )
+
+
+def _evaluate_into(row: dict, trainer: Trainer, log: Callable[[str], None] | None) -> dict:
+    """Evaluate the greedy agent, add its rates to `row`, log a status line; returns the evaluation."""
+    last_eval = {"episodes": trainer.episodes, **evaluate_greedy(trainer)}
+    row.update({k: v for k, v in last_eval.items() if k != "episodes"})
+    _report(log, _status_line(trainer, last_eval))
+    return last_eval
+
+
+def _stop_reason(
+    done: int, target: int | None, session_seconds: float, minutes: float | None, should_stop: Callable[[], bool] | None
+) -> str | None:
     if target is not None and done >= target:
         return "episodes"
     if minutes is not None and session_seconds >= minutes * 60:
@@ -351,8 +382,9 @@ def _report(log: Callable[[str], None] | None, line: str) -> None:
         log(line)
 
 
-def _report_progress(progress, episodes: int, target: int | None, session_seconds: float, minutes: float | None,
-                     game_name: str) -> None:
+def _report_progress(
+    progress, episodes: int, target: int | None, session_seconds: float, minutes: float | None, game_name: str
+) -> None:
     """Episodes of the target, or (with a time budget) seconds of the minutes."""
     if progress is None:
         return

@@ -4,6 +4,7 @@ The command line of agents.dqn: settings (per-game defaults < --config FILE < fl
 DQNConfig), the run folder, the progress display and the signals. First Ctrl-C (or SIGTERM): stop
 after the current batch, save a checkpoint, exit 130 with the command that resumes; second: abort
 (the last checkpoint stays)."""
+
 from __future__ import annotations
 
 import argparse
@@ -41,15 +42,26 @@ def register(sub) -> None:
         "< flags.",
     )
     p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
-    p.add_argument("--config", metavar="FILE",
-                   help="TOML (or JSON) file of DQN settings (keys of agents.dqn.DQNConfig)")
+    p.add_argument(
+        "--config", metavar="FILE", help="TOML (or JSON) file of DQN settings (keys of agents.dqn.DQNConfig)"
+    )
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--episodes", type=positive_int, metavar="N",
-                        help="train until this many episodes in all (default: the config's)")
-    budget.add_argument("--minutes", type=_positive_float, metavar="M",
-                        help="train for this many minutes of wall clock")
-    p.add_argument("--seed", type=seed_int, default=None, metavar="S",
-                   help="seed of the whole run, 0..2**32-1 (default: the config's, 0)")
+    budget.add_argument(
+        "--episodes",
+        type=positive_int,
+        metavar="N",
+        help="train until this many episodes in all (default: the config's)",
+    )
+    budget.add_argument(
+        "--minutes", type=_positive_float, metavar="M", help="train for this many minutes of wall clock"
+    )
+    p.add_argument(
+        "--seed",
+        type=seed_int,
+        default=None,
+        metavar="S",
+        help="seed of the whole run, 0..2**32-1 (default: the config's, 0)",
+    )
     p.add_argument("--out", metavar="DIR", help="run folder, new or empty (default runs/GAME-TIMESTAMP)")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
     p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
@@ -120,14 +132,26 @@ def run(args: argparse.Namespace) -> int:
     unit = "second" if args.minutes is not None else "episode"
     with Progress(enabled=not args.quiet, unit=unit) as bar, _StopOnSignal(bar.log) as stop:
         try:
-            summary = train(args.game, config, out, episodes=args.episodes, minutes=args.minutes,
-                            resume=args.resume is not None, progress=bar,
-                            log=None if args.quiet else bar.log, should_stop=stop)
+            summary = train(
+                args.game,
+                config,
+                out,
+                episodes=args.episodes,
+                minutes=args.minutes,
+                resume=args.resume is not None,
+                progress=bar,
+                log=None if args.quiet else bar.log,
+                should_stop=stop,
+            )
         except KeyboardInterrupt:  # the second Ctrl-C: the last checkpoint (if any) stays
             bar.close()
             saved = (out / "checkpoints" / "checkpoint.npz").is_file()
-            print(f"deckopt train: aborted; {resume_hint}" if saved else "deckopt train: aborted before the first "
-                  "checkpoint; nothing to resume", file=sys.stderr)
+            print(
+                f"deckopt train: aborted; {resume_hint}"
+                if saved
+                else "deckopt train: aborted before the first checkpoint; nothing to resume",
+                file=sys.stderr,
+            )
             return INTERRUPTED
     if args.json:
         print_json(summary)

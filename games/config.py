@@ -31,8 +31,8 @@ from games.errors import UserError
 
 
 def setting(default: Any = dataclasses.MISSING, help: str = "", *, factory=dataclasses.MISSING, **cli) -> Any:
-    """A dataclass field with its help text; `cli` keys (metavar, choices, flag=False, append=True,
-    negative="no-x") tell the command line how to offer it. `factory` for mutable defaults."""
+    """A dataclass field with its help text; `cli` keys (metavar, choices, flag=False, append=True)
+    tell the command line how to offer it. `factory` for mutable defaults."""
     metadata = {"help": help, **cli}
     if factory is not dataclasses.MISSING:
         return dataclasses.field(default_factory=factory, metadata=metadata)

@@ -2,7 +2,7 @@
 
 Every field with a help text becomes `--field-name`, typed from its annotation; a new setting is
 one line in its dataclass. Lists take comma-separated values (or repeat the flag with
-`append=True`); a true-by-default bool becomes `--no-field-name`. Settings: defaults < --config
+`append=True`); a bool gets `--field-name` and `--no-field-name`. Settings: defaults < --config
 FILE < flags.
 """
 
@@ -52,13 +52,8 @@ def add_config_flags(parser: argparse.ArgumentParser, cls, skip=()) -> None:
         dest = _DEST_PREFIX + f.name
         kwargs = {"dest": dest, "default": None, "help": meta["help"]}
         if tp is bool:
-            default = f.default
-            if default is True:
-                parser.add_argument(
-                    "--" + meta.get("negative", "no-" + f.name.replace("_", "-")), action="store_false", **kwargs
-                )
-            else:
-                parser.add_argument(flag, action="store_true", **kwargs)
+            # both --x and --no-x: a per-game default may be either (e.g. Connect Four mirrors by default)
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, **kwargs)
             continue
         if "metavar" in meta:
             kwargs["metavar"] = meta["metavar"]

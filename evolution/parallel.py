@@ -21,6 +21,7 @@ per-call scatter of an identical agent raced with the release of the previous ca
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -87,7 +88,8 @@ class Mapper:
             raise UserError(f"cannot reach the Dask scheduler {self.scheduler!r}: {exc}") from None
 
     def __exit__(self, exc_type, *exc) -> None:
-        if exc_type is not None and self.backend == "loky" and self.jobs > 1:
+        if self.backend == "loky" and self.jobs > 1:
+            # on every exit: an idle worker left running (or stopped) would outlive the run
             kill_loky_workers()
         self._scattered.clear()
         if self._client is not None:
@@ -127,18 +129,20 @@ class Mapper:
         from joblib.externals.loky.process_executor import BrokenProcessPool
 
         call = functools.partial(_in_worker, func)
-        with joblib.parallel_config(backend="loky", inner_max_num_threads=1):
-            parallel = joblib.Parallel(
-                n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all", timeout=self.task_timeout
-            )
+        watchdog = _Watchdog(self.task_timeout)
+        with joblib.parallel_config(backend="loky", inner_max_num_threads=1), watchdog:
+            parallel = joblib.Parallel(n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all")
             results = parallel(joblib.delayed(call)(*x) for x in items)
             try:
-                yield from results
-            except TimeoutError:
+                for result in results:
+                    watchdog.reset()
+                    yield result
+            except Exception as exc:
                 kill_loky_workers()
-                raise WorkerFailure(self._timeout_message()) from None
-            except BrokenProcessPool as exc:  # loky's TerminatedWorkerError is one
-                kill_loky_workers()
+                if watchdog.fired:  # whatever joblib raised once the workers were killed
+                    raise WorkerFailure(self._timeout_message()) from None
+                if not isinstance(exc, BrokenProcessPool):  # loky's TerminatedWorkerError is one
+                    raise
                 codes = re.search(r"exit codes of the workers are (\{.*?\})", str(exc))
                 raise WorkerFailure(
                     "a worker process died"
@@ -175,12 +179,50 @@ class Mapper:
 
 
 def kill_loky_workers() -> None:
-    """Kill the worker processes of joblib's reusable loky executor, if any (no new one is made)."""
+    """Kill the worker processes of joblib's reusable loky executor, if any (no new one is made).
+    SIGKILL, which also ends a stopped (SIGSTOP) worker, unlike loky's own SIGTERM."""
+    import signal
+
     from joblib.externals.loky import reusable_executor
 
     executor = getattr(reusable_executor, "_executor", None)
-    if executor is not None:
-        executor.shutdown(wait=False, kill_workers=True)
+    if executor is None:
+        return
+    for pid in list((getattr(executor, "_processes", None) or {}).keys()):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    executor.shutdown(wait=False, kill_workers=True)
+
+
+class _Watchdog:
+    """Kills the loky workers when no task has finished for `timeout` seconds (a stopped or hung
+    worker): the map then fails with a broken pool instead of waiting for ever, whatever joblib
+    was waiting on at the time."""
+
+    def __init__(self, timeout: float | None):
+        self.timeout = timeout
+        self.fired = False
+        self._last = time.monotonic()
+        self._done = threading.Event()
+
+    def reset(self) -> None:
+        self._last = time.monotonic()
+
+    def __enter__(self) -> _Watchdog:
+        if self.timeout:
+            self.reset()
+            threading.Thread(target=self._watch, name="deckopt-task-timeout", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+
+    def _watch(self) -> None:
+        while not self._done.wait(min(1.0, self.timeout / 4)):
+            if time.monotonic() - self._last > self.timeout:
+                self.fired = True
+                kill_loky_workers()
+                return
 
 
 _parent_watch_started = False

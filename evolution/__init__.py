@@ -11,6 +11,7 @@ EvolutionState), `runfolder` (every file of a run), `loop` (the generation loop)
 (champion playoff, held-out reference panel), `report` (tables, deck export), `plots`, `panel`
 (reference deck files). No TensorFlow is imported here or in any worker.
 """
+
 from evolution.config import EvolveConfig, load_config
 
 

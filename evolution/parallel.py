@@ -56,7 +56,8 @@ class Mapper:
         self._cluster = cluster  # an existing dask cluster (tests)
         self._client = None
         self._own_cluster = None
-        self._scattered: dict[int, tuple[object, object]] = {}  # id(obj) -> (obj, its future on the cluster)
+        self._scattered: dict[int, tuple[object, object]] = {}
+        self._loky_used = False  # id(obj) -> (obj, its future on the cluster)
 
     def describe(self) -> str:
         if self.backend == "dask":
@@ -128,6 +129,11 @@ class Mapper:
         import joblib
         from joblib.externals.loky.process_executor import BrokenProcessPool
 
+        _hide_loky_kill_race()
+        if self._loky_used and _loky_broken():  # a worker died between two maps of this run
+            kill_loky_workers()
+            raise WorkerFailure("a worker process died; the run was stopped")
+        self._loky_used = True
         call = functools.partial(_in_worker, func)
         watchdog = _Watchdog(self.task_timeout)
         with joblib.parallel_config(backend="loky", inner_max_num_threads=1), watchdog:
@@ -223,6 +229,32 @@ class _Watchdog:
                 self.fired = True
                 kill_loky_workers()
                 return
+
+
+def _loky_broken() -> bool:
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)
+    return executor is not None and bool(getattr(getattr(executor, "_flags", None), "broken", None))
+
+
+def _hide_loky_kill_race() -> None:
+    """Silence one known loky race, once per process: when its executor is shut down with
+    kill_workers (Ctrl-C, a dead worker, our own kill) while tasks are queued, its manager thread
+    drops the pending work and then looks one of them up (KeyError), printing a thread traceback
+    after the run has already stopped cleanly. Any other thread exception is reported as usual."""
+    if getattr(threading.excepthook, "_deckopt", False):
+        return
+    previous = threading.excepthook
+
+    def hook(args):
+        flags = getattr(args.thread, "executor_flags", None)
+        if args.exc_type is KeyError and getattr(flags, "kill_workers", False):
+            return
+        previous(args)
+
+    hook._deckopt = True
+    threading.excepthook = hook
 
 
 _parent_watch_started = False

@@ -98,26 +98,30 @@ class RunFolder:
             return None
         data = self.read_json(self.checkpoint)
         where = f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)}"
+        saved = data.get("config") if isinstance(data, dict) else None
+        if saved is not None:  # first: an edited config.json would make the rest look damaged
+            self._check_same_run(saved, config, where)
         try:
-            state = EvolutionState.from_json(data, config)
+            return EvolutionState.from_json(data, config)
         except UserError as exc:
             raise UserError(f"{where}: {exc}") from None
-        if state.config is not None:
-            try:
-                saved = config_from_settings(state.config)
-            except UserError as exc:
-                raise UserError(f"{where}: damaged checkpoint (its config: {exc})") from None
-            changed = [
-                k
-                for k in EvolveConfig.__dataclass_fields__
-                if k not in EXECUTION_FIELDS and getattr(saved, k) != getattr(config, k)
-            ]
-            if changed:
-                raise UserError(
-                    f"run folder {str(self.path)!r}: config.json differs from the run's checkpoint in "
-                    f"{', '.join(changed)} (edited after the run started?); restore them to continue"
-                )
-        return state
+
+    def _check_same_run(self, saved: dict, config: EvolveConfig, where: str) -> None:
+        """config.json may differ from the checkpoint's config in execution fields only."""
+        try:
+            saved_config = config_from_settings(saved)
+        except UserError as exc:
+            raise UserError(f"{where}: damaged checkpoint (its config: {exc})") from None
+        changed = [
+            k
+            for k in EvolveConfig.__dataclass_fields__
+            if k not in EXECUTION_FIELDS and getattr(saved_config, k) != getattr(config, k)
+        ]
+        if changed:
+            raise UserError(
+                f"run folder {str(self.path)!r}: config.json differs from the run's checkpoint in "
+                f"{', '.join(changed)} (edited after the run started?); restore them to continue"
+            )
 
     def read_best_decks(self) -> list[dict]:
         data = self.read_json(self.best_decks)

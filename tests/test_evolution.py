@@ -1,6 +1,7 @@
 """Deck evolution: operators keep decks legal, repair is unbiased, mirrored fitness is fair, runs are
 deterministic (whatever the workers), resume equals an uninterrupted run, the Dask backend works,
 bad deck files and run folders are refused with one line."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,16 @@ from evolution.parallel import Mapper
 from games.decks import DeckRules
 from games.errors import UserError
 
-RULE_SETS = [DeckRules(), DeckRules(10, 40, 1), DeckRules(25, 100, 2), DeckRules(5, 60, 3), DeckRules(1, 1, 1),
-             DeckRules(3, 9, 3), DeckRules(30, 100, 1), DeckRules(8, 200, 1)]
+RULE_SETS = [
+    DeckRules(),
+    DeckRules(10, 40, 1),
+    DeckRules(25, 100, 2),
+    DeckRules(5, 60, 3),
+    DeckRules(1, 1, 1),
+    DeckRules(3, 9, 3),
+    DeckRules(30, 100, 1),
+    DeckRules(8, 200, 1),
+]
 
 
 def legal(rules: DeckRules, cards) -> bool:
@@ -112,7 +121,10 @@ def test_repair_is_unbiased():
     rules = DeckRules()
     deck = [1] * 8 + [2] * 4 + [4] * 6 + [6] * 4 + [9, 10, 14]
     assert sum(deck) == 100 - 3  # room below the budget, so corrections go both ways
-    ours = lambda cards, target, g: genome.repair(cards, rules, g, target_total=target, keep_order=True)
+
+    def ours(cards, target, g):
+        return genome.repair(cards, rules, g, target_total=target, keep_order=True)
+
     corr = mean_correction(ours, deck, 3000, rng)
     assert np.abs(corr).max() < 0.05, corr  # no card pushed up or down on average
     assert np.all(corr[:8] == 0)  # cards at the floor are never touched by budget corrections
@@ -175,9 +187,8 @@ def test_mirrored_deal_hands_the_luck_over():
 def test_mirrored_deal_cancels_luck(heuristic):
     """The two games of a deal are not positively correlated (the engine's mirrored=True, which
     keeps each deck's card order, correlates them at about +0.9 on this matchup)."""
-    from games.decks import load_deck
-
     from evolution.panel import resolve_path
+    from games.decks import load_deck
 
     rules = DeckRules()
     a = (1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 6, 7, 7, 8, 11)
@@ -201,9 +212,22 @@ def test_stronger_deck_scores_higher(heuristic):
 
 # --- runs -----------------------------------------------------------------------------------------
 def tiny(**kw) -> EvolveConfig:
-    base = dict(generations=2, pool=6, games_per_pair=4, agent="heuristic", jobs=1, survivors=2, hof_size=3,
-                hof_opponents=2, random_opponents=2, games_per_task=20, playoff_top=3, playoff_games_per_pair=10, validate=False,
-                plot_every=0)
+    base = dict(
+        generations=2,
+        pool=6,
+        games_per_pair=4,
+        agent="heuristic",
+        jobs=1,
+        survivors=2,
+        hof_size=3,
+        hof_opponents=2,
+        random_opponents=2,
+        games_per_task=20,
+        playoff_top=3,
+        playoff_games_per_pair=10,
+        validate=False,
+        plot_every=0,
+    )
     base.update(kw)
     return EvolveConfig(**base)
 
@@ -243,8 +267,16 @@ def test_tiny_run_is_deterministic_and_jobs_do_not_matter(reference_run, tmp_pat
     with Mapper(2) as pmap:  # the same reused worker processes: no TensorFlow was imported there
         assert not any(pmap(eval, [("any(m in __import__('sys').modules for m in ('tensorflow', 'keras'))",)] * 4))
     files = {p.name for p in reference_run.iterdir()}
-    assert {"config.json", "logbook.csv", "best_decks.json", "hall_of_fame.json", "champion.json", "champion.toml",
-            "generations", "checkpoints"} <= files
+    assert {
+        "config.json",
+        "logbook.csv",
+        "best_decks.json",
+        "hall_of_fame.json",
+        "champion.json",
+        "champion.toml",
+        "generations",
+        "checkpoints",
+    } <= files
     gen = json.loads((reference_run / "generations" / "gen_0002.json").read_text())
     assert len(gen["decks"]) == 6 and all(legal(DeckRules(), d["cards"]) for d in gen["decks"])
     d = gen["decks"][0]
@@ -305,7 +337,9 @@ def test_score_memory_pools_a_survivors_recent_games_and_resumes_exactly(tmp_pat
             if d["origin"] == "survivor":
                 prev = next(e for e in gens[g - 1]["decks"] if e["cards"] == d["cards"])
                 # its fresh games plus what counted last generation, at most 3 generations' worth
-                assert fresh < d["games"] <= 3 * fresh and d["games"] > sum(k["games"] for k in d["by_opponents"].values())
+                assert fresh < d["games"] <= 3 * fresh and d["games"] > sum(
+                    k["games"] for k in d["by_opponents"].values()
+                )
                 assert d["games"] <= prev["games"] + sum(k["games"] for k in d["by_opponents"].values())
             else:
                 assert d["games"] == sum(k["games"] for k in d["by_opponents"].values())
@@ -355,14 +389,18 @@ def test_mu_plus_lambda_with_crossover_and_panel(tmp_path):
     origins = {d["origin"] for d in gen["decks"]}
     assert "parent" in origins and origins <= {"parent", "mutant"}
     # this generation's games (a survivor's fitness also pools its recent past: score_memory)
-    assert all(sum(k["games"] for k in d["by_opponents"].values()) == 4 * 5 + 4 for d in gen["decks"])  # 5 pool opponents + the panel deck
+    assert all(
+        sum(k["games"] for k in d["by_opponents"].values()) == 4 * 5 + 4 for d in gen["decks"]
+    )  # 5 pool opponents + the panel deck
 
 
 def test_dask_backend_on_a_local_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     cfg = tiny(generations=1)
     evolve(cfg, tmp_path / "seq", log=None, finish=False)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
         with Mapper(backend="dask", cluster=cluster) as pmap:
             evolve(cfg, tmp_path / "dask", log=None, finish=False, pmap=pmap)
     a, b = snapshot(tmp_path / "seq"), snapshot(tmp_path / "dask")
@@ -376,12 +414,15 @@ def cli(*argv):
     return main([str(a) for a in argv])
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("cards = [1, 2,\n", "TOML"),
-    ("cards = [" + ", ".join(["4"] * 24) + "]\n", "25"),
-    ("cards = [" + ", ".join(["5"] * 25) + "]\n", "budget"),
-    ('name = "x"\n', "'cards'"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("cards = [1, 2,\n", "TOML"),
+        ("cards = [" + ", ".join(["4"] * 24) + "]\n", "25"),
+        ("cards = [" + ", ".join(["5"] * 25) + "]\n", "budget"),
+        ('name = "x"\n', "'cards'"),
+    ],
+)
 def test_bad_deck_files_are_refused_with_one_line(tmp_path, capsys, text, needle):
     bad = tmp_path / "bad.toml"
     bad.write_text(text)
@@ -421,25 +462,49 @@ def test_config_file_and_no_tensorflow(tmp_path):
         load_config(f)
     with pytest.raises(UserError, match="even"):
         EvolveConfig(games_per_pair=3)
-    code = "import sys, evolution.loop, evolution.fitness, evolution.report, evolution.validation; " \
-           "print('tensorflow' in sys.modules or 'keras' in sys.modules)"
+    code = (
+        "import sys, evolution.loop, evolution.fitness, evolution.report, evolution.validation; "
+        "print('tensorflow' in sys.modules or 'keras' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
 def test_cli_evolve_json_then_validate(tmp_path, capsys):
     cfg = tmp_path / "tiny.toml"
-    cfg.write_text('pool = 4\ngames_per_pair = 2\nplayoff_top = 2\nplayoff_games_per_pair = 4\n'
-                   'opponents = ["population", "random"]\nrandom_opponents = 2\nplot_every = 0\n')
+    cfg.write_text(
+        "pool = 4\ngames_per_pair = 2\nplayoff_top = 2\nplayoff_games_per_pair = 4\n"
+        'opponents = ["population", "random"]\nrandom_opponents = 2\nplot_every = 0\n'
+    )
     run = tmp_path / "run"
-    assert cli("evolve", "--config", cfg, "--agent", "heuristic", "--generations", 2, "--validation-games", 2,
-               "--jobs", 1, "--out", run, "--quiet", "--json") == 0
+    assert (
+        cli(
+            "evolve",
+            "--config",
+            cfg,
+            "--agent",
+            "heuristic",
+            "--generations",
+            2,
+            "--validation-games",
+            2,
+            "--jobs",
+            1,
+            "--out",
+            run,
+            "--quiet",
+            "--json",
+        )
+        == 0
+    )
     summary = json.loads(capsys.readouterr().out)
     v = summary["validation"]
     assert v["games"] == 2 * len(v["references"]) and any(g["group"] == "ancestor" for g in v["groups"])
     assert len(v["references"]) >= 31 and v["held_out"] is True
     assert (run / "fitness.png").stat().st_size > 1000 and (run / "best_deck_powers.png").stat().st_size > 1000
     gen = json.loads((run / "generations" / "gen_0001.json").read_text())
-    assert all(sum(k["games"] for k in d["by_opponents"].values()) == 2 * 3 + 2 * 2 for d in gen["decks"])  # 3 pool opponents + 2 random decks
+    assert all(
+        sum(k["games"] for k in d["by_opponents"].values()) == 2 * 3 + 2 * 2 for d in gen["decks"]
+    )  # 3 pool opponents + 2 random decks
     assert cli("decks", run, "--validate", "--games", 2, "--panel", "decks/flat.toml", "--json") == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in out["validation"]["references"]] == ["flat"]

@@ -1,0 +1,178 @@
+"""`deckopt evolve --jobs 2` stopped from outside: Ctrl-C, SIGTERM, a killed worker, stopped workers,
+kill -9. Each run is a subprocess with a tiny config; each must end with one line on stderr (the
+resume hint, no traceback), leave no process behind, and resume to exactly the run that was never
+interrupted. The Dask backend, quiet or not, gives the same run as loky."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from deckopt.cli import main
+
+# generation maps of about a second (so a signal lands inside one), a small playoff, no validation
+ARGS = [
+    "--generations",
+    "4",
+    "--pool",
+    "6",
+    "--games-per-pair",
+    "40",
+    "--hof-opponents",
+    "2",
+    "--random-opponents",
+    "2",
+    "--playoff-top",
+    "2",
+    "--playoff-games-per-pair",
+    "10",
+    "--no-validate",
+    "--seed",
+    "5",
+]
+
+
+def computed(run: Path) -> dict:
+    """What a run computed: every generation file (without timings) and the champion."""
+    out = {}
+    for f in sorted((run / "generations").glob("gen_*.json")):
+        d = json.loads(f.read_text())
+        d.pop("seconds")
+        out[f.name] = d
+    out["champion"] = json.loads((run / "champion.json").read_text())
+    return out
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> dict:
+    run = tmp_path_factory.mktemp("faults") / "whole"
+    assert main(["evolve", *ARGS, "--jobs", "1", "--out", str(run), "--quiet"]) == 0
+    return computed(run)
+
+
+def start(run: Path, *extra: str) -> subprocess.Popen:
+    """The CLI in its own session (a terminal's Ctrl-C reaches the whole process group), with the
+    default SIGINT handling even where the test runner's shell ignores it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "deckopt", "evolve", *ARGS, "--jobs", "2", "--out", str(run), "--quiet", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def after_generation(proc: subprocess.Popen, run: Path, gen: int = 1, timeout: float = 90) -> list[psutil.Process]:
+    """Waits until generation `gen` is saved; returns the run's child processes (workers etc.)."""
+    deadline = time.monotonic() + timeout
+    while not (run / "generations" / f"gen_{gen:04d}.json").is_file():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the run did not get going"
+        time.sleep(0.02)
+    return psutil.Process(proc.pid).children(recursive=True)
+
+
+def workers(children: list[psutil.Process]) -> list[psutil.Process]:
+    return [c for c in children if "popen_loky" in " ".join(c.cmdline())]
+
+
+def assert_all_gone(processes: list[psutil.Process], within: float = 10.0) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        alive = [p for p in processes if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        if not alive:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"processes left behind: {[(p.pid, p.cmdline()[-3:]) for p in alive]}")
+
+
+def assert_one_line(err: str, *words: str) -> None:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+def resume_and_compare(run: Path, uninterrupted: dict) -> None:
+    assert main(["evolve", "--resume", str(run), "--jobs", "1", "--quiet"]) == 0
+    assert computed(run) == uninterrupted
+
+
+def test_ctrl_c_stops_cleanly_and_resumes_exactly(tmp_path, uninterrupted):
+    run = tmp_path / "run"
+    proc = start(run)
+    children = after_generation(proc, run)
+    assert len(workers(children)) == 2
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the workers get it too
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert_one_line(err, "interrupted", f"--resume {run}", "are saved")
+    assert_all_gone(children)
+    resume_and_compare(run, uninterrupted)
+
+
+def test_sigterm_stops_like_ctrl_c(tmp_path, uninterrupted):
+    run = tmp_path / "run"
+    proc = start(run)
+    children = after_generation(proc, run)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert_one_line(err, "SIGTERM", f"--resume {run}")
+    assert_all_gone(children)
+    resume_and_compare(run, uninterrupted)
+
+
+def test_a_killed_worker_stops_the_run_in_one_line(tmp_path, uninterrupted):
+    run = tmp_path / "run"
+    proc = start(run)
+    children = after_generation(proc, run)
+    workers(children)[0].kill()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert_one_line(err, "worker process died", f"--resume {run}")
+    assert_all_gone(children)
+    resume_and_compare(run, uninterrupted)
+
+
+def test_stopped_workers_hit_the_task_timeout(tmp_path, uninterrupted):
+    run = tmp_path / "run"
+    proc = start(run, "--task-timeout", "1")
+    children = after_generation(proc, run)
+    for w in workers(children):
+        w.suspend()  # SIGSTOP: alive but never answering
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert_one_line(err, "longer than 1 s", "task_timeout", f"--resume {run}")
+    assert_all_gone(children)  # the stopped workers too
+    resume_and_compare(run, uninterrupted)
+
+
+def test_kill_9_leaves_no_worker_and_resumes_exactly(tmp_path, uninterrupted):
+    run = tmp_path / "run"
+    proc = start(run)
+    children = after_generation(proc, run)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert_all_gone(children)  # the workers notice that their parent is gone
+    resume_and_compare(run, uninterrupted)
+
+
+@pytest.mark.parametrize("quiet", [True, False], ids=["quiet", "progress"])
+def test_dask_backend_equals_loky_quiet_or_not(tmp_path, uninterrupted, quiet, capsys):
+    pytest.importorskip("distributed")
+    run = tmp_path / "dask"
+    argv = ["evolve", *ARGS, "--backend", "dask", "--jobs", "2", "--out", str(run)] + (["--quiet"] if quiet else [])
+    assert main(argv) == 0
+    assert computed(run) == uninterrupted
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and ("" if quiet else "gen   3:") in err

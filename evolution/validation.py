@@ -80,25 +80,7 @@ def validate(
         progress=progress,
         what="validation",
     )
-    per_ref, groups = [], {}
-    for ref, outcomes in zip(references, results):
-        s = fit.Score()
-        s.add(outcomes)
-        groups.setdefault(ref.group, fit.Score())
-        groups[ref.group] = groups[ref.group].merge(s)
-        d = s.as_dict()
-        per_ref.append(
-            {
-                "name": ref.name,
-                "group": ref.group,
-                "cards": list(ref.cards),
-                **d,
-                "lower_above_0.5": d["ci95"][0] > TARGET_EVERY_LOWER,
-            }
-        )
-    group_rows = [
-        {"group": g, "decks": sum(1 for r in references if r.group == g), **s.as_dict()} for g, s in groups.items()
-    ]
+    per_ref, groups, group_rows = _scores_by_reference(references, results)
     total = fit.Score()
     for s in groups.values():
         total = total.merge(s)
@@ -119,6 +101,29 @@ def validate(
             "ancestor_together_at_least_0.55": (ancestor.score >= TARGET_ANCESTOR) if ancestor else None,
         },
     }
+
+
+def _scores_by_reference(references: list[ReferenceDeck], results: list) -> tuple[list[dict], dict, list[dict]]:
+    """Per reference deck (with whether its interval clears 0.5), per group as Scores and as rows."""
+    per_ref, groups = [], {}
+    for ref, outcomes in zip(references, results):
+        s = fit.Score()
+        s.add(outcomes)
+        groups[ref.group] = groups.get(ref.group, fit.Score()).merge(s)
+        d = s.as_dict()
+        per_ref.append(
+            {
+                "name": ref.name,
+                "group": ref.group,
+                "cards": list(ref.cards),
+                **d,
+                "lower_above_0.5": d["ci95"][0] > TARGET_EVERY_LOWER,
+            }
+        )
+    group_rows = [
+        {"group": g, "decks": sum(1 for r in references if r.group == g), **s.as_dict()} for g, s in groups.items()
+    ]
+    return per_ref, groups, group_rows
 
 
 def validation_table(report: dict) -> str:

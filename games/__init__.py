@@ -22,6 +22,7 @@ _REGISTRY = {
     "connect_four": "games.connect_four:ConnectFour",
     "incan_gold": "games.incan_gold:IncanGold",
     "gwent_lite": "games.gwent_lite:GwentLite",
+    "durak": "games.durak:Durak",
 }
 
 GAME_NAMES = tuple(_REGISTRY)

@@ -10,6 +10,7 @@ import pickle
 import numpy as np
 import pytest
 from conftest import (
+    GAME_CONFIGS,
     assert_same_state,
     assert_unchanged,
     observation_range,
@@ -26,6 +27,20 @@ from games import TERMINAL, IllegalActionError, State
 from games.config import config_from_dict, config_to_dict
 
 GAMES_PER_CONFIG = 250
+
+# the configs of tests/conftest.py, plus Durak's (its default, 2 players, is there already)
+CONFORMANCE_CONFIGS = GAME_CONFIGS + [
+    ("durak-3_players", "durak", {"num_players": 3}),
+    ("durak-4_players", "durak", {"num_players": 4}),
+    ("durak-fixed_trump", "durak", {"fixed_trump": True}),
+]
+
+
+@pytest.fixture(params=[c[1:] for c in CONFORMANCE_CONFIGS], ids=[c[0] for c in CONFORMANCE_CONFIGS])
+def any_game(request) -> games.Game:
+    """Each registered game in each config of CONFORMANCE_CONFIGS (overrides conftest's fixture here)."""
+    name, config = request.param
+    return games.make(name, **config)
 
 
 def check_step(state: State) -> None:

@@ -11,6 +11,12 @@ Model files (written by agents.dqn):
 - `model.keras`: the same network as a Keras 3 model (named `q_network__<game>`), for TensorFlow
   tools and for resuming work in Keras.
 `load_agent` prefers the `.npz` (no TensorFlow) and reads the `.keras` only when it is alone.
+
+Policy models (NFSP's average policy, PPO's actor; see agents.policy) are the same files: the MLP
+gives one logit per action and the metadata says `"policy": "sample"` or `"greedy"`; their `.keras`
+model is named `policy_network__<game>`. `load_agent` returns a `PolicyAgent` for them, which draws
+its actions from the masked softmax with the generator `agents.make` gives it (so a seeded match is
+reproducible), or takes the most probable action.
 """
 
 from __future__ import annotations
@@ -202,7 +208,13 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         network = NumpyQNetwork([v.numpy() for v in model.weights], activations)
     except Exception as exc:  # a corrupt or foreign archive can fail in many ways inside Keras
         raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
-    game_name = model.name[len(KERAS_NAME_PREFIX) :] if model.name.startswith(KERAS_NAME_PREFIX) else None
+    from agents.policy import POLICY_KERAS_PREFIX
+
+    game_name, policy = None, None
+    for prefix in (KERAS_NAME_PREFIX, POLICY_KERAS_PREFIX):
+        if model.name.startswith(prefix):
+            game_name = model.name[len(prefix) :]
+            policy = "sample" if prefix == POLICY_KERAS_PREFIX else None
     metadata = {
         "format": MODEL_FORMAT,
         "game": game_name,
@@ -210,6 +222,7 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         "num_actions": network.output_size,
         "layer_sizes": network.layer_sizes,
         "activations": network.activations,
+        **({"policy": policy} if policy else {}),
     }
     return network, metadata
 
@@ -260,7 +273,12 @@ def load_network(spec: str, game: Game) -> tuple[NumpyQNetwork, dict]:
     return network, metadata
 
 
-def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) -> LearnedAgent:
-    """The greedy agent of a model spec (`pretrained`, run folder, .npz or .keras path)."""
+def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) -> Agent:
+    """The agent of a model spec (`pretrained`, run folder, .npz or .keras path): greedy for a
+    Q-network, a `PolicyAgent` (sampling with `rng`, or greedy) for a policy network."""
     network, metadata = load_network(str(spec), game)
+    if "policy" in metadata:
+        from agents.policy import PolicyAgent
+
+        return PolicyAgent(game, network, metadata["policy"], rng, metadata)
     return LearnedAgent(game, network, metadata)

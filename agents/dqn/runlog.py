@@ -74,15 +74,19 @@ def check_resumable(out: Path) -> None:
     _check_writable(out)
 
 
-def read_run_config(out: Path, game_name: str) -> DQNConfig:
-    """The config of the run in `out` (its config.json, validated like any settings file)."""
+def read_run_config(out: Path, game_name: str, cls=DQNConfig, algo: str = "dqn"):
+    """The config (a `cls`) of the run in `out` (its config.json, validated like any settings file).
+    config.json names its learner in "algo" (absent: a DQN run)."""
     check_resumable(out)
     path = Path(out) / "config.json"
     saved = read_settings(path, "run config")
     saved_game = saved.pop("game", None)
     if saved_game != game_name:
         raise UserError(f"{out} is a {saved_game} run, not {game_name}")
-    return config_from_dict(DQNConfig, saved, where=str(path))
+    saved_algo = saved.pop("algo", "dqn")
+    if saved_algo != algo:
+        raise UserError(f"{out} is a {saved_algo} run, not {algo}; resume it with --algo {saved_algo}")
+    return config_from_dict(cls, saved, where=str(path))
 
 
 def metric_columns(game_name: str, config: DQNConfig) -> list[str]:
@@ -125,11 +129,15 @@ def _writing(path: Path):
 class RunLog:
     """The files of one run: config, metrics rows (CSV + TensorBoard), checkpoint, model, plot."""
 
-    def __init__(self, out: Path, game_name: str, config: DQNConfig):
+    def __init__(self, out: Path, game_name: str, config, columns: list[str] | None = None, header=None):
+        """`columns` of metrics.csv (default: the DQN's); `header`: extra keys of config.json
+        written before the config's (e.g. {"algo": "ppo"})."""
         self.out = Path(out)
         self.game_name = game_name
         self.config = config
-        self.columns = metric_columns(game_name, config)
+        self.columns = metric_columns(game_name, config) if columns is None else list(columns)
+        self.header = dict(header or {})
+        self.loss_label = "loss (MSE)"  # of the plot's upper panel
         self.rows: list[dict] = []
         self.checkpoint_path = self.out / CHECKPOINT
         self._scalars = None
@@ -138,7 +146,9 @@ class RunLog:
         """Open the run: a new one writes config.json; a resumed one continues its `rows`."""
         if rows is None:
             with _writing(self.out / "config.json"):
-                atomic_write_json(self.out / "config.json", {"game": self.game_name, **config_to_dict(self.config)})
+                atomic_write_json(
+                    self.out / "config.json", {"game": self.game_name, **self.header, **config_to_dict(self.config)}
+                )
         else:
             self.rows = list(rows)
         from agents.dqn.model import ScalarWriter
@@ -179,7 +189,7 @@ class RunLog:
     def plot(self, title: str) -> None:
         if self.rows:
             with _writing(self.out / "learning_curves.png"):
-                plot_learning_curves(self.out / "learning_curves.png", self.rows, self.columns, title)
+                plot_learning_curves(self.out / "learning_curves.png", self.rows, self.columns, title, self.loss_label)
 
     def close(self) -> None:
         if self._scalars is not None:
@@ -187,7 +197,9 @@ class RunLog:
             self._scalars = None
 
 
-def plot_learning_curves(path: Path, rows: list[dict], columns: list[str], title: str) -> None:
+def plot_learning_curves(
+    path: Path, rows: list[dict], columns: list[str], title: str, loss_label: str = "loss (MSE)"
+) -> None:
     """Loss and epsilon per batch above, the evaluations' win (and loss) rates below."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -196,7 +208,7 @@ def plot_learning_curves(path: Path, rows: list[dict], columns: list[str], title
     FigureCanvasAgg(fig)
     ax_loss, ax_eval = fig.subplots(2, 1, sharex=True)
     episodes = np.array([r["episodes"] for r in rows], dtype=float)
-    ax_loss.plot(episodes, np.array([r.get("loss", np.nan) for r in rows], dtype=float), lw=0.8, label="loss (MSE)")
+    ax_loss.plot(episodes, np.array([r.get("loss", np.nan) for r in rows], dtype=float), lw=0.8, label=loss_label)
     ax_loss.plot(episodes, [r.get("epsilon", np.nan) for r in rows], lw=0.8, label="epsilon")
     ax_loss.set_ylabel("loss / epsilon")
     ax_loss.legend()

@@ -1,13 +1,16 @@
-"""`deckopt train GAME [--config FILE] [--episodes N | --minutes M] [--seed S] [--out DIR] [--resume DIR]`.
+"""`deckopt train GAME [--algo dqn|nfsp|ppo] [--config FILE] [--episodes N | --minutes M] [--seed S] [--out DIR]
+[--resume DIR]`.
 
-The command line of agents.dqn: settings (per-game defaults < --config FILE < flags generated from
-DQNConfig), the run folder, the progress display and the signals. First Ctrl-C (or SIGTERM): stop
+The command line of the learners (agents.dqn, agents.nfsp, agents.ppo): settings (per-game defaults
+< --config FILE < flags generated from the chosen learner's config dataclass; a flag of another
+learner is refused), the run folder, the progress display and the signals. First Ctrl-C (or SIGTERM): stop
 after the current batch, save a checkpoint, exit 130 with the command that resumes; second: abort
 (the last checkpoint stays)."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import sys
 from pathlib import Path
@@ -17,6 +20,16 @@ from deckopt.commands._config_flags import add_config_flags, config_overrides
 from games.errors import UserError
 
 INTERRUPTED = 130
+ALGOS = ("dqn", "nfsp", "ppo")
+
+
+def _algo(name: str):
+    """(config class, load_config, train) of a learner, imported on use."""
+    import importlib
+
+    module = importlib.import_module(f"agents.{name}")
+    cls = {"dqn": "DQNConfig", "nfsp": "NFSPConfig", "ppo": "PPOConfig"}[name]
+    return getattr(module, cls), module.load_config, module.train
 
 
 def _positive_float(text: str) -> float:
@@ -31,19 +44,27 @@ def _positive_float(text: str) -> float:
 
 def register(sub) -> None:
     from agents.dqn.config import DQNConfig
+    from agents.nfsp.config import NFSPConfig
+    from agents.ppo.config import PPOConfig
 
     p = sub.add_parser(
         "train",
-        help="train a DQN agent by self-play (Monte-Carlo returns)",
-        description="Train one Q-network that plays every seat, by self-play in lock-step, with Monte-Carlo "
-        "returns. Writes runs/NAME/: config.json, metrics.csv, TensorBoard scalars, checkpoints/, model.keras "
+        help="train an agent by self-play (DQN with Monte-Carlo returns, NFSP or PPO)",
+        description="Train an agent that plays every seat, by self-play in lock-step: --algo dqn (default) one "
+        "Q-network with Monte-Carlo returns, nfsp (best response + average policy, Heinrich & Silver 2016) or "
+        "ppo (clipped actor-critic, GAE). Writes runs/NAME/: config.json, metrics.csv, TensorBoard scalars, "
+        "checkpoints/, model.keras "
         "+ model.npz and learning_curves.png. Ctrl-C (or SIGTERM) stops after the current batch and saves a "
         "checkpoint; --resume continues exactly where it stopped. Settings: per-game defaults < --config FILE "
         "< flags.",
     )
-    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
+    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold, gwent_lite or durak")
+    p.add_argument("--algo", choices=ALGOS, default="dqn", help="the learner (default dqn)")
     p.add_argument(
-        "--config", metavar="FILE", help="TOML (or JSON) file of DQN settings (keys of agents.dqn.DQNConfig)"
+        "--config",
+        metavar="FILE",
+        help="TOML (or JSON) file of settings (keys of agents.dqn.DQNConfig, agents.nfsp.NFSPConfig or "
+        "agents.ppo.PPOConfig, by --algo)",
     )
     budget = p.add_mutually_exclusive_group()
     budget.add_argument(
@@ -66,8 +87,14 @@ def register(sub) -> None:
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
     p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     p.add_argument("--json", action="store_true", help="print a one-object summary on stdout")
-    settings = p.add_argument_group("DQN settings (override the config file; default: per game)")
-    add_config_flags(settings, DQNConfig, skip=("seed",))
+    seen = {"seed"}
+    for title, cls in (("DQN", DQNConfig), ("NFSP (--algo nfsp)", NFSPConfig), ("PPO (--algo ppo)", PPOConfig)):
+        group = p.add_argument_group(
+            f"{title} settings (override the config file; default: per game)"
+            + ("" if cls is DQNConfig else "; the flags above apply too where the name is a setting of it")
+        )
+        add_config_flags(group, cls, skip=tuple(seen))
+        seen |= {f.name for f in dataclasses.fields(cls)}
     p.set_defaults(func=run)
 
 
@@ -103,10 +130,16 @@ class _StopOnSignal:
 
 def _settings(args) -> tuple:
     """(config, run folder) from the flags: a new run's resolved config, or a resumed run's own."""
-    from agents.dqn import default_run_dir, load_config, read_run_config
-    from agents.dqn.config import DQNConfig
+    from agents.dqn import default_run_dir, read_run_config
 
-    overrides = config_overrides(args, DQNConfig)
+    config_cls, load_config, _ = _algo(args.algo)
+    names = {f.name for f in dataclasses.fields(config_cls)}
+    foreign = sorted(k[len("cfg__") :] for k, v in vars(args).items() if k.startswith("cfg__") and v is not None)
+    foreign = [k for k in foreign if k not in names]
+    if foreign:
+        flags = ", ".join("--" + name.replace("_", "-") for name in foreign)
+        raise UserError(f"{flags}: not a setting of --algo {args.algo}")
+    overrides = config_overrides(args, config_cls)
     if args.resume is None:
         config = load_config(args.game, args.config, seed=args.seed, **overrides)
         return config, Path(args.out) if args.out is not None else default_run_dir(args.game)
@@ -117,18 +150,18 @@ def _settings(args) -> tuple:
         raise UserError(f"{flags}: a resumed run keeps the settings of its config.json; drop them")
     if args.out is not None and Path(args.out).resolve() != Path(args.resume).resolve():
         raise UserError("--out and --resume name different folders; a resumed run writes to its own folder")
-    config = read_run_config(Path(args.resume), args.game)
+    config = read_run_config(Path(args.resume), args.game, config_cls, args.algo)
     if args.seed is not None and args.seed != config.seed:
         raise UserError(f"{args.resume} was trained with seed {config.seed}; --seed {args.seed} would not resume it")
     return config, Path(args.resume)
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.dqn import train
-
     config, out = _settings(args)
+    train = _algo(args.algo)[2]
     budget = f" --episodes {args.episodes}" if args.episodes is not None else ""
-    resume_hint = f"continue with: deckopt train {args.game} --resume {out}{budget}"
+    algo = f" --algo {args.algo}" if args.algo != "dqn" else ""
+    resume_hint = f"continue with: deckopt train {args.game}{algo} --resume {out}{budget}"
     unit = "second" if args.minutes is not None else "episode"
     with Progress(enabled=not args.quiet, unit=unit) as bar, _StopOnSignal(bar.log) as stop:
         try:

@@ -1,0 +1,116 @@
+"""The hyperparameters of an NFSP run: one dataclass and per-game defaults (as agents.dqn.config)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agents.dqn.config import MAX_SEED
+from agents.learned import ACTIVATIONS
+from agents.policy import POLICY_MODES
+from games import GAME_NAMES
+from games.config import config_from_dict, need, read_settings, setting
+
+
+@dataclass
+class NFSPConfig:
+    """Neural Fictitious Self-Play (Heinrich & Silver 2016): best response + average policy."""
+
+    seed: int = setting(0, "seed of the whole run: initial weights, self-play, sampling", metavar="S")
+    game_config: dict = setting(
+        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
+    )
+    hidden_layers: list[int] = setting(
+        factory=lambda: [128, 128], help="units of each hidden layer (both networks)", metavar="N,N,..."
+    )
+    activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
+    rl_learning_rate: float = setting(1e-3, "Adam learning rate of the best-response Q-network", metavar="LR")
+    sl_learning_rate: float = setting(1e-3, "Adam learning rate of the average-policy network", metavar="LR")
+    gamma: float = setting(1.0, "discount of the Q-learning target, in (0, 1]", metavar="G")
+    anticipatory: float = setting(
+        0.1, "eta: probability that a player follows the best response for a whole game", metavar="ETA"
+    )
+    episodes: int = setting(100_000, "episodes of a run when no other budget is given", flag=False)
+    games_per_batch: int = setting(64, "games played in lock-step per self-play phase", metavar="N")
+    updates_per_batch: int = setting(8, "Adam steps of each network after each self-play phase", metavar="N")
+    batch_size: int = setting(128, "samples per Adam step (each network)", metavar="N")
+    rl_replay_size: int = setting(50_000, "capacity of the circular replay of transitions", metavar="N")
+    sl_reservoir_size: int = setting(100_000, "capacity of the reservoir of best-response actions", metavar="N")
+    min_replay: int = setting(1_000, "no training before both memories hold this many samples", metavar="N")
+    target_update_every: int = setting(200, "Adam steps between copies of the Q-network to its target", metavar="N")
+    epsilon_start: float = setting(0.1, "exploration of the best response at the start", metavar="E")
+    epsilon_end: float = setting(0.01, "exploration after its linear decay", metavar="E")
+    epsilon_decay_episodes: int = setting(50_000, "episodes of the epsilon decay", metavar="N")
+    opponent_mix: dict[str, float] = setting(
+        factory=dict,
+        flag=False,
+        help="fraction of the self-play games in which a fixed baseline takes every seat but one, e.g. "
+        "{heuristic = 0.3}; only the learner's decisions are learned from",
+    )
+    policy: str = setting(
+        "sample", "how the shipped average policy acts: sample from it or take its argmax", choices=POLICY_MODES
+    )
+    eval_every: int = setting(10_000, "evaluate the average policy every N episodes (0: at the end)", metavar="N")
+    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
+    eval_opponents: list[str] = setting(
+        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
+    )
+    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
+    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
+
+    def __post_init__(self):
+        need(0 <= self.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {self.seed}")
+        need(
+            bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
+            f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}",
+        )
+        for name in ("games_per_batch", "batch_size", "rl_replay_size", "sl_reservoir_size", "eval_games"):
+            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
+        for name in ("episodes", "tf_threads", "target_update_every"):
+            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
+        for name in ("updates_per_batch", "min_replay", "eval_every", "epsilon_decay_episodes"):
+            need(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
+        mix = self.opponent_mix
+        need(
+            all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
+            f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}",
+        )
+        need(0.0 < self.gamma <= 1.0, f"gamma must be in (0, 1], got {self.gamma}")
+        need(0.0 < self.anticipatory <= 1.0, f"anticipatory must be in (0, 1], got {self.anticipatory}")
+        need(
+            0.0 <= self.epsilon_start <= 1.0 and 0.0 <= self.epsilon_end <= 1.0,
+            "epsilon_start and epsilon_end must be in [0, 1]",
+        )
+        need(self.rl_learning_rate > 0 and self.sl_learning_rate > 0, "learning rates must be > 0")
+        need(self.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
+        need(self.activation in ACTIVATIONS, f"activation must be one of {', '.join(ACTIVATIONS)}")
+        need(self.policy in POLICY_MODES, f"policy must be one of {', '.join(POLICY_MODES)}")
+
+
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "tic_tac_toe": {"episodes": 50_000, "eval_opponents": ["random", "heuristic", "minimax"]},
+    "incan_gold": {"game_config": {"num_players": 3}, "episodes": 200_000, "eval_every": 20_000},
+    "durak": {
+        "game_config": {"num_players": 2},
+        "hidden_layers": [256, 256],
+        "episodes": 200_000,
+        "eval_every": 20_000,
+        "eval_opponents": ["random", "heuristic"],
+    },
+}
+
+
+def load_config(game_name: str, path=None, **overrides) -> NFSPConfig:
+    """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
+    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
+    values = dict(GAME_DEFAULTS.get(game_name, {}))
+    if path is not None:
+        values.update(read_settings(path, "config file"))
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return config_from_dict(NFSPConfig, values, where="NFSP config")
+
+
+def epsilon_at(config: NFSPConfig, episodes: int) -> float:
+    d = config.epsilon_decay_episodes
+    frac = 1.0 if d == 0 else min(1.0, episodes / d)
+    return config.epsilon_start + frac * (config.epsilon_end - config.epsilon_start)

@@ -1,0 +1,174 @@
+"""The NFSP learner and its `train` loop (the shared run-folder loop of agents.runfolder).
+
+Each batch: `games_per_batch` games in lock-step; in every game each seat the learner holds follows
+the best response (epsilon-greedy over the Q-network, masked) with probability `anticipatory`
+(eta), else the average policy (a draw from its masked softmax), for the whole game. Every decision
+becomes a transition of its player's trajectory (reward 0, the game's return after the last one)
+in the circular replay; the best response's decisions also go into the reservoir. Then
+`updates_per_batch` steps of each network (agents.nfsp.model), the target copied every
+`target_update_every` steps. The average policy is the agent that is evaluated and shipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+import games
+from agents.base import masked_argmax
+from agents.dqn import model as dqn_model
+from agents.learned import NumpyQNetwork, model_metadata
+from agents.nfsp.buffers import Reservoir, TransitionReplay
+from agents.nfsp.config import NFSPConfig, epsilon_at
+from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, masked_softmax, sample_actions
+from agents.rollout import Recorder, make_opponents, play_recorded
+from agents.runfolder import train_learner
+
+
+class NFSPLearner:
+    ALGO = "nfsp"
+    TITLE = "NFSP self-play"
+    LOSS_LABEL = "loss (Q MSE + policy cross-entropy)"
+    COLUMNS = ["q_loss", "sl_loss", "epsilon", "rl_size", "sl_size", "br_fraction"]
+
+    def __init__(self, game_name: str, config: NFSPConfig):
+        from agents.nfsp import model
+
+        self.config = c = config
+        self.game = g = games.make(game_name, **config.game_config)
+        dqn_model.init_tensorflow(c.seed, c.tf_threads)
+        self.rng = np.random.default_rng(c.seed)
+        size, n_act = g.observation_size, g.num_actions
+        self.q_model = model.build_mlp(size, n_act, c.hidden_layers, c.activation, c.seed, "q_network__" + g.name)
+        self.target_model = model.build_mlp(size, n_act, c.hidden_layers, c.activation, c.seed, "target")
+        self.target_model.set_weights(self.q_model.get_weights())
+        self.policy_model = model.build_mlp(
+            size, n_act, c.hidden_layers, c.activation, c.seed + 1, POLICY_KERAS_PREFIX + g.name
+        )
+        self.q_optimizer = dqn_model.build_optimizer(self.q_model, c.rl_learning_rate)
+        self.sl_optimizer = dqn_model.build_optimizer(self.policy_model, c.sl_learning_rate)
+        self.train_phase = model.make_train_phase(
+            self.q_model, self.target_model, self.policy_model, self.q_optimizer, self.sl_optimizer, c.gamma
+        )
+        self.replay = TransitionReplay(c.rl_replay_size, size, n_act)
+        self.reservoir = Reservoir(c.sl_reservoir_size, size, n_act)
+        self.recorder = Recorder(self._choose)
+        for spec in c.opponent_mix:  # a bad spec fails now, not after the first batch
+            make_opponents(g, {spec: 0.0}, np.random.default_rng(0))
+        self.episodes, self.updates, self.last_sync = 0, 0, 0
+        self.last_loss = float("nan")
+        self._refresh_networks()
+
+    def _refresh_networks(self) -> None:
+        act = [self.config.activation] * len(self.config.hidden_layers) + ["linear"]
+        self.q_net = NumpyQNetwork(dqn_model.model_weights(self.q_model), act)
+        self.policy_net = NumpyQNetwork(dqn_model.model_weights(self.policy_model), act)
+
+    def _choose(self, obs, masks, games_, players):
+        """Best response (epsilon-greedy, masked) where the seat follows it, else the average policy."""
+        br = self._follows_br[games_, players]
+        actions = sample_actions(masked_softmax(self.policy_net(obs), masks), self.rng)
+        if br.any():
+            greedy = masked_argmax(self.q_net(obs[br]), masks[br])
+            explore = self.rng.random(len(greedy)) < self._epsilon
+            noise = masked_argmax(self.rng.random((int(explore.sum()), masks.shape[1])), masks[br][explore])
+            greedy[explore] = noise
+            actions[br] = greedy
+        return actions, {"br": br}
+
+    def step(self) -> dict:
+        c = self.config
+        t0 = time.perf_counter()
+        self._epsilon = epsilon_at(c, self.episodes)
+        self._follows_br = self.rng.random((c.games_per_batch, self.game.num_players)) < c.anticipatory
+        opponents = make_opponents(self.game, c.opponent_mix, self.rng)
+        batch = play_recorded(self.game, self.recorder, c.games_per_batch, self.rng, opponents)
+        self._store(batch)
+        self.episodes += c.games_per_batch
+        t1 = time.perf_counter()
+        info = {"epsilon": self._epsilon, "rl_size": len(self.replay), "sl_size": len(self.reservoir)}
+        info.update(
+            decisions=len(batch.actions), selfplay_seconds=t1 - t0, br_fraction=float(batch.extras["br"].mean())
+        )
+        ready = min(len(self.replay), len(self.reservoir)) >= max(c.min_replay, 1)
+        info["trained"] = trained = ready and c.updates_per_batch > 0
+        if trained:
+            q_loss, sl_loss = self._train(c.updates_per_batch)
+            self.last_loss = q_loss + sl_loss
+            info.update(q_loss=q_loss, sl_loss=sl_loss)
+        info["loss"] = self.last_loss
+        return info
+
+    def _store(self, batch) -> None:
+        nxt = batch.next_index
+        done = nxt < 0
+        safe = np.where(done, 0, nxt)
+        self.replay.add(
+            {
+                "obs": batch.obs,
+                "actions": batch.actions,
+                "rewards": batch.rewards,
+                "next_obs": np.where(done[:, None], 0.0, batch.obs[safe]).astype(np.float32),
+                "next_masks": np.where(done[:, None], False, batch.masks[safe]),
+                "done": done.astype(np.float32),
+            }
+        )
+        br = batch.extras["br"]
+        self.reservoir.add({"obs": batch.obs[br], "actions": batch.actions[br], "masks": batch.masks[br]}, self.rng)
+
+    def _train(self, num_updates: int) -> tuple[float, float]:
+        shape = (num_updates, self.config.batch_size)
+        rl, sl = self.replay.sample(self.rng, shape), self.reservoir.sample(self.rng, shape)
+        q_loss, sl_loss = self.train_phase(rl, sl)
+        self.updates += num_updates
+        if self.updates - self.last_sync >= self.config.target_update_every:
+            self.target_model.set_weights(self.q_model.get_weights())
+            self.last_sync = self.updates
+        self._refresh_networks()
+        return float(q_loss), float(sl_loss)
+
+    def agent(self) -> PolicyAgent:
+        """The average policy, acting as it will when shipped (own fixed generator)."""
+        rng = np.random.default_rng([self.config.seed, 7])
+        return PolicyAgent(self.game, self.policy_net, self.config.policy, rng)
+
+    def models(self) -> list:
+        meta = dict(episodes=self.episodes, seed=self.config.seed, nfsp_config=dataclasses.asdict(self.config))
+        return [
+            (
+                "model",
+                self.policy_model,
+                self.policy_net,
+                model_metadata(self.game, self.policy_net, policy=self.config.policy, **meta),
+            ),
+            ("best_response", self.q_model, self.q_net, model_metadata(self.game, self.q_net, **meta)),
+        ]
+
+    # checkpoints ---------------------------------------------------------------------------------
+    def state(self) -> dict:
+        return {"last_sync": self.last_sync, "replay": self.replay.state(), "reservoir": self.reservoir.state()}
+
+    def arrays(self) -> dict:
+        out = {}
+        for name, obj in (("q", self.q_model), ("target", self.target_model), ("policy", self.policy_model)):
+            out.update({f"{name}_w{i}": w for i, w in enumerate(dqn_model.model_weights(obj))})
+        for name, opt in (("qopt", self.q_optimizer), ("slopt", self.sl_optimizer)):
+            out.update({f"{name}_{i}": v for i, v in enumerate(dqn_model.optimizer_values(opt))})
+        return {**out, **self.replay.arrays(), **self.reservoir.arrays()}
+
+    def restore(self, state: dict, arrays: dict) -> None:
+        for name, obj in (("q", self.q_model), ("target", self.target_model), ("policy", self.policy_model)):
+            obj.set_weights([arrays[f"{name}_w{i}"] for i in range(len(obj.weights))])
+        for name, opt in (("qopt", self.q_optimizer), ("slopt", self.sl_optimizer)):
+            dqn_model.set_optimizer_values(opt, [arrays[f"{name}_{i}"] for i in range(len(opt.variables))])
+        self.replay.restore(arrays, state["replay"])
+        self.reservoir.restore(arrays, state["reservoir"])
+        self.last_sync = state["last_sync"]
+        self._refresh_networks()
+
+
+def train(game_name: str, config: NFSPConfig, out, **kwargs) -> dict:
+    """Train an NFSP run in folder `out` (see agents.runfolder.train_learner for the options)."""
+    return train_learner(NFSPLearner, game_name, config, out, **kwargs)

@@ -1,0 +1,112 @@
+"""The hyperparameters of a PPO run: one dataclass and per-game defaults (CleanRL's ppo.py names)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agents.dqn.config import MAX_SEED
+from agents.learned import ACTIVATIONS
+from agents.policy import POLICY_MODES
+from games import GAME_NAMES
+from games.config import config_from_dict, need, read_settings, setting
+
+
+@dataclass
+class PPOConfig:
+    """Proximal Policy Optimization (clipped objective, GAE) by lock-step self-play."""
+
+    seed: int = setting(0, "seed of the whole run: initial weights, self-play, minibatches", metavar="S")
+    game_config: dict = setting(
+        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
+    )
+    hidden_layers: list[int] = setting(
+        factory=lambda: [128, 128], help="units of each hidden layer (actor and critic)", metavar="N,N,..."
+    )
+    activation: str = setting("tanh", "activation of the hidden layers", choices=ACTIVATIONS)
+    learning_rate: float = setting(2.5e-4, "Adam learning rate (at the start)", metavar="LR")
+    learning_rate_end: float = setting(2.5e-4, "learning rate at the end of its linear decay", metavar="LR")
+    learning_rate_decay_episodes: int = setting(0, "episodes of the learning-rate decay (0: constant)", metavar="N")
+    gamma: float = setting(1.0, "discount, in (0, 1]", metavar="G")
+    gae_lambda: float = setting(0.95, "lambda of the generalized advantage estimate, in [0, 1]", metavar="L")
+    episodes: int = setting(100_000, "episodes of a run when no other budget is given", flag=False)
+    games_per_batch: int = setting(128, "games played in lock-step per rollout", metavar="N")
+    update_epochs: int = setting(4, "passes over each rollout", metavar="N")
+    minibatch_size: int = setting(256, "decisions per Adam step", metavar="N")
+    clip_coef: float = setting(0.2, "clip range of the probability ratio (and of the value)", metavar="C")
+    clip_vloss: bool = setting(True, "clip the value loss as CleanRL does")
+    norm_adv: bool = setting(True, "normalise the advantages of each minibatch")
+    ent_coef: float = setting(0.01, "weight of the entropy bonus", metavar="C")
+    vf_coef: float = setting(0.5, "weight of the value loss", metavar="C")
+    max_grad_norm: float = setting(0.5, "clip the global gradient norm to this", metavar="N")
+    opponent_mix: dict[str, float] = setting(
+        factory=dict,
+        flag=False,
+        help="fraction of the self-play games in which a fixed baseline takes every seat but one, e.g. "
+        "{heuristic = 0.3}; only the learner's decisions are learned from",
+    )
+    policy: str = setting(
+        "sample", "how the shipped policy acts: sample from it or take its argmax", choices=POLICY_MODES
+    )
+    eval_every: int = setting(10_000, "evaluate the policy every N episodes (0: only at the end)", metavar="N")
+    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
+    eval_opponents: list[str] = setting(
+        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
+    )
+    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
+    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
+
+    def __post_init__(self):
+        need(0 <= self.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {self.seed}")
+        need(
+            bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
+            f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}",
+        )
+        for name in ("games_per_batch", "update_epochs", "minibatch_size", "eval_games", "episodes", "tf_threads"):
+            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
+        for name in ("eval_every", "learning_rate_decay_episodes"):
+            need(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
+        mix = self.opponent_mix
+        need(
+            all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
+            f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}",
+        )
+        need(0.0 < self.gamma <= 1.0, f"gamma must be in (0, 1], got {self.gamma}")
+        need(0.0 <= self.gae_lambda <= 1.0, f"gae_lambda must be in [0, 1], got {self.gae_lambda}")
+        need(self.learning_rate > 0 and self.learning_rate_end > 0, "learning_rate and learning_rate_end must be > 0")
+        need(self.clip_coef > 0 and self.max_grad_norm > 0, "clip_coef and max_grad_norm must be > 0")
+        need(self.ent_coef >= 0 and self.vf_coef >= 0, "ent_coef and vf_coef must be >= 0")
+        need(self.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
+        need(self.activation in ACTIVATIONS, f"activation must be one of {', '.join(ACTIVATIONS)}")
+        need(self.policy in POLICY_MODES, f"policy must be one of {', '.join(POLICY_MODES)}")
+
+
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "tic_tac_toe": {"episodes": 50_000, "eval_opponents": ["random", "heuristic", "minimax"]},
+    "incan_gold": {"game_config": {"num_players": 3}, "episodes": 200_000, "eval_every": 20_000},
+    "durak": {
+        "game_config": {"num_players": 2},
+        "hidden_layers": [256, 256],
+        "episodes": 200_000,
+        "eval_every": 20_000,
+        "eval_opponents": ["random", "heuristic"],
+    },
+}
+
+
+def load_config(game_name: str, path=None, **overrides) -> PPOConfig:
+    """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
+    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
+    values = dict(GAME_DEFAULTS.get(game_name, {}))
+    if path is not None:
+        values.update(read_settings(path, "config file"))
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return config_from_dict(PPOConfig, values, where="PPO config")
+
+
+def learning_rate_at(config: PPOConfig, episodes: int) -> float:
+    d = config.learning_rate_decay_episodes
+    if d == 0:
+        return config.learning_rate
+    frac = min(1.0, episodes / d)
+    return config.learning_rate + frac * (config.learning_rate_end - config.learning_rate)

@@ -136,10 +136,11 @@ class Mapper:
         self._loky_used = True
         call = functools.partial(_in_worker, func)
         watchdog = _Watchdog(self.task_timeout)
+        results = None
         with joblib.parallel_config(backend="loky", inner_max_num_threads=1), watchdog:
-            parallel = joblib.Parallel(n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all")
-            results = parallel(joblib.delayed(call)(*x) for x in items)
             try:
+                parallel = joblib.Parallel(n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all")
+                results = parallel(joblib.delayed(call)(*x) for x in items)
                 for result in results:
                     watchdog.reset()
                     yield result
@@ -156,7 +157,8 @@ class Mapper:
                     + "; the run was stopped"
                 ) from None
             finally:
-                results.close()
+                if results is not None:
+                    results.close()
 
     def _dask(self, func: Callable, items: list[tuple], scatter):
         if self._client is None:

@@ -3,7 +3,8 @@
     agent = agents.make("heuristic", game, seed=0)
     actions = agent.act(states)          # one legal action per state
 
-Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `mcts:SIMS[,options]` (see
+Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `aggressive` and `defensive` (Durak: the rule
+bots a game's heuristics module names in NAMED_AGENTS), `mcts:SIMS[,options]` (see
 agents.mcts), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
 run folder (its final model).
 """
@@ -18,7 +19,10 @@ import numpy as np
 from agents.base import Agent, RandomAgent, masked_argmax
 from games import Game, UserError
 
-SPEC_HELP = "random, heuristic, minimax (tic_tac_toe), mcts:SIMS, pretrained, or a model path / run folder"
+SPEC_HELP = (
+    "random, heuristic, minimax (tic_tac_toe), aggressive or defensive (durak), mcts:SIMS, pretrained, "
+    "or a model path / run folder"
+)
 
 
 def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> Agent:
@@ -35,6 +39,8 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
         agent = importlib.import_module("agents.minimax").MinimaxAgent(game, rng)
     elif spec.startswith("mcts"):
         agent = importlib.import_module("agents.mcts").make_mcts(spec, game, rng)
+    elif named := importlib.import_module("agents.heuristics").make_named(spec, game, rng):
+        agent = named  # a game's own rule bots, e.g. Durak's aggressive and defensive
     elif spec == "pretrained" or spec.endswith((".keras", ".npz")) or Path(spec).is_dir() or "/" in spec:
         agent = importlib.import_module("agents.learned").load_agent(spec, game, rng)
     else:

@@ -1,4 +1,5 @@
-"""One sensible hand-written agent per game (`agents.make("heuristic", game)`)."""
+"""One sensible hand-written agent per game (`agents.make("heuristic", game)`), and the named rule bots a
+game's module may offer in a `NAMED_AGENTS` dict (Durak's `aggressive` and `defensive`)."""
 
 from __future__ import annotations
 
@@ -16,3 +17,16 @@ def make_heuristic(game: Game, rng: np.random.Generator) -> Agent:
     except ModuleNotFoundError:
         raise UserError(f"no heuristic agent for {game.name}") from None
     return module.HeuristicAgent(game, rng)
+
+
+def make_named(spec: str, game: Game, rng: np.random.Generator) -> Agent | None:
+    """The rule bot `spec` that the game's heuristics module names in NAMED_AGENTS, or None."""
+    name = f"agents.heuristics.{game.name}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+    cls = getattr(module, "NAMED_AGENTS", {}).get(spec)
+    return None if cls is None else cls(game, rng)

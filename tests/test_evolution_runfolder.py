@@ -139,7 +139,7 @@ def test_export_refuses_folders_files_in_the_way_and_overwriting(finished, tmp_p
     before = files(tmp_path)
     refused(["decks", finished, "--export", tmp_path / "a_dir"], capsys, "folder")
     refused(["decks", finished, "--export", tmp_path / "a_file" / "x.toml"], capsys, "a_file", "not a folder")
-    refused(["decks", finished, "--export", tmp_path / "deck.toml"], capsys, "already exists")
+    refused(["decks", finished, "--export", tmp_path / "deck.toml"], capsys, "already exists", "--force")
     refused(["decks", finished, "--export", tmp_path / "deck.txt"], capsys, ".toml or .json")
     assert files(tmp_path) == before
     assert main(["decks", str(finished), "--export", str(tmp_path / "deck.toml"), "--force"]) == 0

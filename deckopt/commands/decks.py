@@ -62,6 +62,12 @@ def run(args: argparse.Namespace) -> int:
 
     r = Run(args.run, args.generation)
     if args.export:  # before any work: a path that cannot take the deck is refused now
+        from pathlib import Path
+
+        if Path(args.export).is_file() and not args.force:
+            raise UserError(
+                f"deck file {args.export!r} already exists; choose another name or pass --force to replace it"
+            )
         check_export_path(args.export, args.force)
     if args.validate and args.games is not None and args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")

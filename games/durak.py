@@ -409,6 +409,12 @@ class DurakState(State):
     def is_terminal(self) -> bool:
         return self._player == TERMINAL
 
+    def action_name(self, action: int) -> str:
+        """The game's name of `action`, with action 36 named for the player to move: take or pass."""
+        if action == PASS:
+            return "take" if self._player == self._defender else "pass"
+        return self.game.action_name(action)
+
     def returns(self) -> np.ndarray:
         """Zeros before the end; then the durak -1 and everyone else +1/(n-1), or 0 for all in a draw."""
         if self._returns is None:

@@ -101,7 +101,9 @@ def describe_move(state: DurakState, before: DurakState, action: int, viewer: in
     bout, a, d, taken, table, drawn, left = state._last_end
     count = table.bit_count()
     if taken:
-        why = "" if action == PASS else f" ({'you cannot' if d == viewer else 'cannot'} beat it)"
+        why = f" ({'you cannot' if d == viewer else 'cannot'} beat it)"
+        if action == PASS:
+            lines, why = [], ""  # "X takes N cards" says it all
         lines.append(f"{name(d)} {verb(d, 'take')} {count} card{_s(count)}{why}: {_cards(table, state._trump)}")
     else:
         lines.append(f"the defence holds: {count} card{_s(count)} discarded")

@@ -370,7 +370,9 @@ def test_str_and_view_show_what_each_sees():
     view = s.view(0)
     assert "7c" in view and "Ks" not in view and "7s/?" in view and "trump hearts" in view
     assert "Ks" in str(s)
+    assert s.action_name(PASS) == "take" and s.action_name(c("Ks")) == "Ks"  # by the mover's role
     before = s.clone()
     play(s, "take")
     news = s.describe_move(before, PASS, 0)
-    assert "player 1 takes 1 card" in news and "bout 2" in news
+    assert news.splitlines()[0] == "player 1 takes 1 card: 7s" and "bout 2" in news
+    assert s.action_name(PASS) == "pass"

@@ -42,7 +42,8 @@ def _read_action(state, game, prompt_in, out) -> int | None:
     """Ask until the person types a legal move (its number, or its name or the start of it);
     None if they quit (q, or end of input)."""
     legal = state.legal_actions()
-    names = {a: game.action_name(a) for a in legal}
+    name_of = getattr(state, "action_name", game.action_name)  # a state may name moves by role (Durak)
+    names = {a: name_of(a) for a in legal}
     print(_wrapped("your moves: ", [f"[{a}] {names[a]}" for a in legal]), file=out)
     while True:
         print("your move> ", end="", file=out, flush=True)

@@ -48,15 +48,6 @@ def play_states(
     return steps
 
 
-def outcomes(returns: np.ndarray) -> np.ndarray:
-    """Per player: 1 win (sole top return), 0 draw (shared top), -1 loss (below the top)."""
-    top = returns.max()
-    at_top = returns == top
-    if at_top.sum() == 1:
-        return np.where(at_top, 1, -1)
-    return np.where(at_top, 0, -1)
-
-
 @dataclass
 class AgentResult:
     """One agent's results over a match: its record overall and per seat, and its mean return."""
@@ -175,7 +166,7 @@ def play_match(
         steps += play_states(states, batch_seats, agents)
         for s, seats in zip(states, batch_seats):
             r = s.returns()
-            o = outcomes(r)
+            o = game.outcomes(r)
             for p, a in enumerate(seats):
                 results[a].add(p, int(o[p]), float(r[p]))
         if progress is not None:

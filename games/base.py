@@ -48,6 +48,16 @@ class Game(abc.ABC):
     def new_initial_state(self, rng: np.random.Generator) -> State:
         """A fresh game; `rng` drives all of its chance events."""
 
+    def outcomes(self, returns: np.ndarray) -> np.ndarray:
+        """Each player's result of a finished game: 1 win, 0 draw, -1 loss. By default a sole top
+        return wins, a shared top return draws and the rest lose; a game whose "win" means
+        something else (Durak: not being the durak) says so here."""
+        top = returns.max()
+        at_top = returns == top
+        if at_top.sum() == 1:
+            return np.where(at_top, 1, -1)
+        return np.where(at_top, 0, -1)
+
     def action_name(self, action: int) -> str:
         return str(action)
 

@@ -182,6 +182,13 @@ class Durak(Game):
         """A new game dealt from `rng` (a Generator or a seed; required)."""
         return DurakState(self, as_generator(rng))
 
+    def outcomes(self, returns: np.ndarray) -> np.ndarray:
+        """A "win" is not being the durak (§6): every player above the lowest return wins; a game
+        where nobody is the durak (all returns 0) is a draw for everyone."""
+        if not returns.any():
+            return np.zeros(len(returns), dtype=int)
+        return np.where(returns > returns.min(), 1, -1)
+
     def action_name(self, action: int) -> str:
         if action == PASS:
             return "pass/take"

@@ -5,18 +5,23 @@ import pytest
 
 import agents
 import games
-from agents.arena import outcomes, play_match, play_states, seating
+from agents.arena import play_match, play_states, seating
 from agents.base import Agent
 from agents.stats import mean_ci, wilson_ci
 
 
 def test_outcomes_win_draw_loss():
+    outcomes = games.make("incan_gold").outcomes
     assert outcomes(np.array([1.0, -1.0])).tolist() == [1, -1]
     assert outcomes(np.array([0.0, 0.0])).tolist() == [0, 0]
     # shared first place among three, the third loses
     assert outcomes(np.array([0.0, 0.0, -1.0])).tolist() == [0, 0, -1]
     # rank-based returns: only the top is a win
     assert outcomes(np.array([1.0, 0.0, -1.0])).tolist() == [1, -1, -1]
+    # Durak: a win is not being the durak; no durak is a draw for everyone
+    durak = games.make("durak", num_players=3).outcomes
+    assert durak(np.array([0.5, -1.0, 0.5])).tolist() == [1, -1, 1]
+    assert durak(np.array([0.0, 0.0, 0.0])).tolist() == [0, 0, 0]
 
 
 def test_seatings_rotate_every_agent_through_every_seat():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
@@ -128,7 +129,7 @@ class _CountingBar:
 
 def game_config_args(parser) -> None:
     """Options shared by commands that make a game."""
-    parser.add_argument("--players", type=positive_int, default=None, help="number of players (incan_gold: 3-8)")
+    parser.add_argument("--players", type=positive_int, default=None, help="number of players (incan_gold: 3-8, durak: 2-4)")
     parser.add_argument(
         "--deck",
         action="append",
@@ -144,8 +145,8 @@ def make_game(args):
 
     config = {}
     if getattr(args, "players", None) is not None:
-        if args.game != "incan_gold":
-            raise UserError(f"--players applies to incan_gold only, not {args.game}")
+        if "num_players" not in {f.name for f in dataclasses.fields(games.game_class(args.game).config_class)}:
+            raise UserError(f"--players does not apply to {args.game} (a fixed number of players)")
         config["num_players"] = args.players
     if getattr(args, "deck", None):
         if args.game != "gwent_lite":

@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.specs) < 2 and args.game != "incan_gold":
         raise UserError("give at least two agent specs (one per seat)")
-    if args.game == "incan_gold" and args.players is None:
-        args.players = max(3, len(args.specs))
+    if args.players is None and args.game in ("incan_gold", "durak"):
+        args.players = max(3 if args.game == "incan_gold" else 2, len(args.specs))
     game = make_game(args)
     if len(args.specs) > game.num_players:
         raise UserError(f"{args.game} seats {game.num_players} players, got {len(args.specs)} specs")

@@ -129,7 +129,9 @@ class _CountingBar:
 
 def game_config_args(parser) -> None:
     """Options shared by commands that make a game."""
-    parser.add_argument("--players", type=positive_int, default=None, help="number of players (incan_gold: 3-8, durak: 2-4)")
+    parser.add_argument(
+        "--players", type=positive_int, default=None, help="number of players (incan_gold: 3-8, durak: 2-4)"
+    )
     parser.add_argument(
         "--deck",
         action="append",

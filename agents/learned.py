@@ -244,12 +244,7 @@ def resolve_model_path(spec: str, game: Game) -> Path:
     """The model file a spec names: `pretrained`, a run folder, or a .npz/.keras path. A `.keras`
     path with a sibling `.npz` of the same stem resolves to the `.npz` (no TensorFlow needed)."""
     if spec == "pretrained":
-        base = PRETRAINED_DIR / game.name
-        if not base.with_suffix(".npz").is_file() and not base.with_suffix(".keras").is_file():
-            raise UserError(
-                f"no pretrained agent for {game.name} (expected {base}.npz); train one with `deckopt train`"
-            )
-        return base.with_suffix(".npz") if base.with_suffix(".npz").is_file() else base.with_suffix(".keras")
+        return _pretrained_path(game)
     path = Path(spec)
     if path.is_dir():
         for name in ("model.npz", "model.keras"):
@@ -263,6 +258,22 @@ def resolve_model_path(spec: str, game: Game) -> Path:
     if not path.is_file():
         raise UserError(f"model file {path} not found")
     return path
+
+
+def _pretrained_path(game: Game) -> Path:
+    """`pretrained/<game>_<n>p.npz` (a model for this number of players, where the observation
+    depends on it, e.g. Durak), else `pretrained/<game>.npz` (.keras when there is no .npz)."""
+    n = getattr(getattr(game, "config", None), "num_players", None)
+    stems = ([f"{game.name}_{n}p"] if n is not None else []) + [game.name]
+    for stem in stems:
+        for suffix in (".npz", ".keras"):
+            if (PRETRAINED_DIR / (stem + suffix)).is_file():
+                return PRETRAINED_DIR / (stem + suffix)
+    players = f" with {n} players" if n is not None else ""
+    raise UserError(
+        f"no pretrained agent for {game.name}{players} (expected {PRETRAINED_DIR / stems[0]}.npz); "
+        "train one with `deckopt train`"
+    )
 
 
 def load_network(spec: str, game: Game) -> tuple[NumpyQNetwork, dict]:

@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 
 from games.errors import UserError
 
@@ -35,9 +37,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminate_as_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # SIGTERM stops any command the way Ctrl-C does (exit 130; train and evolve save first)
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate_as_interrupt)
+    else:
+        previous = None
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
@@ -52,3 +63,6 @@ def main(argv: list[str] | None = None) -> int:
         # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

@@ -40,8 +40,25 @@ def _unwrap_optional(tp):
     return tp
 
 
-def add_config_flags(parser: argparse.ArgumentParser, cls, skip=()) -> None:
-    """Add one flag per helped field of `cls` (not in `skip`) to `parser`."""
+def _default_text(f) -> str:
+    if f.default is not dataclasses.MISSING:
+        value = f.default
+    elif f.default_factory is not dataclasses.MISSING:
+        value = f.default_factory()
+    else:
+        return ""
+    if value is None or value == [] or value == {}:
+        return ""
+    if isinstance(value, (list, tuple)):
+        value = ",".join(str(v) for v in value)
+    elif isinstance(value, bool):
+        value = "yes" if value else "no"
+    return f" (default: {value})"
+
+
+def add_config_flags(parser: argparse.ArgumentParser, cls, skip=(), show_defaults: bool = False) -> None:
+    """Add one flag per helped field of `cls` (not in `skip`) to `parser`. `show_defaults` appends
+    the dataclass default to each help text (off where defaults depend on more, e.g. per game)."""
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
         meta = f.metadata
@@ -50,7 +67,8 @@ def add_config_flags(parser: argparse.ArgumentParser, cls, skip=()) -> None:
         tp = _unwrap_optional(hints[f.name])
         flag = "--" + f.name.replace("_", "-")
         dest = _DEST_PREFIX + f.name
-        kwargs = {"dest": dest, "default": None, "help": meta["help"]}
+        help_text = meta["help"] + (_default_text(f).replace("%", "%%") if show_defaults else "")
+        kwargs = {"dest": dest, "default": None, "help": help_text}
         if tp is bool:
             # both --x and --no-x: a per-game default may be either (e.g. Connect Four mirrors by default)
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, **kwargs)

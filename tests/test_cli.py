@@ -80,3 +80,23 @@ def test_play_quits_on_eof():
     args = Namespace(game="tic_tac_toe", vs="random", seat=1, seed=1, players=None, deck=None)
     assert play.run(args, prompt_in=io.StringIO(""), out=out) == 0
     assert "abandoned" in out.getvalue()
+
+
+def test_sigterm_stops_any_command_like_ctrl_c():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckopt", "match", "connect_four", "mcts:3000", "mcts:3000", "--games", "1000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(4)  # past start-up, inside the games
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert [line for line in err.splitlines() if line.strip()] == ["deckopt match: interrupted"]

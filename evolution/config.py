@@ -26,7 +26,8 @@ from games.config import config_from_dict, config_to_dict, need, read_settings, 
 from games.decks import DeckRules
 
 OPPONENT_KINDS = ("population", "panel", "hall-of-fame", "random")
-SELECTIONS = ("truncation", "mu+lambda")
+SELECTIONS = ("truncation", "mu+lambda", "random")
+FITNESS_MODES = ("fixed", "racing")
 #: old names of a selection, accepted in settings and old run folders' config.json
 SELECTION_ALIASES = {"ancestor": "truncation"}
 BACKENDS = ("loky", "dask")
@@ -79,7 +80,8 @@ class EvolveConfig:
     selection: str = setting(
         "truncation",
         "selection scheme: truncation (keep the best `survivors`, add mutants, "
-        "refill with random decks; 'ancestor' is its old name) or mu+lambda",
+        "refill with random decks; 'ancestor' is its old name), mu+lambda, or random (a random-search "
+        "baseline: fresh random decks every generation, the same fitness and hall of fame)",
         choices=SELECTIONS + tuple(SELECTION_ALIASES),
     )
     survivors: int | None = setting(
@@ -106,9 +108,29 @@ class EvolveConfig:
     )
     agent: str = setting(
         "pretrained",
-        "the agent that plays every seat (an agent spec; default: the shipped Gwent Lite agent)",
+        "the agent that plays every seat (an agent spec; default: the shipped Gwent Lite agent); a comma list "
+        "of specs is a panel of evaluators: each pairing's deals are split across them",
         metavar="SPEC",
     )
+    fitness: str = setting(
+        "fixed",
+        "fixed: every pairing plays games_per_pair games; racing: the games come in racing_rounds rounds and a "
+        "deck whose rank (in or out of the kept decks) is clear from its interval stops early",
+        choices=FITNESS_MODES,
+    )
+    racing_rounds: int = setting(5, "racing: rounds a pairing's games are split into", metavar="R")
+    racing_z: float = setting(
+        1.0, "racing: a deck stops when its score +- z standard errors clears the boundary of the kept", metavar="Z"
+    )
+    yardstick: list[str] = setting(
+        factory=lambda: ["decks/yardstick"],
+        metavar="FILE|DIR",
+        append=True,
+        help="fixed panel of decks the best decks of every generation are measured against (logged, plotted, "
+        "and the champion is chosen on it); never part of the fitness",
+    )
+    yardstick_top: int = setting(3, "the best decks of each generation measured against the yardstick", metavar="K")
+    yardstick_games: int = setting(20, "games of each of those decks against each yardstick deck, even", metavar="N")
     rules: DeckRules = setting(factory=DeckRules, help="the deck-building rules (a [rules] table)", flag=False)
     # fixed by the config, not by the number of workers, so results do not depend on jobs or the backend
     games_per_task: int = setting(200, "games per work unit sent to a worker", metavar="N")
@@ -161,7 +183,15 @@ class EvolveConfig:
         need(isinstance(self.rules, DeckRules), "rules must be a table of min_cards, max_total, min_power")
 
     def _check_numbers(self) -> None:
-        for name in ("generations", "pool", "games_per_pair", "games_per_task", "jobs", "score_memory"):
+        for name in (
+            "generations",
+            "pool",
+            "games_per_pair",
+            "games_per_task",
+            "jobs",
+            "score_memory",
+            "racing_rounds",
+        ):
             value = getattr(self, name)
             need(_whole(value, 1), f"{name} must be a whole number >= 1, got {value!r}")
         for name in (
@@ -183,13 +213,21 @@ class EvolveConfig:
             _whole(self.seed, 0) and self.seed < 2**32,
             f"seed must be a whole number in 0..{2**32 - 1}, got {self.seed!r}",
         )
-        for name in ("games_per_pair", "playoff_games_per_pair", "validation_games"):
+        for name in ("games_per_pair", "playoff_games_per_pair", "validation_games", "yardstick_games"):
             value = getattr(self, name)
             need(value % 2 == 0, f"{name} must be even (mirrored pairs of games), got {value}")
         for name in ("cx_prob", "mut_card_rate", "mut_add_prob", "mut_remove_prob"):
             value = getattr(self, name)
             need(isinstance(value, (int, float)) and 0.0 <= value <= 1.0, f"{name} must be in [0, 1], got {value!r}")
         need(isinstance(self.mut_step_sigma, (int, float)) and self.mut_step_sigma > 0, "mut_step_sigma must be > 0")
+        need(isinstance(self.racing_z, (int, float)) and self.racing_z > 0, "racing_z must be > 0")
+        need(self.fitness in FITNESS_MODES, f"fitness must be one of {', '.join(FITNESS_MODES)}, got {self.fitness!r}")
+        if self.fitness == "racing":
+            need(
+                (self.games_per_pair // 2) % self.racing_rounds == 0,
+                f"racing: games_per_pair / 2 ({self.games_per_pair // 2} deals) must split into "
+                f"racing_rounds ({self.racing_rounds}) equal rounds",
+            )
         need(
             isinstance(self.task_timeout, (int, float)) and self.task_timeout > 0,
             f"task_timeout must be a number of seconds > 0, got {self.task_timeout!r}",
@@ -224,12 +262,26 @@ class EvolveConfig:
             need(
                 kept <= self.pool, f"survivors x (1 + offspring_per_survivor) = {kept} exceeds the pool of {self.pool}"
             )
-        else:
+        elif self.selection == "mu+lambda":
             need(
                 1 <= self.mu < self.pool,
                 f"mu must be in 1..pool-1 ({self.pool - 1}) so there is room for offspring, got {self.mu}",
             )
             need(self.tournament_size >= 1, "tournament_size must be >= 1")
+
+    @property
+    def agents(self) -> list[str]:
+        """The evaluator specs of `agent` (options such as `rollout=heuristic` stay with their spec)."""
+        return split_agent_specs(self.agent)
+
+    @property
+    def kept(self) -> int:
+        """How many decks selection keeps: the boundary a racing fitness has to settle."""
+        if self.selection == "truncation":
+            return self.survivors
+        if self.selection == "mu+lambda":
+            return self.mu
+        return min(self.pool, max(1, self.yardstick_top))
 
     def to_dict(self) -> dict:
         return config_to_dict(self)
@@ -253,6 +305,31 @@ EXECUTION_FIELDS = frozenset(
         "task_timeout",
     }
 )
+
+
+def split_agent_specs(spec: str) -> list[str]:
+    """'pretrained,mcts:100,rollout=heuristic,runs/b' -> ['pretrained', 'mcts:100,rollout=heuristic', 'runs/b']:
+    a part with '=' is an option of the spec before it."""
+    out: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if "=" in part and out:
+            out[-1] += "," + part
+        elif part:
+            out.append(part)
+    return out
+
+
+#: settings of runs made before they existed, and what those runs did
+LEGACY_DEFAULTS = {"score_memory": 1, "yardstick": []}
+
+
+def with_legacy_defaults(data):
+    """Saved settings (config.json, a checkpoint's config) with the old behaviour for absent fields."""
+    if isinstance(data, dict):
+        data = dict(data)
+        for k, v in LEGACY_DEFAULTS.items():
+            data.setdefault(k, v)
+    return data
 
 
 def config_from_settings(data: dict, where: str = "") -> EvolveConfig:

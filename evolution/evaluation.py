@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from evolution import fitness as fit
-from evolution import genome
+from evolution import genome, racing
 from evolution.config import EvolveConfig
 from evolution.individuals import set_score
 
@@ -72,25 +72,75 @@ class Evaluator:
         for p in pairings:
             genome.assert_legal(p.a, c.rules)
             genome.assert_legal(p.b, c.rules)
-        results = fit.play_pairings(
-            pairings,
-            self.agent,
-            c.rules,
-            self.pmap,
-            c.games_per_task,
-            (c.seed, fit.STAGE_EVOLVE, gen),
-            progress=progress,
-            what=what or f"gen {gen}",
-        )
         scores = [fit.Score() for _ in pool]
-        # the same games split by opponent kind: fresh random decks are a fixed distribution, so a
-        # deck's score against them is comparable across generations (the population's is not)
-        by_kind = [{} for _ in pool]
-        for outcomes, credit, kind in zip(results, credits, kind_of):
-            for i, flip in credit:
-                scores[i].add(outcomes, flip=flip)
-                by_kind[i].setdefault(kind, fit.Score()).add(outcomes, flip=flip)
-        keep = c.score_memory - 1  # past generations that count
+        by_kind = [{} for _ in pool]  # the same games split by opponent kind
+
+        def credit(results, which):
+            for outcomes, p in zip(results, which):
+                for i, flip in credits[p]:
+                    scores[i].add(outcomes, flip=flip)
+                    by_kind[i].setdefault(kind_of[p], fit.Score()).add(outcomes, flip=flip)
+
+        what = what or f"gen {gen}"
+        if c.fitness == "racing":
+            games = self._race(pool, pairings, credits, credit, scores, gen, progress, what)
+        else:
+            prefix = (c.seed, fit.STAGE_EVOLVE, gen)
+            credit(
+                fit.play_pairings(pairings, self.agent, c.rules, self.pmap, c.games_per_task, prefix, progress, what),
+                range(len(pairings)),
+            )
+            games = sum(p.games for p in pairings)
+        self._set_scores(pool, scores, by_kind)
+        return games
+
+    def _race(self, pool, pairings, credits, credit, scores, gen, progress, what) -> int:
+        """Racing fitness (evolution.racing): rounds of every pairing with a deck still in doubt."""
+        c = self.config
+        per_round = (c.games_per_pair // 2) // c.racing_rounds
+        keep = c.score_memory - 1
+        prior = (
+            [
+                np.concatenate([d for p in ind.stats.past[-keep:] for d in p.deal_scores] or [np.empty(0)])
+                for ind in pool
+            ]
+            if keep
+            else None
+        )
+        played = 0
+
+        def sample(r, active):
+            nonlocal played
+            todo = [p for p in range(len(pairings)) if any(active[i] for i, _ in credits[p])]
+            round_pairings = [
+                fit.Pairing(pairings[p].a, pairings[p].b, pairings[p].key + (r,), per_round) for p in todo
+            ]
+            prefix = (c.seed, fit.STAGE_EVOLVE, gen, 1000 + r)
+            before = [len(s.deal_scores) for s in scores]
+            credit(
+                fit.play_pairings(
+                    round_pairings,
+                    self.agent,
+                    c.rules,
+                    self.pmap,
+                    c.games_per_task,
+                    prefix,
+                    progress,
+                    f"{what} round {r + 1}/{c.racing_rounds}",
+                ),
+                todo,
+            )
+            played += sum(p.games for p in round_pairings)
+            return [(i, d) for i, s in enumerate(scores) for d in s.deal_scores[before[i] :]]
+
+        racing.race(sample, len(pool), c.kept, c.racing_rounds, c.racing_z, prior)
+        for ind, s in zip(pool, scores):
+            ind.stats.racing_games = s.games
+        return played
+
+    def _set_scores(self, pool, scores, by_kind) -> None:
+        """A deck's fitness: this generation's games pooled with its last `score_memory - 1`."""
+        keep = self.config.score_memory - 1  # past generations that count
         for ind, fresh, kinds in zip(pool, scores, by_kind):
             past = ind.stats.past[-keep:] if keep else []
             pooled = fresh
@@ -102,4 +152,3 @@ class Evaluator:
                 k: {key: v for key, v in ks.as_dict().items() if key in ("score", "ci95", "games")}
                 for k, ks in kinds.items()
             }
-        return sum(p.games for p in pairings)

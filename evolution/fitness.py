@@ -31,6 +31,8 @@ from games.decks import DeckRules
 STAGE_EVOLVE = 0
 STAGE_PLAYOFF = 1
 STAGE_VALIDATE = 2
+STAGE_YARDSTICK = 3
+STAGE_YARDSTICK_FINAL = 4
 _AGENT_STAGE_OFFSET = 100
 
 
@@ -74,6 +76,19 @@ def _reseeded(agent, seed_key):
     return agent
 
 
+@dataclass(frozen=True)
+class AgentPanel:
+    """Several evaluator agents: deal d of a pairing is played (both games, every seat) by agent
+    (d + the pairing's index) mod n, so each pairing's deals are split across them evenly."""
+
+    agents: tuple
+    specs: tuple[str, ...]
+
+
+def _agent_of_deal(pairing: Pairing, deal: int, n: int) -> int:
+    return (deal + pairing.key[3]) % n if n > 1 else 0
+
+
 def play_task(agent, task: Task) -> list[np.ndarray]:
     """Worker entry point. Returns, per pairing of `task`, an int8 array (deals, 2): deck A's
     outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss)."""
@@ -81,7 +96,10 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
     from agents.arena import play_states
 
     rules = DeckRules(*task.rules)
-    agent = _reseeded(agent, task.agent_key)
+    if isinstance(agent, AgentPanel):
+        players = [_reseeded(a, task.agent_key + (k,)) for k, a in enumerate(agent.agents)]
+    else:
+        players = [_reseeded(agent, task.agent_key)]
     made: dict[tuple, object] = {}
 
     def game_of(a, b):
@@ -90,13 +108,15 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
             made[k] = games.make("gwent_lite", decks=[list(a), list(b)], rules=rules)
         return made[k]
 
-    states = []
+    states, seats = [], []
     for p in task.pairings:
         g_ab, g_ba = game_of(p.a, p.b), game_of(p.b, p.a)
-        for s in deal_seeds(p.key, p.deals):
+        for d, s in enumerate(deal_seeds(p.key, p.deals)):
             states.append(g_ab.new_initial_state(s))
             states.append(g_ba.new_initial_state(s))  # same seed, decks swapped: the luck changes hands
-    play_states(states, [(0, 0)] * len(states), [agent])
+            k = _agent_of_deal(p, d, len(players))
+            seats += [(k, k), (k, k)]
+    play_states(states, seats, players)
     out, i = [], 0
     for p in task.pairings:
         res = np.empty((p.deals, 2), dtype=np.int8)
@@ -293,7 +313,17 @@ def play_pairings(
 
 
 def build_agent(spec: str, rules: DeckRules, seed: int = 0):
-    """The agent that plays every seat, as a picklable numpy object (workers never see TensorFlow)."""
+    """The agent that plays every seat, as a picklable numpy object (workers never see TensorFlow);
+    a comma list of specs makes an AgentPanel."""
+    from evolution.config import split_agent_specs
+
+    specs = split_agent_specs(spec)
+    if len(specs) > 1:
+        return AgentPanel(tuple(_build_one(s, rules, seed) for s in specs), tuple(specs))
+    return _build_one(specs[0] if specs else spec, rules, seed)
+
+
+def _build_one(spec: str, rules: DeckRules, seed: int = 0):
     import pickle
 
     import agents

@@ -29,6 +29,8 @@ class DeckStats:
     #: its fresh games of the generations that count next time (score_memory - 1 of them)
     past: list[Score] = field(default_factory=list)
     generation: int | None = None  # the generation it was last evaluated in (hall of fame)
+    yardstick: dict | None = None  # this generation's score against the yardstick (Score.as_dict), if measured
+    racing_games: int | None = None  # racing fitness: this generation's games (None: fixed counts)
 
 
 if not hasattr(creator, "DeckFitness"):
@@ -79,6 +81,10 @@ def deck_entry(ind, with_past: bool = False, with_generation: bool = False, **ex
     }
     if s.by_opponents:
         out["by_opponents"] = s.by_opponents
+    if s.yardstick:
+        out["yardstick"] = s.yardstick
+    if s.racing_games is not None:
+        out["racing_games"] = s.racing_games
     if with_past and s.past:
         out["past_scores"] = [p.to_json() for p in s.past]
     if with_generation:
@@ -94,6 +100,10 @@ def individual_from_entry(d: dict) -> creator.DeckIndividual:
         set_score(ind, d["score"], d["ci95"], Record(int(d["wins"]), int(d["draws"]), int(d["losses"])))
     if d.get("by_opponents"):
         ind.stats.by_opponents = d["by_opponents"]
+    if d.get("yardstick"):
+        ind.stats.yardstick = d["yardstick"]
+    if d.get("racing_games") is not None:
+        ind.stats.racing_games = int(d["racing_games"])
     if d.get("past_scores"):
         ind.stats.past = [Score.from_json(p) for p in d["past_scores"]]
     if d.get("generation") is not None:

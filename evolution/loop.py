@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evolution import genome
+from evolution import genome, yardstick
 from evolution.config import EXECUTION_FIELDS, SELECTION_ALIASES, EvolveConfig
 from evolution.evaluation import Evaluator
 from evolution.individuals import score_of
@@ -53,7 +53,7 @@ def evolve(
 
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
-    agent, panel = check_inputs(config)  # everything a user can get wrong, before a file is written
+    agent, panel, yardstick_refs = check_inputs(config)  # everything a user can get wrong, before a file is written
     state = (folder.read_state(config) if resume else None) or EvolutionState.start(config)
     if state.generation >= 0:
         log(f"resuming {folder.path} after generation {state.generation}")
@@ -77,6 +77,7 @@ def evolve(
             pool = tb.population(n=config.pool) if gen == 0 else tb.next_pool(state.pool)  # select + vary
             clock.start()
             games = evaluator.evaluate(pool, state.hall_of_fame, gen, progress, what=clock.stage(gen, state))
+            games += yardstick.measure_generation(pool, yardstick_refs, agent, config, tb.map, gen, progress)
             seconds = clock.stop()
             record = record_generation(state, gen, pool, games, seconds)  # hall of fame, logbook, best decks
             folder.write_generation(state, games, seconds, config)  # the checkpoint last
@@ -115,16 +116,21 @@ def prepare_run(
     return saved.replace(**{k: v for k, v in changes.items() if k in EXECUTION_FIELDS}), folder
 
 
-def check_inputs(config: EvolveConfig) -> tuple[object, list]:
-    """The agent and the panel decks; UserError if a deck file or the agent is wrong."""
+def check_inputs(config: EvolveConfig) -> tuple[object, list, list]:
+    """The agent, the panel decks and the yardstick decks; UserError if a deck file or the agent is
+    wrong, or if a yardstick deck is also a validation deck (the yardstick chooses the champion)."""
     from evolution import fitness as fit
     from evolution.panel import load_panel
 
     panel = load_panel(config.panel, config.rules) if "panel" in config.opponents else []
+    refs = load_panel(config.yardstick, config.rules) if config.yardstick else []
     agent = fit.build_agent(config.agent, config.rules, seed=config.seed)
     if config.validate:
-        load_panel(config.validation_panel, config.rules)
-    return agent, panel
+        held_out = {r.cards: r.name for r in load_panel(config.validation_panel, config.rules)}
+        both = [r.name for r in refs if r.cards in held_out]
+        if both:
+            raise UserError(f"yardstick deck {both[0]} is also a validation deck; the validation must be held out")
+    return agent, panel, refs
 
 
 class Clock:
@@ -178,6 +184,7 @@ def record_generation(state: EvolutionState, gen: int, pool: list, games: int, s
         "hof_best": float(score_of(hof[0])) if len(hof) else float("nan"),
         "best_vs_random": _vs_random(best),
         "mean_vs_random": float(np.mean([_vs_random(ind) for ind in pool])),
+        **yardstick.generation_fields(pool),
         "seconds": round(seconds, 3),
         "games_per_s": round(games / seconds, 1) if seconds > 0 else 0.0,
     }
@@ -193,6 +200,8 @@ def record_generation(state: EvolutionState, gen: int, pool: list, games: int, s
             },
         }
     )
+    if np.isfinite(record["yardstick"]):
+        state.best_decks[-1]["yardstick"] = [record["yardstick"], record["yardstick_lo"], record["yardstick_hi"]]
     state.generation, state.pool = gen, pool
     return record
 
@@ -207,7 +216,8 @@ def generation_line(record: dict, best) -> str:
     return (
         f"gen {record['gen']:>3}: best {record['best']:.3f} [{record['best_lo']:.3f}, {record['best_hi']:.3f}] "
         f"{genome.counts_text(best)} (total {sum(best)}, {len(best)} cards); mean {record['mean']:.3f}; "
-        f"{record['games']} games in {record['seconds']:.1f} s ({record['games_per_s']:.0f}/s)"
+        + (f"yardstick {record['yardstick']:.3f}; " if np.isfinite(record.get("yardstick", np.nan)) else "")
+        + f"{record['games']} games in {record['seconds']:.1f} s ({record['games_per_s']:.0f}/s)"
     )
 
 

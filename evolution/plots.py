@@ -58,6 +58,13 @@ def plot_fitness(rows: list[dict], title: str) -> bytes:
             if len(y) >= 40:  # each generation draws new random decks: show the trend, not the draw
                 y, label = _rolling_mean(y, 9), f"{label} (9-generation mean)"
             ax.plot(g, y, color=color, ls=":", lw=1.2, label=label)
+    # against the fixed yardstick panel: the one curve that shows whether the run improves at all
+    y = np.array([_number(r.get("yardstick")) for r in rows])
+    if np.isfinite(y).any():
+        lo = np.array([_number(r.get("yardstick_lo")) for r in rows])
+        hi = np.array([_number(r.get("yardstick_hi")) for r in rows])
+        ax.plot(g, y, color="tab:green", lw=1.5, label="best decks vs the fixed yardstick")
+        ax.fill_between(g, lo, hi, color="tab:green", alpha=0.15, lw=0)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     from matplotlib.ticker import MaxNLocator
 

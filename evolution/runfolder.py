@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evolution.config import EXECUTION_FIELDS, EvolveConfig, config_from_settings
+from evolution.config import EXECUTION_FIELDS, EvolveConfig, config_from_settings, with_legacy_defaults
 from evolution.individuals import deck_entry, score_of
 from evolution.state import LOGBOOK_FIELDS, EvolutionState
 from games.errors import UserError
@@ -85,10 +85,9 @@ class RunFolder:
             raise UserError(f"{path}: unreadable ({exc})") from None
 
     def read_config(self) -> EvolveConfig:
-        data = self.read_json(self.config)
-        if isinstance(data, dict):
-            # a run saved before score_memory existed was scored on one generation's games
-            data.setdefault("score_memory", 1)
+        # a run saved before score_memory existed was scored on one generation's games; one saved
+        # before the yardstick had none
+        data = with_legacy_defaults(self.read_json(self.config))
         return config_from_settings(data, where=str(self.config))
 
     def read_state(self, config: EvolveConfig) -> EvolutionState | None:
@@ -109,7 +108,7 @@ class RunFolder:
     def _check_same_run(self, saved: dict, config: EvolveConfig, where: str) -> None:
         """config.json may differ from the checkpoint's config in execution fields only."""
         try:
-            saved_config = config_from_settings(saved)
+            saved_config = config_from_settings(with_legacy_defaults(saved))
         except UserError as exc:
             raise UserError(f"{where}: damaged checkpoint (its config: {exc})") from None
         changed = [

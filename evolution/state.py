@@ -41,6 +41,9 @@ LOGBOOK_FIELDS = [
     "hof_best",
     "best_vs_random",
     "mean_vs_random",
+    "yardstick",
+    "yardstick_lo",
+    "yardstick_hi",
     "seconds",
     "games_per_s",
 ]

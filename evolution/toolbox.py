@@ -4,7 +4,9 @@ Selection and variation make the next pool from an evaluated one:
 - `truncation`: keep the top `survivors`, add `offspring_per_survivor` mutated copies of each,
   refill with random decks (the ancestor's scheme, with sound fitness; once called "ancestor");
 - `mu+lambda`: `mu` parents by tournament selection, `pool - mu` offspring (crossover with
-  probability `cx_prob`, then mutation).
+  probability `cx_prob`, then mutation);
+- `random`: fresh random decks every generation (random search at the same game budget: the
+  baseline an evolution has to beat; the hall of fame keeps the best decks it meets).
 Every random choice comes from the one numpy Generator the toolbox is built with (DEAP's own
 operators use the global `random` module, which a checkpoint would not capture).
 """
@@ -73,6 +75,8 @@ def build_toolbox(config: EvolveConfig, rng: np.random.Generator, pmap=None) -> 
 
 def next_pool(pool: list, config: EvolveConfig, tb: base.Toolbox, rng: np.random.Generator) -> list:
     """The next generation's pool from an evaluated one (selection, then variation)."""
+    if config.selection == "random":  # the random-search baseline: nothing is inherited
+        return [tb.individual("random") for _ in range(config.pool)]
     if config.selection == "truncation":
         survivors = [kept_individual(ind, "survivor") for ind in tb.select_best(pool, config.survivors)]
         children = []

@@ -166,9 +166,17 @@ def validation_table(report: dict) -> str:
 
 
 def choose_champion(folder: RunFolder, config: EvolveConfig, agent, pmap, progress: Callable | None = None) -> dict:
-    """The playoff of the last generation's top decks and the hall of fame; the champion record."""
+    """The playoff of the last generation's top decks and the hall of fame (or, with a yardstick, the
+    best on the yardstick: evolution.yardstick); the champion record."""
     last = folder.read_last_generation()
     gen = last["generation"]
+    if config.yardstick:
+        from evolution.yardstick import choose_on_yardstick
+
+        refs = load_panel(config.yardstick, config.rules)
+        generations = [folder.read_generation(g) for g in range(gen + 1)]
+        cards, ranked, how = choose_on_yardstick(generations, refs, agent, config, pmap, progress)
+        return {"cards": cards, "generation": gen, "how": how, "yardstick": ranked}
     unique = []
     for d in last["decks"]:  # best first
         if tuple(d["cards"]) not in unique:

@@ -227,6 +227,8 @@ def tiny(**kw) -> EvolveConfig:
         playoff_games_per_pair=10,
         validate=False,
         plot_every=0,
+        yardstick_top=1,
+        yardstick_games=2,
     )
     base.update(kw)
     return EvolveConfig(**base)

@@ -1,0 +1,158 @@
+"""`deckopt study racing|agents`: the measurements behind the evolution's settings.
+
+- `racing OUT`: ground truth for a pool of decks (each against fixed opponents, many deals, once;
+  kept in OUT/truth.npz) and the selection accuracy of fixed game counts against racing.
+- `agents OUT --agent SPEC --agent SPEC ...`: a fixed set of decks scored against the yardstick
+  under each agent, and the Spearman rank correlation of those scores between agents.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from deckopt.commands._common import Progress, positive_int, print_json, seed_int
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "study",
+        help="measurements behind the evolution's settings: racing accuracy, rank agreement across agents",
+        description="racing OUT: ground truth (a pool of decks each against fixed opponent decks for many "
+        "mirrored deals, saved in OUT/truth.npz and reused) and the selection accuracy of fixed game counts "
+        "against racing. agents OUT: decks scored against the yardstick under each --agent, with the Spearman "
+        "rank correlation between agents (OUT/agents.json).",
+    )
+    p.add_argument("what", choices=("racing", "agents"))
+    p.add_argument("out", metavar="OUT", help="folder of the study's files")
+    p.add_argument("--source", metavar="RUN", help="racing: an evolution run whose last pool gives the evolved decks")
+    p.add_argument("--random-decks", type=positive_int, default=10, metavar="N", help="racing: random decks added")
+    p.add_argument("--opponents", type=positive_int, default=8, metavar="N", help="racing: fixed random opponents")
+    p.add_argument("--deals", type=positive_int, default=300, metavar="N", help="racing: ground-truth deals a pairing")
+    p.add_argument("--kept", type=positive_int, default=10, metavar="K", help="racing: decks selection keeps")
+    p.add_argument("--fixed-games", default="96,160,240,400", metavar="LIST", help="racing: fixed games per deck")
+    p.add_argument("--rounds", type=positive_int, default=10, metavar="R", help="racing: rounds")
+    p.add_argument("--z", default="0.5,1,1.5,2", metavar="LIST", help="racing: z values tried")
+    p.add_argument("--replicates", type=positive_int, default=200, metavar="N", help="racing: replicates")
+    p.add_argument("--agent", action="append", metavar="SPEC", help="the agent (racing: one; agents: repeat)")
+    p.add_argument("--decks", action="append", metavar="FILE|DIR", help="agents: the decks ranked (repeatable)")
+    p.add_argument("--yardstick", default="decks/yardstick", metavar="DIR", help="agents: the opponent decks")
+    p.add_argument("--games", type=positive_int, default=40, metavar="N", help="agents: games per deck and opponent")
+    p.add_argument("--seed", type=seed_int, default=0)
+    p.add_argument("--jobs", type=positive_int, default=2, metavar="J")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    result = _racing(args, out) if args.what == "racing" else _agents(args, out)
+    if args.json:
+        print_json(result)
+    return 0
+
+
+def _floats(text: str) -> list[float]:
+    from games.errors import UserError
+
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"expected a comma list of numbers, got {text!r}") from None
+
+
+def _racing(args, out: Path) -> dict:
+    import numpy as np
+
+    from evolution import fitness as fit
+    from evolution import genome
+    from evolution.parallel import Mapper
+    from evolution.racing_study import ground_truth, study
+    from evolution.report import Run
+    from games.decks import DeckRules
+    from games.fileio import atomic_write_json
+
+    rules = DeckRules()
+    truth_file = out / "truth.npz"
+    if truth_file.is_file():
+        data = np.load(truth_file)
+        store = data["store"]
+    else:
+        rng = np.random.default_rng([args.seed, 77])
+        decks = []
+        if args.source:
+            r = Run(args.source)
+            for d in r.generation(r.generations[-1])["decks"]:
+                if tuple(d["cards"]) not in decks:
+                    decks.append(tuple(d["cards"]))
+        decks += [tuple(genome.random_deck(rules, rng)) for _ in range(args.random_decks)]
+        opponents = [tuple(genome.random_deck(rules, rng)) for _ in range(args.opponents)]
+        agent = fit.build_agent((args.agent or ["pretrained"])[0], rules, seed=args.seed)
+        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+            store = ground_truth(decks, opponents, args.deals, agent, rules, pmap, args.seed, progress=bar)
+        np.savez(truth_file, store=store, decks=np.array([list(d) for d in decks], dtype=object), opponents=opponents)
+    fixed = [int(x) for x in _floats(args.fixed_games)]
+    res = study(store, args.kept, fixed, args.rounds, _floats(args.z), args.replicates, args.seed)
+    atomic_write_json(out / "racing.json", res)
+    if not args.json:
+        n, m, deals = store.shape
+        print(f"{n} decks x {m} opponents x {deals} deals of ground truth; keep {args.kept}; {args.replicates} reps")
+        print("method  max games/deck  z     games/deck  accuracy")
+        for r in res["rows"]:
+            z = "" if r["z"] is None else f"{r['z']:.1f}"
+            print(
+                f"{r['method']:<7} {r['max_games_per_deck']:>14}  {z:<4} {r['games_per_deck']:>10.1f}  "
+                f"{r['accuracy']:.3f} +- {r['accuracy_se']:.3f}"
+            )
+    return res
+
+
+def _ranks(x):
+    """Ranks 1..n, ties given their average rank."""
+    import numpy as np
+
+    x = np.asarray(x, float)
+    order = np.argsort(x, kind="stable")
+    ranks = np.empty(len(x))
+    ranks[order] = np.arange(1, len(x) + 1)
+    for v in np.unique(x):
+        same = x == v
+        ranks[same] = ranks[same].mean()
+    return ranks
+
+
+def spearman(x, y) -> float:
+    """Spearman's rank correlation: Pearson's correlation of the (tie-averaged) ranks."""
+    import numpy as np
+
+    return float(np.corrcoef(_ranks(x), _ranks(y))[0, 1])
+
+
+def _agents(args, out: Path) -> dict:
+    from evolution import fitness as fit
+    from evolution.config import EvolveConfig
+    from evolution.panel import load_panel
+    from evolution.parallel import Mapper
+    from evolution.yardstick import measure
+    from games.fileio import atomic_write_json
+
+    config = EvolveConfig(seed=args.seed, yardstick=[args.yardstick])
+    decks = load_panel(args.decks or ["decks", "decks/ancestor"], config.rules)
+    refs = load_panel([args.yardstick], config.rules)
+    rows = {}
+    for spec in args.agent or ["pretrained"]:
+        agent = fit.build_agent(spec, config.rules, seed=args.seed)
+        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+            scores = measure([d.cards for d in decks], refs, agent, config, pmap, 0, args.games, 5, bar)
+        rows[spec] = [s.score for s in scores]
+        if not args.json:
+            print(f"{spec}: mean {sum(rows[spec]) / len(decks):.3f} over {len(decks)} decks")
+    specs = list(rows)
+    corr = {f"{a} ~ {b}": spearman(rows[a], rows[b]) for i, a in enumerate(specs) for b in specs[i + 1 :]}
+    res = {"decks": [d.name for d in decks], "scores": rows, "spearman": corr, "games": args.games}
+    atomic_write_json(out / "agents.json", res)
+    if not args.json:
+        for k, v in corr.items():
+            print(f"Spearman {k}: {v:.3f}")
+    return res

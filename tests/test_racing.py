@@ -1,0 +1,160 @@
+"""Issue #12: the random-search baseline, the yardstick, racing fitness, evaluator panels and the
+studies behind them (tiny configs, the heuristic agent)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from evolution import fitness as fit
+from evolution import racing
+from evolution.config import EvolveConfig, split_agent_specs
+from evolution.loop import evolve, prepare_run
+from games.decks import DeckRules
+from games.errors import UserError
+from tests.test_evolution import snapshot, tiny
+
+
+def test_racing_rule_stops_decks_whose_rank_is_clear():
+    means = np.array([0.9, 0.8, 0.52, 0.5, 0.48, 0.1])
+    ses = np.full(6, 0.02)
+    doubt = racing.decide(means, ses, kept=3, z=1.0)
+    # 0.9 and 0.8 are clearly in, 0.1 clearly out; 0.52 / 0.5 / 0.48 fight for the third place
+    assert doubt.tolist() == [False, False, True, True, True, False]
+    assert not racing.decide(means, np.full(6, 1e-6), kept=3, z=1.0).any()
+    assert racing.decide(means, np.full(6, 1.0), kept=3, z=1.0).all()
+    assert not racing.decide(means, ses, kept=6, z=1.0).any()
+
+
+def test_split_agent_specs_keeps_options_with_their_spec():
+    assert split_agent_specs("pretrained") == ["pretrained"]
+    assert split_agent_specs("pretrained, mcts:50,rollout=heuristic,runs/b") == [
+        "pretrained",
+        "mcts:50,rollout=heuristic",
+        "runs/b",
+    ]
+
+
+def test_agent_panel_splits_each_pairings_deals():
+    rules = DeckRules()
+    panel = fit.build_agent("heuristic,heuristic", rules)
+    assert isinstance(panel, fit.AgentPanel) and panel.specs == ("heuristic", "heuristic")
+    single = fit.build_agent("heuristic", rules)
+    a, b = tuple([4] * 25), tuple([1] * 20 + [16] * 5)
+    p = fit.Pairing(a, b, (0, 0, 0, 3), 8)
+    task = fit.Task((25, 100, 1), (p,), (0, 100, 0, 0))
+    # the heuristic is deterministic: a panel of two of it plays exactly its games
+    assert np.array_equal(fit.play_task(panel, task)[0], fit.play_task(single, task)[0])
+    counts = np.bincount(
+        [fit._agent_of_deal(fit.Pairing(a, b, (0, 0, 0, i), 5), d, 3) for i in range(6) for d in range(5)]
+    )
+    assert counts.tolist() == [10, 10, 10]
+
+
+def test_random_search_draws_fresh_decks_and_keeps_a_hall_of_fame(tmp_path):
+    evolve(tiny(generations=3, selection="random"), tmp_path / "rs", log=None)
+    for g in range(3):
+        gen = json.loads((tmp_path / "rs" / "generations" / f"gen_{g:04d}.json").read_text())
+        assert all(d["origin"] == "random" for d in gen["decks"])
+    assert len(json.loads((tmp_path / "rs" / "hall_of_fame.json").read_text())) == 3
+    assert (tmp_path / "rs" / "champion.toml").is_file()
+
+
+def test_yardstick_is_logged_and_chooses_the_champion(tmp_path):
+    evolve(tiny(generations=2, yardstick_top=2, playoff_top=2), tmp_path / "y", log=None)
+    gen = json.loads((tmp_path / "y" / "generations" / "gen_0001.json").read_text())
+    measured = [d for d in gen["decks"] if "yardstick" in d]
+    assert len(measured) == 2 and measured == gen["decks"][:2]  # the two best by fitness
+    assert measured[0]["yardstick"]["games"] == 20 * 2  # 20 yardstick decks x 2 games
+    rows = (tmp_path / "y" / "logbook.csv").read_text().splitlines()
+    head = rows[0].split(",")
+    assert "yardstick" in head
+    assert float(rows[2].split(",")[head.index("yardstick")]) == max(d["yardstick"]["score"] for d in measured)
+    champ = json.loads((tmp_path / "y" / "champion.json").read_text())
+    assert champ["cards"] == champ["yardstick"][0]["cards"] and len(champ["yardstick"]) == 2
+    assert champ["yardstick"][0]["games"] == 20 * 10  # playoff_games_per_pair against every yardstick deck
+    with pytest.raises(UserError, match="also a validation deck"):
+        evolve(tiny(validate=True, yardstick=["decks/flat.toml"]), tmp_path / "bad", log=None)
+
+
+def test_a_run_saved_before_the_yardstick_resumes_without_one(tmp_path):
+    run = tmp_path / "old"
+    evolve(tiny(generations=1, yardstick=[]), run, log=None, finish=False)
+    saved = json.loads((run / "config.json").read_text())
+    saved.pop("yardstick")
+    (run / "config.json").write_text(json.dumps(saved))
+    ck = json.loads((run / "checkpoints" / "checkpoint.json").read_text())
+    ck["config"].pop("yardstick")
+    (run / "checkpoints" / "checkpoint.json").write_text(json.dumps(ck))
+    assert prepare_run(None, run, resume=True)[0].yardstick == []
+    evolve(None, run, resume=True, overrides={"generations": 2}, log=None, finish=False)
+
+
+def racing_config(**kw) -> EvolveConfig:
+    return tiny(**{"generations": 3, "pool": 8, "games_per_pair": 8, "fitness": "racing", "racing_rounds": 4, **kw})
+
+
+def test_racing_run_spends_fewer_games_records_them_and_resumes_exactly(tmp_path):
+    ref = tmp_path / "ref"
+    evolve(racing_config(), ref, log=None)
+    fixed = tmp_path / "fixed"
+    evolve(racing_config(fitness="fixed"), fixed, log=None)
+    for g in range(3):
+        r = json.loads((ref / "generations" / f"gen_{g:04d}.json").read_text())
+        f = json.loads((fixed / "generations" / f"gen_{g:04d}.json").read_text())
+        assert r["games"] < f["games"]
+        counts = [d["racing_games"] for d in r["decks"]]
+        assert all(c > 0 for c in counts) and len(set(counts)) > 1  # some decks stopped early
+    run = tmp_path / "cut"
+
+    def stop_after_first(gen):
+        if gen == 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evolve(racing_config(), run, log=None, on_generation=stop_after_first)
+    evolve(None, run, resume=True, log=None)
+    assert snapshot(run) == snapshot(ref)
+    two = tmp_path / "two"
+    evolve(racing_config(jobs=2), two, log=None)
+    assert snapshot(two) == snapshot(ref)
+
+
+def test_racing_needs_rounds_that_split_the_games():
+    with pytest.raises(UserError, match="racing_rounds"):
+        tiny(fitness="racing", games_per_pair=10, racing_rounds=2)
+
+
+def test_racing_study_on_a_synthetic_ground_truth():
+    from evolution.racing_study import study
+
+    rng = np.random.default_rng(0)
+    true = np.linspace(0.3, 0.7, 12)
+    store = np.round(np.clip(rng.normal(true[:, None, None], 0.3, (12, 4, 40)), 0, 1) * 4) / 4
+    res = study(store, 4, [16, 80], 5, [1.0], 20, 0)
+    fixed_small, fixed_big, race = res["rows"]
+    assert fixed_small["games_per_deck"] == 16 and fixed_big["games_per_deck"] == 80
+    assert race["games_per_deck"] < 80 and race["accuracy"] > fixed_small["accuracy"] - 0.2
+
+
+def test_spearman():
+    from deckopt.commands.study import spearman
+
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 45]) == pytest.approx(1.0)
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert spearman([1, 1, 2, 3], [1, 2, 3, 4]) == pytest.approx(0.9486833)
+
+
+def test_decks_validate_under_another_agent(tmp_path, capsys):
+    from deckopt.cli import main
+
+    run = tmp_path / "v"
+    evolve(tiny(generations=1), run, log=None)
+    code = main(
+        ["decks", str(run), "--validate", "--agent", "random", "--panel", "decks/flat.toml", "--games", "4", "--json"]
+    )
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["validation"]["agent"] == "random" and out["validation"]["games"] == 4

@@ -34,6 +34,8 @@ TINY = dict(
     playoff_games_per_pair=4,
     validate=False,
     plot_every=0,
+    yardstick_top=1,
+    yardstick_games=2,
 )
 
 
@@ -211,7 +213,9 @@ def test_the_library_never_prints_and_reports_progress_by_callback(tmp_path, cap
     for done, total, what in calls:
         assert 0 <= done <= total
         stages.setdefault(what, []).append(done)
-    assert [w.split()[:2] for w in stages][:2] == [["gen", "0/1"], ["gen", "1/1"]] and "playoff" in stages
+    gens = [w.split()[:2] for w in stages if not w.endswith("yardstick")]
+    assert gens[:2] == [["gen", "0/1"], ["gen", "1/1"]] and "champion on the yardstick" in stages
+    assert "gen 0 yardstick" in stages
     assert all(
         seen == sorted(seen) and seen[-1] == calls[[c[2] for c in calls].index(w)][1] for w, seen in stages.items()
     )

@@ -29,7 +29,11 @@ def register(sub) -> None:
         "with a 95% CI, a surviving deck's pooled over its last score_memory (4) generations. "
         "Writes runs/NAME/: config.json, generations/gen_NNNN.json, logbook.csv, best_decks.json, "
         "hall_of_fame.json, checkpoints/, fitness.png, best_deck_powers.png, champion.toml and "
-        "validation.json (the champion against decks/ and decks/ancestor/). Ctrl-C keeps every "
+        "validation.json. Every generation's best decks also play a fixed yardstick panel (decks/yardstick/, "
+        "never part of the fitness): logged, plotted, and the champion is the best on it. --selection random is "
+        "the random-search baseline at the same game budget; --fitness racing stops decks whose rank is clear; "
+        "--agent A,B,C splits every pairing's games across several evaluator agents. validation.json: "
+        "the champion against decks/ and decks/ancestor/. Ctrl-C keeps every "
         "finished generation; continue with --resume. Settings: defaults < --config FILE < flags.",
     )
     p.add_argument("--config", metavar="FILE", help="TOML (or JSON) file of settings (see evolution/config.py)")

@@ -23,6 +23,7 @@ _REGISTRY = {
     "incan_gold": "games.incan_gold:IncanGold",
     "gwent_lite": "games.gwent_lite:GwentLite",
     "durak": "games.durak:Durak",
+    "exploding_kittens": "games.exploding_kittens:ExplodingKittens",
 }
 
 GAME_NAMES = tuple(_REGISTRY)

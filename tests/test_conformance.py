@@ -33,6 +33,9 @@ CONFORMANCE_CONFIGS = GAME_CONFIGS + [
     ("durak-3_players", "durak", {"num_players": 3}),
     ("durak-4_players", "durak", {"num_players": 4}),
     ("durak-fixed_trump", "durak", {"fixed_trump": True}),
+    ("exploding_kittens-open_hands", "exploding_kittens", {"open_hands": True}),
+    ("exploding_kittens-paper", "exploding_kittens", {"preset": "paper"}),
+    ("exploding_kittens-random_composition", "exploding_kittens", {"preset": "paper", "composition": "random"}),
 ]
 
 

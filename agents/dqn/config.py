@@ -157,6 +157,21 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
         "eval_every": 20_000,
         "gamma": 1.0,
     },
+    "exploding_kittens": {
+        # short episodes (about 10 decisions) with the result only at the end: undiscounted returns, so a
+        # Q-value is a winning chance; a smaller network suffices for 61 features
+        "hidden_layers": [128, 128],
+        "episodes": 400_000,
+        "gamma": 1.0,
+        "replay_size": 200_000,
+        "epsilon_end": 0.03,
+        "epsilon_decay_episodes": 100_000,
+        "learning_rate_end": 1e-4,
+        "learning_rate_decay_episodes": 400_000,
+        "eval_every": 50_000,
+        "eval_games": 400,
+        "eval_opponents": ["random", "heuristic", "belief"],
+    },
 }
 
 

@@ -12,6 +12,10 @@ def cards_text(counts) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def render(state, viewer: int | None) -> str:
     """The position as `viewer` sees it (None: everything, deck order included)."""
 
@@ -19,7 +23,8 @@ def render(state, viewer: int | None) -> str:
         return "you" if p == viewer else f"player {p}"
 
     cfg = state.game.config
-    lines = [f"deck: {state.deck_size} cards (1 Exploding Kitten among them)"]
+    kitten = "" if state.is_terminal() else " (1 Exploding Kitten among them)"
+    lines = [f"deck: {state.deck_size} cards{kitten}"]
     if viewer is None:
         lines.append(f"deck contents, top first: {', '.join(_card(c) for c in reversed(state._deck))}")
     elif cfg.open_hands:
@@ -33,11 +38,11 @@ def render(state, viewer: int | None) -> str:
     for p in range(2):
         size = sum(state._hands[p])
         if viewer is None or p == viewer or cfg.open_hands:
-            lines.append(f"{name(p)}: {size} cards: {cards_text(state._hands[p])}")
+            lines.append(f"{name(p)}: {_cards(size)}: {cards_text(state._hands[p])}")
         else:
             known = state._known[p]
             extra = f" (known: {cards_text(known)})" if any(known) else ""
-            lines.append(f"{name(p)}: {size} cards{extra}")
+            lines.append(f"{name(p)}: {_cards(size)}{extra}")
     if state.is_terminal():
         lines.append(f"game over: {name(1 - state._winner)} exploded, {name(state._winner)} won")
         return "\n".join(lines)
@@ -49,6 +54,12 @@ def render(state, viewer: int | None) -> str:
     if state._favor:
         lines.append(f"{name(state._player)} must give {name(state._turn)} a card (Favor)")
     return "\n".join(lines)
+
+
+def a_card(t: int) -> str:
+    """ "a skip", "an attack"."""
+    name = CARD_NAMES[t]
+    return ("an " if name[0] in "aeiou" else "a ") + name
 
 
 def _card(c: int) -> str:
@@ -67,7 +78,7 @@ def describe_move(state, before, action: int, viewer: int) -> str:
     for q, event, card in new:
         if event == "draw":
             seen = q == viewer or state.game.config.open_hands
-            lines.append(f"{name(q)} drew {'a ' + CARD_NAMES[card] if seen else 'a card'}")
+            lines.append(f"{name(q)} drew {a_card(card) if seen else 'a card'}")
         elif event == "defuse":
             lines.append(f"{name(q)} drew the Exploding Kitten, defused it and put it back at a random place")
         elif event == "explode":
@@ -75,9 +86,9 @@ def describe_move(state, before, action: int, viewer: int) -> str:
         elif event == "play":
             lines.append(f"{name(q)} played {'a pair of ' if card in CATS else ''}{CARD_NAMES[card]}")
         elif event == "give":
-            lines.append(f"{name(q)} gave {name(1 - q)} a {CARD_NAMES[card]} (Favor)")
+            lines.append(f"{name(q)} gave {name(1 - q)} {a_card(card)} (Favor)")
         elif event == "steal":
-            lines.append(f"{name(q)} took a {CARD_NAMES[card]} from {name(1 - q)}'s hand")
+            lines.append(f"{name(q)} took {a_card(card)} from {name(1 - q)}'s hand")
     if not lines and action >= GIVE:
         lines.append(f"{name(mover)} gave a card")
     if not state.is_terminal() and state._player != TERMINAL and state._turn != before._turn:

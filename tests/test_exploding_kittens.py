@@ -24,6 +24,7 @@ from games.exploding_kittens import (
     SHUFFLE,
     SKIP,
 )
+from games.exploding_kittens_text import a_card
 
 CAT1 = CARD_NAMES.index("cat1")
 
@@ -201,7 +202,7 @@ def test_hidden_cards_stay_hidden_from_the_view():
     before = s.clone()
     s.apply_action(DRAW)
     assert "drew a card" in s.describe_move(before, DRAW, 1)
-    assert "drew a " + CARD_NAMES[s._log[-1][2]] in s.describe_move(before, DRAW, 0)
+    assert "drew " + a_card(s._log[-1][2]) in s.describe_move(before, DRAW, 0)
 
 
 def test_random_composition_stays_within_the_bounds_and_presets():

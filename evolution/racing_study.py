@@ -46,14 +46,14 @@ def fixed_counts(store: np.ndarray, kept: int, deals: int, rng) -> tuple[float, 
 def racing_counts(store: np.ndarray, kept: int, deals: int, rounds: int, z: float, rng):
     """(chosen decks, games per deck) of one replicate of the racing rule, `deals` per pairing at most."""
     n, m, total = store.shape
-    per = deals // rounds
-    order = np.argsort(rng.random((n, m, total)), axis=2)[:, :, : per * rounds]
+    cuts = np.linspace(0, deals, rounds + 1).astype(int)  # rounds as equal as the deals allow
+    order = np.argsort(rng.random((n, m, total)), axis=2)[:, :, :deals]
     used = np.zeros(n, int)
 
     def sample(r, active):
         pieces = []
         for i in np.flatnonzero(active):
-            d = np.take_along_axis(store[i], order[i, :, r * per : (r + 1) * per], axis=1).ravel()
+            d = np.take_along_axis(store[i], order[i, :, cuts[r] : cuts[r + 1]], axis=1).ravel()
             pieces.append((int(i), d))
             used[i] += 2 * d.size
         return pieces

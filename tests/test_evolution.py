@@ -229,6 +229,8 @@ def tiny(**kw) -> EvolveConfig:
         plot_every=0,
         yardstick_top=1,
         yardstick_games=2,
+        opponents=["population", "hall-of-fame", "random"],
+        offspring_per_survivor=1,
     )
     base.update(kw)
     return EvolveConfig(**base)

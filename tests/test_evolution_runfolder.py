@@ -36,6 +36,8 @@ TINY = dict(
     plot_every=0,
     yardstick_top=1,
     yardstick_games=2,
+    opponents=["population", "hall-of-fame", "random"],
+    offspring_per_survivor=1,
 )
 
 

@@ -33,6 +33,7 @@ def measure(
     games: int,
     stage: int,
     progress: Callable | None = None,
+    what: str | None = None,
 ) -> list[fit.Score]:
     """Each deck's Score against all `references` together, `games` mirrored games per reference deck."""
     pairings, who = fit.against(decks, [r.cards for r in references], games // 2, config.seed, stage, gen)
@@ -44,7 +45,7 @@ def measure(
         config.games_per_task,
         (config.seed, stage, gen),
         progress=progress,
-        what=f"gen {gen} yardstick" if stage == fit.STAGE_YARDSTICK else "champion on the yardstick",
+        what=what or (f"gen {gen} yardstick" if stage == fit.STAGE_YARDSTICK else "champion on the yardstick"),
     )
     scores = [fit.Score() for _ in decks]
     for outcomes, (i, _) in zip(results, who):

@@ -144,7 +144,7 @@ def _agents(args, out: Path) -> dict:
     for spec in args.agent or ["pretrained"]:
         agent = fit.build_agent(spec, config.rules, seed=args.seed)
         with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
-            scores = measure([d.cards for d in decks], refs, agent, config, pmap, 0, args.games, 5, bar)
+            scores = measure([d.cards for d in decks], refs, agent, config, pmap, 0, args.games, 5, bar, spec)
         rows[spec] = [s.score for s in scores]
         if not args.json:
             print(f"{spec}: mean {sum(rows[spec]) / len(decks):.3f} over {len(decks)} decks")

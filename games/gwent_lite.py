@@ -53,6 +53,12 @@ class GwentLiteConfig:
     decks: list[list[int]] | None = setting(
         None, "each seat's deck as card powers; none: a random legal deck per seat at every new game", flag=False
     )
+    deck_pool: list[list[int]] | None = setting(
+        None,
+        "with decks none: each seat's deck is one of these (with chance pool_share; else a random legal deck)",
+        flag=False,
+    )
+    pool_share: float = setting(1.0, "with a deck_pool: the chance that a seat's deck comes from it", metavar="P")
     hand_size: int = setting(10, "the most cards a hand holds; each player starts by drawing this many", metavar="N")
     round_draw: int = setting(3, "cards each player draws after a round (fewer if the hand is full)", metavar="N")
     rounds_to_win: int = setting(2, f"round wins that win the game, 1 to {MAX_ROUNDS_TO_WIN}", metavar="N")
@@ -74,6 +80,17 @@ class GwentLiteConfig:
             # each seat's deck sorted, as plain ints; an illegal one is refused with its problems
             decks = [self.rules.validate(d, what=f"gwent_lite: seat {p}'s deck") for p, d in enumerate(self.decks)]
             object.__setattr__(self, "decks", decks)
+        need(
+            isinstance(self.pool_share, (int, float)) and 0.0 <= self.pool_share <= 1.0,
+            f"gwent_lite: pool_share must be in [0, 1], got {self.pool_share!r}",
+        )
+        if self.deck_pool is not None:
+            need(
+                isinstance(self.deck_pool, (list, tuple)) and len(self.deck_pool) >= 1,
+                "gwent_lite: deck_pool must be a non-empty list of decks or None",
+            )
+            pool = [self.rules.validate(d, what=f"gwent_lite: deck_pool[{i}]") for i, d in enumerate(self.deck_pool)]
+            object.__setattr__(self, "deck_pool", pool)
 
 
 class GwentLite(Game):
@@ -107,11 +124,18 @@ class GwentLite(Game):
         seat_seeds = rng.integers(2**63, size=2).tolist()
         if self.config.decks is None:
             deck_rng = np.random.default_rng(int(rng.integers(2**63)))  # a further stream
-            decks = [self.config.rules.random_deck(deck_rng), self.config.rules.random_deck(deck_rng)]
+            decks = [self._dealt_deck(deck_rng), self._dealt_deck(deck_rng)]
         else:
             decks = self.config.decks
         orders = [np.random.default_rng(seat_seeds[p]).permutation(decks[p]).tolist() for p in (0, 1)]
         return GwentLiteState(self, orders, leader)
+
+    def _dealt_deck(self, deck_rng: np.random.Generator) -> list[int]:
+        """A random legal deck, or (with a deck_pool) one of the pool's with chance pool_share."""
+        pool = self.config.deck_pool
+        if pool and deck_rng.random() < self.config.pool_share:
+            return pool[int(deck_rng.integers(len(pool)))]
+        return self.config.rules.random_deck(deck_rng)
 
     def action_name(self, action: int) -> str:
         return "pass" if action == 0 else f"play {action}"

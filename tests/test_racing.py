@@ -158,3 +158,25 @@ def test_decks_validate_under_another_agent(tmp_path, capsys):
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["validation"]["agent"] == "random" and out["validation"]["games"] == 4
+
+
+def test_gwent_lite_deals_from_a_deck_pool():
+    import games
+
+    pool = [[4] * 25, [1] * 20 + [16] * 5]
+    g = games.make("gwent_lite", deck_pool=pool)
+    seen = set()
+    for seed in range(20):
+        s = g.new_initial_state(seed)
+        for p in (0, 1):
+            seen.add(tuple(sorted(s._decks[p])))
+    assert seen == {tuple(d) for d in pool}
+    mixed = games.make("gwent_lite", deck_pool=pool, pool_share=0.5)
+    assert any(tuple(sorted(mixed.new_initial_state(k)._decks[0])) not in seen for k in range(20))
+    # without a pool the deal is the same as before (the random stream is untouched)
+    a, b = games.make("gwent_lite").new_initial_state(3), games.make("gwent_lite", deck_pool=None).new_initial_state(3)
+    assert a._decks == b._decks
+    with pytest.raises(UserError, match="pool_share"):
+        games.make("gwent_lite", deck_pool=pool, pool_share=2)
+    with pytest.raises(UserError, match="deck_pool"):
+        games.make("gwent_lite", deck_pool=[[1, 2]])

@@ -20,8 +20,8 @@ from agents.base import Agent, RandomAgent, masked_argmax
 from games import Game, UserError
 
 SPEC_HELP = (
-    "random, heuristic, minimax (tic_tac_toe), aggressive or defensive (durak), mcts:SIMS, pretrained, "
-    "or a model path / run folder"
+    "random, heuristic, minimax (tic_tac_toe), aggressive or defensive (durak), exact, belief, always_draw or "
+    "always_skip (exploding_kittens), mcts:SIMS, pretrained, or a model path / run folder"
 )
 
 

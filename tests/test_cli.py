@@ -100,3 +100,15 @@ def test_sigterm_stops_any_command_like_ctrl_c():
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert [line for line in err.splitlines() if line.strip()] == ["deckopt match: interrupted"]
+
+
+def test_set_passes_game_settings(capsys):
+    import json
+
+    from deckopt.cli import main
+
+    argv = ["match", "exploding_kittens", "exact", "exact", "--games", "40", "--set", "open_hands=true", "--json"]
+    assert main(argv) == 0
+
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 40 and report["agents"][0]["wins"] + report["agents"][1]["wins"] == 40

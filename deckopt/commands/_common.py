@@ -139,6 +139,27 @@ def game_config_args(parser) -> None:
         metavar="FILE",
         help="gwent_lite deck file; once for every seat in seat order, or once for all (default: random legal decks)",
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=None,
+        metavar="KEY=VALUE",
+        help="a game setting (repeatable; a TOML value), e.g. --set open_hands=true --set max_bouts=200",
+    )
+
+
+def _setting(item: str) -> tuple[str, object]:
+    """`key=value` with a TOML value (true, 3, 0.5, "text", [1, 2]); a bare word is text."""
+    import tomllib
+
+    key, sep, text = item.partition("=")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise UserError(f"--set expects KEY=VALUE, got {item!r}")
+    try:
+        return key, tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        return key, text.strip()
 
 
 def make_game(args):
@@ -150,6 +171,11 @@ def make_game(args):
         if "num_players" not in {f.name for f in dataclasses.fields(games.game_class(args.game).config_class)}:
             raise UserError(f"--players does not apply to {args.game} (a fixed number of players)")
         config["num_players"] = args.players
+    for item in getattr(args, "set", None) or []:
+        key, value = _setting(item)
+        if key in config or key in ("decks", "rules"):
+            raise UserError(f"--set {key}: give it once (decks and rules come from --deck)")
+        config[key] = value
     if getattr(args, "deck", None):
         if args.game != "gwent_lite":
             raise UserError(f"--deck applies to gwent_lite only, not {args.game}")

@@ -140,3 +140,34 @@ def test_bad_algo_inputs_end_in_one_line_and_change_nothing(tmp_path, runs, caps
         assert expected in err, (argv, err)
     assert files_of(tmp_path) == before and {k: files_of(v) for k, v in runs.items()} == runs_before
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_shipped_durak_agents_resolve_by_number_of_players_and_act_legally(players):
+    import agents
+    import games
+    from agents.arena import play_match
+
+    game = games.make("durak", num_players=players)
+    agent = agents.make("pretrained", game, seed=0)
+    assert agent.metadata["path"].endswith(f"durak_{players}p.npz")
+    result = play_match(game, [agent, agents.make("random", game, seed=1)], 8, seed=3)  # illegal would raise
+    assert result.agents[0].games >= 8
+
+
+def test_no_shipped_durak_agent_for_3_players_is_one_clear_error():
+    import agents
+    import games
+    from games import UserError
+
+    with pytest.raises(UserError, match="no pretrained agent for durak with 3 players"):
+        agents.make("pretrained", games.make("durak", num_players=3))
+
+
+def test_the_shipped_incan_gold_agent_is_a_sampling_policy():
+    import agents
+    import games
+    from agents.policy import PolicyAgent
+
+    agent = agents.make("pretrained", games.make("incan_gold", num_players=3), seed=0)
+    assert isinstance(agent, PolicyAgent) and agent.mode == "sample"

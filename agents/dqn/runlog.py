@@ -209,8 +209,9 @@ def plot_learning_curves(
     ax_loss, ax_eval = fig.subplots(2, 1, sharex=True)
     episodes = np.array([r["episodes"] for r in rows], dtype=float)
     ax_loss.plot(episodes, np.array([r.get("loss", np.nan) for r in rows], dtype=float), lw=0.8, label=loss_label)
-    ax_loss.plot(episodes, [r.get("epsilon", np.nan) for r in rows], lw=0.8, label="epsilon")
-    ax_loss.set_ylabel("loss / epsilon")
+    if "epsilon" in columns:
+        ax_loss.plot(episodes, [r.get("epsilon", np.nan) for r in rows], lw=0.8, label="epsilon")
+    ax_loss.set_ylabel("loss / epsilon" if "epsilon" in columns else "loss")
     ax_loss.legend()
     _plot_evaluations(ax_eval, rows, columns)
     fig.suptitle(title)

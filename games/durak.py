@@ -1,5 +1,7 @@
 """Durak ("fool"), the rules of games/RULES.md §6: 2..4 players, 36 cards, the podkidnoy (throw-in) game
 without transfers. Its words (`str`, `view`, `describe_move`) are in games/durak_text.py.
+The cards and their bit sets are in games/durak_cards.py (re-exported here). The state machine stays in
+one module (about 450 lines) because its bout phases share the same few bit-set fields and helpers.
 
 Cards (§6.1) are ints 0..35, suit-major: card = 9 * suit + rank, ranks 6 7 8 9 10 J Q K A (0..8), suits
 clubs, diamonds, hearts, spades (c d h s). Inside the engine every set of cards (a hand, the table, the
@@ -42,91 +44,37 @@ then, from B = 36 * (6 + n):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
 from games.base import TERMINAL, Game, State, as_generator, is_whole
 from games.config import need, setting
-
-RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUITS = ("c", "d", "h", "s")
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-NUM_CARDS = 36
-HAND_SIZE = 6  # §6.2: dealt and refilled to
-MAX_ATTACKS = 6  # §6.4: attack cards per bout
-PASS = TAKE = 36  # one action: pass for an attacker or thrower, take for the defender
-NUM_ACTIONS = 37
-FIXED_TRUMP_SUIT = SUITS.index("h")  # `fixed_trump`: hearts, no face-up card
-MAX_BOUTS_LIMIT = 100_000
-
-_FULL = (1 << NUM_CARDS) - 1
-_PASS_BIT = 1 << PASS
-_SUIT_MASK = tuple(((1 << 9) - 1) << (9 * s) for s in range(4))
-_RANK_MASK = tuple(sum(1 << (9 * s + r) for s in range(4)) for r in range(9))
-# _BEATS[trump][card]: the cards that beat `card` (a higher card of its suit; any trump unless it is one)
-_BEATS = tuple(
-    tuple((_SUIT_MASK[c // 9] & ~((2 << c) - 1)) | (0 if c // 9 == t else _SUIT_MASK[t]) for c in range(NUM_CARDS))
-    for t in range(4)
+from games.durak_cards import (  # noqa: F401 - re-exported: games.durak is the game's one import
+    ALL_CARDS,
+    BEATEN_BY,
+    CARDS,
+    FIXED_TRUMP_SUIT,
+    HAND_SIZE,
+    MAX_ATTACKS,
+    MAX_BOUTS_LIMIT,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    PASS,
+    PASS_BIT,
+    RANK_MASK,
+    RANKS,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUITS,
+    TAKE,
+    Card,
+    beats,
+    bits_of,
+    card_id,
+    card_name,
+    card_strength,
+    cards_of,
 )
-
-
-class Card(NamedTuple):
-    """A card as people read it: rank ("6".."10", "J", "Q", "K", "A") and suit ("c", "d", "h", "s")."""
-
-    rank: str
-    suit: str
-
-    def __str__(self) -> str:
-        return self.rank + self.suit
-
-    @property
-    def id(self) -> int:
-        """The engine's int (and the action that plays this card)."""
-        return 9 * SUITS.index(self.suit) + RANKS.index(self.rank)
-
-
-CARDS = tuple(Card(RANKS[c % 9], SUITS[c // 9]) for c in range(NUM_CARDS))
-
-
-def card_name(card: int) -> str:
-    return str(CARDS[card])
-
-
-def card_id(name: str) -> int:
-    """The int of a card written as rank + suit letter, e.g. "10h", "Qs", "6c" (case-insensitive)."""
-    text = name.strip()
-    rank, suit = text[:-1].upper(), text[-1:].lower()
-    if rank not in RANKS or suit not in SUITS:
-        raise ValueError(f"not a card: {name!r} (rank 6..10, J, Q, K, A, then a suit letter c, d, h or s)")
-    return 9 * SUITS.index(suit) + RANKS.index(rank)
-
-
-def cards_of(bits: int) -> list[int]:
-    """The cards of a 36-bit set, lowest id first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
-
-
-def bits_of(cards) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
-
-
-def beats(attack: int, defence: int, trump: int) -> bool:
-    """Whether `defence` beats `attack` when `trump` (a suit index) is trump (§6.3)."""
-    return bool(_BEATS[trump][attack] >> defence & 1)
-
-
-def card_strength(card: int, trump: int) -> int:
-    """An order for bots: every non-trump by rank (0..8), then the trumps (9..17)."""
-    return card % 9 + (9 if card // 9 == trump else 0)
 
 
 @dataclass(frozen=True)
@@ -217,7 +165,7 @@ def _deal(n: int, rng: np.random.Generator) -> tuple[list[int], list[int]]:
             for _ in range(HAND_SIZE):
                 hand |= 1 << deck.pop()
             hands.append(hand)
-        if all((h & m).bit_count() < 5 for h in hands for m in _SUIT_MASK):
+        if all((h & m).bit_count() < 5 for h in hands for m in SUIT_MASK):
             return deck, hands
 
 
@@ -254,7 +202,7 @@ class DurakState(State):
         self._durak: int | None = None
         self._last_end: tuple | None = None
         # §6.2: the lowest trump in a hand attacks first; a random player if no hand holds a trump
-        trumps = [h & _SUIT_MASK[self._trump] for h in self._hands]
+        trumps = [h & SUIT_MASK[self._trump] for h in self._hands]
         lowest = [(t & -t).bit_length() if t else 99 for t in trumps]
         first = min(range(n), key=lowest.__getitem__) if min(lowest) < 99 else int(rng.integers(n))
         self._start_bout(first)
@@ -357,10 +305,10 @@ class DurakState(State):
         if p == TERMINAL:
             return 0
         if p == self._defender:
-            return (self._hands[p] & _BEATS[self._trump][self._attacks[-1]]) | _PASS_BIT
+            return (self._hands[p] & BEATEN_BY[self._trump][self._attacks[-1]]) | PASS_BIT
         if not self._attacks:
             return self._hands[p]  # the opening card: no pass
-        return (self._hands[p] & self._addable) | _PASS_BIT
+        return (self._hands[p] & self._addable) | PASS_BIT
 
     # --- the State interface ---------------------------------------------------------------
     @property
@@ -397,7 +345,7 @@ class DurakState(State):
         self._hands[p] ^= bit
         self._known[p] &= ~bit
         self._table |= bit
-        self._addable |= _RANK_MASK[action % 9]
+        self._addable |= RANK_MASK[action % 9]
         if p == d:
             self._defences.append(action)
             if len(self._attacks) >= MAX_ATTACKS or not self._hands[d]:
@@ -408,7 +356,7 @@ class DurakState(State):
             return
         self._attacks.append(action)
         self._adder = p
-        if self._hands[d] & _BEATS[self._trump][action]:
+        if self._hands[d] & BEATEN_BY[self._trump][action]:
             self._player = d
         else:
             self._end_bout(True)  # nothing beats it: the defender takes without being asked
@@ -441,7 +389,7 @@ class DurakState(State):
         for q in others:
             known_others |= known[q]
         seen = hands[p] | self._table | self._discard | known_others | face_up
-        cards = [hands[p], _FULL & ~seen, attacks, self._table & ~attacks, open_attack, self._discard, trump_bit]
+        cards = [hands[p], ALL_CARDS & ~seen, attacks, self._table & ~attacks, open_attack, self._discard, trump_bit]
         cards += [known[q] for q in others]
         suit = [0.0] * 4
         suit[self._trump] = 1.0
@@ -501,7 +449,7 @@ class DurakState(State):
         n = self._n
         hands, known = s._hands, s._known
         face_up = self._deck and self._trump_card >= 0
-        pool = _FULL & ~(hands[player] | self._table | self._discard)
+        pool = ALL_CARDS & ~(hands[player] | self._table | self._discard)
         for q in range(n):
             if q != player:
                 pool &= ~known[q]

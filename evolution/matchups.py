@@ -1,0 +1,305 @@
+"""Matchup tables: how each deck fares against each other deck, with 95 % intervals.
+
+Two shapes, one function (`play_matchups`):
+- a round robin of a set of decks (`field=None`): every pair once, mirrored deals (fitness.py), so
+  a cell and its transpose come from the same games and add up to exactly 1;
+- decks against a field the user supplies (a "personal meta"): every deck plays every field deck;
+  each deck's pooled score against the whole field, with its interval, ranks the decks.
+
+Decks come from deck files, folders of deck files and evolution run folders (`load_decks`): a run
+folder stands for its champion and the best decks of its last generations. Every deck must be legal
+under one set of rules. Results are written as `matchups.csv` (one row per cell), `matchups.json`
+(everything, for the HTML report) and `matchups.png` (a heatmap).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from evolution import fitness as fit
+from games.decks import DeckRules, load_deck
+from games.errors import UserError
+
+STAGE_MATCHUPS = 10  # seed-key stage of matchup pairings (evolution uses 0..4)
+DECK_SUFFIXES = (".toml", ".json")
+CSV_FIELDS = ("deck", "opponent", "score", "ci95_lo", "ci95_hi", "games", "wins", "draws", "losses")
+
+
+@dataclass(frozen=True)
+class NamedDeck:
+    name: str
+    cards: tuple[int, ...]
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading decks from files, folders and run folders
+
+
+def load_decks(paths, run_best: int = 3, what: str = "deck") -> tuple[list[NamedDeck], DeckRules]:
+    """Every deck named by `paths` and the one set of rules they share. A path is a deck file, a
+    folder of deck files (*.toml, *.json, not recursive) or an evolution run folder (its champion,
+    if chosen, and the best decks of its last `run_best` generations, without repeats). UserError
+    in one line for a missing path, a bad or illegal deck, or decks built for different rules."""
+    from evolution.panel import resolve_path
+
+    decks: list[NamedDeck] = []
+    rules: DeckRules | None = None
+    rules_from = ""
+    for raw in paths:
+        p = resolve_path(raw)
+        if p.is_dir() and (p / "config.json").is_file():
+            found, found_rules = _run_decks(p, run_best)
+        elif p.is_dir():
+            files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
+            if not files:
+                raise UserError(
+                    f"{what} folder {str(raw)!r} holds no deck files (*.toml, *.json) and is not a run folder"
+                )
+            loaded = [load_deck(f) for f in files]
+            found = [NamedDeck(f"{p.name}/{f.stem}", tuple(d.cards)) for f, d in zip(files, loaded)]
+            found_rules = loaded[0].rules
+            for f, d in zip(files, loaded):
+                _same_rules(found_rules, d.rules, str(files[0]), str(f))
+        elif p.is_file():
+            d = load_deck(p)
+            found, found_rules = [NamedDeck(d.name or p.stem, tuple(d.cards))], d.rules
+        else:
+            raise UserError(f"{what} {str(raw)!r} not found (a deck file, a folder of deck files or a run folder)")
+        if rules is None:
+            rules, rules_from = found_rules, str(raw)
+        _same_rules(rules, found_rules, rules_from, str(raw))
+        decks += found
+    if not decks or rules is None:
+        raise UserError(f"no {what}s given")
+    return decks, rules
+
+
+def _same_rules(a: DeckRules, b: DeckRules, where_a: str, where_b: str) -> None:
+    if a != b:
+        raise UserError(f"the decks disagree on the rules: {where_a} has {a.describe()}, {where_b} has {b.describe()}")
+
+
+def _run_decks(path: Path, run_best: int) -> tuple[list[NamedDeck], DeckRules]:
+    from evolution.runfolder import RunFolder
+
+    folder = RunFolder(path)
+    config = folder.read_config()
+    out: list[NamedDeck] = []
+    if folder.champion.is_file():
+        out.append(NamedDeck(f"{folder.name}/champion", tuple(folder.read_json(folder.champion)["cards"])))
+    best = folder.read_best_decks() if folder.best_decks.is_file() else []
+    for b in best[::-1][:run_best]:
+        cards = tuple(b["best"]["cards"])
+        if cards not in {d.cards for d in out}:
+            out.append(NamedDeck(f"{folder.name}/gen{b['generation']}", cards))
+    if not out:
+        raise UserError(f"run folder {str(path)!r} has no finished generation yet")
+    for d in out:
+        config.rules.validate(d.cards, what=f"deck {d.name!r}")
+    return out, config.rules
+
+
+# ------------------------------------------------------------------------------------------------
+# Playing and scoring
+
+
+@dataclass
+class Matchups:
+    """Row decks against column decks: `cells[(i, j)]` is row deck i's Score against column deck j
+    (absent on the diagonal of a round robin: a deck is not played against itself)."""
+
+    decks: list[NamedDeck]
+    field: list[NamedDeck]  # the columns; the decks themselves in a round robin
+    round_robin: bool
+    games_per_pair: int
+    agent: str
+    seed: int
+    cells: dict[tuple[int, int], fit.Score] = field(default_factory=dict)
+
+    def overall(self, i: int) -> fit.Score:
+        """Row deck i against every column deck together (its own column excluded)."""
+        total = fit.Score()
+        for j in range(len(self.field)):
+            if (i, j) in self.cells:
+                total = total.merge(self.cells[(i, j)])
+        return total
+
+    def matrix(self) -> np.ndarray:
+        """Scores as a rows x columns array (nan where not played)."""
+        m = np.full((len(self.decks), len(self.field)), np.nan)
+        for (i, j), s in self.cells.items():
+            m[i, j] = s.score
+        return m
+
+    def ranking(self) -> list[int]:
+        """Row indices, best pooled score first (ties keep the given order)."""
+        return [int(i) for i in np.argsort([-self.overall(i).score for i in range(len(self.decks))], kind="stable")]
+
+    def to_json(self) -> dict:
+        cells = []
+        for i in range(len(self.decks)):
+            for j in range(len(self.field)):
+                if (i, j) in self.cells:
+                    cells.append(
+                        {"deck": self.decks[i].name, "opponent": self.field[j].name, **self.cells[(i, j)].as_dict()}
+                    )
+        return {
+            "agent": self.agent,
+            "seed": self.seed,
+            "games_per_pair": self.games_per_pair,
+            "round_robin": self.round_robin,
+            "decks": [{"name": d.name, "cards": list(d.cards)} for d in self.decks],
+            "field": [{"name": d.name, "cards": list(d.cards)} for d in self.field],
+            "cells": cells,
+            "ranking": [
+                {"deck": self.decks[i].name, "cards": list(self.decks[i].cards), **self.overall(i).as_dict()}
+                for i in self.ranking()
+            ],
+        }
+
+
+def play_matchups(
+    decks: list[NamedDeck],
+    rules: DeckRules,
+    agent,
+    mapper,
+    games_per_pair: int,
+    seed: int,
+    field: list[NamedDeck] | None = None,
+    agent_spec: str = "?",
+    games_per_task: int = 200,
+    progress: Callable | None = None,
+) -> Matchups:
+    """A round robin of `decks` (no `field`), or every deck against every `field` deck;
+    `games_per_pair` mirrored games per pairing (rounded down to even). The result depends on the
+    seed and the arguments only, never on the mapper's workers."""
+    deals = games_per_pair // 2
+    if deals < 1:
+        raise UserError(f"games per pair must be at least 2 (mirrored pairs), got {games_per_pair}")
+    if field is None and len(decks) < 2:
+        raise UserError("a round robin needs at least two decks (or give a field to play against)")
+    if field is not None and not field:
+        raise UserError("the field is empty: give at least one deck to play against")
+    cards = [d.cards for d in decks]
+    if field is None:
+        pairings, who = fit.round_robin(cards, deals, seed, STAGE_MATCHUPS, 0)
+    else:
+        pairings, who = fit.against(cards, [d.cards for d in field], deals, seed, STAGE_MATCHUPS, 0)
+    results = fit.play_pairings(
+        pairings, agent, rules, mapper, games_per_task, (seed, STAGE_MATCHUPS, 0), progress=progress, what="matchups"
+    )
+    table = Matchups(
+        list(decks), list(field if field is not None else decks), field is None, 2 * deals, agent_spec, seed
+    )
+    for outcomes, (i, j) in zip(results, who):
+        s = fit.Score()
+        s.add(outcomes)
+        table.cells[(i, j)] = s
+        if field is None:  # the same games seen from deck j: the cells add up to 1
+            t = fit.Score()
+            t.add(outcomes, flip=True)
+            table.cells[(j, i)] = t
+    return table
+
+
+# ------------------------------------------------------------------------------------------------
+# Files
+
+
+def matchups_csv(table: Matchups) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for c in table.to_json()["cells"]:
+        writer.writerow(
+            [c["deck"], c["opponent"], repr(c["score"]), repr(c["ci95"][0]), repr(c["ci95"][1])]
+            + [c[k] for k in ("games", "wins", "draws", "losses")]
+        )
+    return buffer.getvalue()
+
+
+def read_matchups_csv(path) -> list[dict]:
+    """The cells of a matchups.csv: deck and opponent names, floats and ints."""
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    out = []
+    for r in rows:
+        out.append(
+            {
+                "deck": r["deck"],
+                "opponent": r["opponent"],
+                "score": float(r["score"]),
+                "ci95": [float(r["ci95_lo"]), float(r["ci95_hi"])],
+                **{k: int(r[k]) for k in ("games", "wins", "draws", "losses")},
+            }
+        )
+    return out
+
+
+def plot_matchups(table: Matchups, title: str = "") -> bytes:
+    """Heatmap: row deck's score against column deck (red below 0.5, blue above), the pooled
+    score against the whole field in the row labels."""
+    from matplotlib.figure import Figure
+
+    from evolution.plots import _png
+
+    m = table.matrix()
+    rows, cols = m.shape
+    fig = Figure(figsize=(min(22, 2.5 + 0.5 * cols), min(22, 1.5 + 0.38 * rows)))
+    ax = fig.add_subplot()
+    im = ax.imshow(np.ma.masked_invalid(m), cmap="RdBu", vmin=0.0, vmax=1.0, aspect="auto", interpolation="nearest")
+    if rows * cols <= 900:
+        for i in range(rows):
+            for j in range(cols):
+                if np.isfinite(m[i, j]):
+                    ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=6.5)
+    ax.set_xticks(range(cols), [d.name for d in table.field], rotation=60, ha="right", fontsize=7)
+    ax.set_yticks(
+        range(rows), [f"{d.name} ({table.overall(i).score:.2f})" for i, d in enumerate(table.decks)], fontsize=7
+    )
+    ax.set_xlabel("opponent deck")
+    ax.set_ylabel("deck (pooled score against all opponents)")
+    ax.set_title(title or f"matchups: row deck's score, {table.games_per_pair} games per pair, agent {table.agent}")
+    fig.colorbar(im, ax=ax, label="score (win 1, draw 0.5)")
+    return _png(fig)
+
+
+def write_matchups(table: Matchups, out: str | Path) -> list[Path]:
+    """matchups.csv, matchups.json and matchups.png in folder `out` (atomically)."""
+    from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
+
+    out = Path(out)
+    paths = [out / "matchups.csv", out / "matchups.json", out / "matchups.png"]
+    atomic_write_text(paths[0], matchups_csv(table))
+    atomic_write_json(paths[1], table.to_json())
+    atomic_write_bytes(paths[2], plot_matchups(table))
+    return paths
+
+
+def ranking_table(table: Matchups) -> str:
+    """The decks, best pooled score first, as text."""
+    from evolution.genome import counts_text
+
+    against = "the other decks" if table.round_robin else f"the field ({len(table.field)} decks)"
+    rows = []
+    for rank, i in enumerate(table.ranking(), 1):
+        s = table.overall(i)
+        lo, hi = s.ci95
+        d = table.decks[i]
+        rows.append((str(rank), d.name, f"{s.score:.3f} [{lo:.3f}, {hi:.3f}]", str(s.games), counts_text(d.cards)))
+    head = ("rank", "deck", f"score vs {against} [95% CI]", "games", "powers (count x power)")
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]
+    lines = [f"agent {table.agent}, {table.games_per_pair} games per pair, seed {table.seed}"]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]
+    return "\n".join(lines)
+
+
+def read_matchups_json(path) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8"))

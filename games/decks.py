@@ -10,6 +10,12 @@ what is wrong with one that is not. Deck files are TOML (or JSON with the same k
     min_cards = 25
     max_total = 100
     min_power = 1
+    [constraints]                    # optional: a designer's own limits, beyond the game's rules
+    locked = [9]                     # cards that must stay (a multiset: [9, 9] keeps two 9s)
+    forbidden = [7, 8]               # powers no card may have
+    [[constraints.count]]            # at most 3 cards of power 11 and above
+    low = 11
+    at_most = 3
 Unknown keys are refused (a misspelt key is a mistake, not a comment).
 """
 
@@ -109,25 +115,130 @@ class DeckRules:
         return sorted(cards.tolist())
 
 
+@dataclass(frozen=True)
+class CountBound:
+    """How many cards may have a power in low..high (inclusive; `high` 0 means no upper end)."""
+
+    low: int = setting(1, "lowest power of the range", metavar="P")
+    high: int = setting(0, "highest power of the range (0: no upper end)", metavar="P")
+    at_most: int = setting(10**9, "at most this many cards in the range", metavar="N")
+    at_least: int = setting(0, "at least this many cards in the range", metavar="N")
+
+    def __post_init__(self):
+        for name in ("low", "high", "at_most", "at_least"):
+            v = getattr(self, name)
+            need(is_whole(v) and v >= 0, f"constraint count: {name} must be a whole number >= 0, got {v!r}")
+            object.__setattr__(self, name, int(v))
+        need(self.high == 0 or self.high >= self.low, f"constraint count: high {self.high} is below low {self.low}")
+        need(
+            self.at_least <= self.at_most, f"constraint count: at_least {self.at_least} exceeds at_most {self.at_most}"
+        )
+
+    def holds(self, power: int) -> bool:
+        return power >= self.low and (self.high == 0 or power <= self.high)
+
+    def describe(self) -> str:
+        where = f"power {self.low}..{self.high}" if self.high else f"power {self.low} and above"
+        parts = ([f"at least {self.at_least}"] if self.at_least else []) + (
+            [f"at most {self.at_most}"] if self.at_most < 10**9 else []
+        )
+        return f"{' and '.join(parts) or 'any number of'} cards of {where}"
+
+
+def _count_bound(value) -> CountBound:
+    if isinstance(value, CountBound):
+        return value
+    need(isinstance(value, dict), f"constraint count must be a table (low, high, at_most, at_least), got {value!r}")
+    return config_from_dict(CountBound, value, where="constraint count")
+
+
+@dataclass(frozen=True)
+class DeckConstraints:
+    """A designer's limits on top of the game's rules: cards that must stay, powers that may not
+    appear, and bounds on how many cards fall in a power range. Evolution and its repair keep every
+    deck inside them (evolution.constraints); a deck file that breaks one is refused in one line."""
+
+    locked: tuple[int, ...] = setting(factory=tuple, help="cards every deck keeps (a multiset)", flag=False)
+    forbidden: tuple[int, ...] = setting(factory=tuple, help="powers no card may have", flag=False)
+    count: tuple[CountBound, ...] = setting(factory=tuple, help="bounds on cards per power range", flag=False)
+
+    def __post_init__(self):
+        for name in ("locked", "forbidden"):
+            values = getattr(self, name)
+            need(
+                isinstance(values, (list, tuple)) and all(is_whole(v) and v >= 1 for v in values),
+                f"constraint {name} must be a list of whole powers >= 1, got {values!r}",
+            )
+            object.__setattr__(self, name, tuple(sorted(int(v) for v in values)))
+        need(isinstance(self.count, (list, tuple)), f"constraint count must be a list of tables, got {self.count!r}")
+        object.__setattr__(self, "count", tuple(_count_bound(c) for c in self.count))
+        clash = sorted(set(self.locked) & set(self.forbidden))
+        if clash:
+            raise UserError(f"constraints: power {clash[0]} is both locked and forbidden")
+
+    def __bool__(self) -> bool:
+        return bool(self.locked or self.forbidden or self.count)
+
+    def problems(self, cards) -> list[str]:
+        """Every constraint `cards` breaks (empty if none)."""
+        cards = [int(c) for c in cards]
+        out = []
+        have = {v: cards.count(v) for v in set(self.locked)}
+        for v in sorted(set(self.locked)):
+            if have[v] < self.locked.count(v):
+                out.append(
+                    f"breaks a constraint: needs {self.locked.count(v)} locked card(s) of power {v}, has {have[v]}"
+                )
+        bad = sorted({c for c in cards if c in self.forbidden})
+        if bad:
+            out.append(f"breaks a constraint: power(s) {bad} are forbidden")
+        for b in self.count:
+            n = sum(b.holds(c) for c in cards)
+            if not b.at_least <= n <= b.at_most:
+                out.append(f"breaks a constraint: {b.describe()}, has {n}")
+        return out
+
+    def describe(self) -> str:
+        parts = ([f"locked {list(self.locked)}"] if self.locked else []) + (
+            [f"forbidden {list(self.forbidden)}"] if self.forbidden else []
+        )
+        return "; ".join(parts + [b.describe() for b in self.count]) or "no constraints"
+
+    def to_dict(self) -> dict:
+        return {
+            "locked": list(self.locked),
+            "forbidden": list(self.forbidden),
+            "count": [asdict(b) for b in self.count],
+        }
+
+
 @dataclass
 class Deck:
-    """A legal deck: its cards (sorted), the rules it was built for and a name. The fields are
-    also the keys of a deck file."""
+    """A legal deck: its cards (sorted), the rules it was built for, a name, and optional
+    constraints it keeps. The fields are also the keys of a deck file."""
 
     cards: list[int] = setting(help="the card powers, any order")
     rules: DeckRules = setting(factory=DeckRules, help="the rules the deck was built for")
     name: str = setting("", "a name for people")
+    constraints: DeckConstraints = setting(factory=DeckConstraints, help="a designer's limits beyond the rules")
 
     def __post_init__(self):
         need(isinstance(self.rules, DeckRules), f"deck rules must be DeckRules, got {type(self.rules).__name__}")
-        self.cards = self.rules.validate(self.cards, what=f"deck {self.name!r}" if self.name else "deck")
+        what = f"deck {self.name!r}" if self.name else "deck"
+        self.cards = self.rules.validate(self.cards, what=what)
+        broken = self.constraints.problems(self.cards)
+        if broken:
+            raise UserError(f"{what} {broken[0]}")
 
     @property
     def total(self) -> int:
         return sum(self.cards)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "cards": list(self.cards), "rules": asdict(self.rules)}
+        out = {"name": self.name, "cards": list(self.cards), "rules": asdict(self.rules)}
+        if self.constraints:
+            out["constraints"] = self.constraints.to_dict()
+        return out
 
 
 def load_deck(path: str | os.PathLike) -> Deck:
@@ -153,6 +264,11 @@ def deck_toml(deck: Deck, comment: str = "") -> str:
         f"max_total = {deck.rules.max_total}",
         f"min_power = {deck.rules.min_power}",
     ]
+    c = deck.constraints
+    if c:
+        lines += ["", "[constraints]", f"locked = {list(c.locked)}", f"forbidden = {list(c.forbidden)}"]
+        for b in c.count:
+            lines += ["", "[[constraints.count]]"] + [f"{k} = {v}" for k, v in asdict(b).items()]
     return "\n".join(lines) + "\n"
 
 

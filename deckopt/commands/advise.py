@@ -1,0 +1,123 @@
+"""`deckopt advise DECK [--vs FIELD...]`: the single-card changes that most improve a deck."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
+
+_non_negative = int_at_least(0)
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "advise",
+        help="the single-card changes that most improve a Gwent Lite deck against a field, and what each card adds",
+        description="Every legal single-card change of DECK (move one power unit between two cards, "
+        "raise or lower one card by 1 within the budget, add a card with spare budget, remove a card "
+        "above the minimum count) plays the field on the same deals as DECK; racing gives the games to "
+        "the changes still in doubt of being the best. Prints the top changes with the score "
+        "difference and its 95%% CI, and each card power's contribution (DECK's score minus its score "
+        "without one such card). --check N re-measures the top change on fresh seeds.",
+    )
+    p.add_argument("deck", metavar="DECK", help="the deck file")
+    p.add_argument(
+        "--vs",
+        nargs="+",
+        metavar="FIELD",
+        default=["decks/yardstick"],
+        help="the field: deck files, folders of deck files, run folders (default decks/yardstick)",
+    )
+    p.add_argument(
+        "--agent", default="pretrained", metavar="SPEC", help="the agent playing every seat (default pretrained)"
+    )
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        default=80,
+        metavar="N",
+        help="most mirrored games a change plays against each field deck (default 80; a multiple of 2 x --rounds)",
+    )
+    p.add_argument("--rounds", type=positive_int, default=4, metavar="R", help="racing rounds (default 4)")
+    p.add_argument(
+        "--contribution-games",
+        type=_non_negative,
+        default=40,
+        metavar="N",
+        help="mirrored games per field deck for each card's contribution (default 40; 0 skips them)",
+    )
+    p.add_argument("--top", type=positive_int, default=10, metavar="K", help="changes shown (default 10)")
+    p.add_argument(
+        "--check",
+        type=_non_negative,
+        default=0,
+        metavar="N",
+        help="re-measure the top change with N fresh mirrored games per field deck (seed + 1)",
+    )
+    p.add_argument("--seed", type=seed_int, default=0, help="root seed of every deal (default 0)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evolution import fitness as fit
+    from evolution.advisor import AdviceConfig, advice_table, advise, remeasure
+    from evolution.matchups import load_decks
+    from evolution.parallel import Mapper, WorkerFailure
+    from games.decks import load_deck
+    from games.errors import UserError
+
+    deals = args.games // 2
+    if args.games % 2 or deals % args.rounds:
+        raise UserError(f"--games must be a multiple of 2 x --rounds ({2 * args.rounds}), got {args.games}")
+    if args.check % 2 or args.contribution_games % 2:
+        raise UserError("--check and --contribution-games must be even (mirrored pairs of games)")
+    deck = load_deck(args.deck)
+    field, rules = load_decks(args.vs, what="field deck")
+    if rules != deck.rules:
+        raise UserError(f"the field's {rules.describe()} differ from the deck's {deck.rules.describe()}")
+    config = AdviceConfig(
+        games=args.games, rounds=args.rounds, contribution_games=args.contribution_games, top=args.top
+    )
+    agent = fit.build_agent(args.agent, rules, seed=args.seed)
+    field_cards = [d.cards for d in field]
+    try:
+        with Mapper(args.jobs) as pmap, Progress() as bar:
+            advice = advise(deck.cards, field_cards, rules, agent, pmap, args.seed, config, progress=bar)
+            advice["agent"] = args.agent
+            if args.check and advice["candidates"]:
+                top = advice["candidates"][0]
+                advice["check"] = {
+                    "change": top["change"],
+                    "cards": top["cards"],
+                    **remeasure(
+                        deck.cards,
+                        top["cards"],
+                        field_cards,
+                        rules,
+                        agent,
+                        pmap,
+                        args.seed + 1,
+                        args.check,
+                        progress=bar,
+                    ),
+                }
+    except WorkerFailure as exc:
+        print(f"deckopt advise: error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print_json(advice)
+        return 0
+    print(f"agent {args.agent}, field {' '.join(args.vs)}, seed {args.seed}")
+    print(advice_table(advice, args.top))
+    if "check" in advice:
+        c = advice["check"]
+        lo, hi = c["delta_ci95"]
+        print(
+            f"re-measured on fresh seeds (seed {c['seed']}, {c['games_per_field_deck']} games per field deck): "
+            f"{c['change']}: delta {c['delta']:+.3f} [{lo:+.3f}, {hi:+.3f}], "
+            + ("the improvement clears its CI" if c["improvement_clears_ci"] else "NOT clearly better")
+        )
+    return 0

@@ -1,0 +1,361 @@
+"""The swap advisor: which single-card change most improves a deck against a field of decks, and
+what each of its cards contributes.
+
+The neighbourhood of a deck (`neighbours`), every change keeping the deck legal under its rules:
+- move:   one power unit from one card to another (a p becomes p-1, a q becomes q+1; p > min_power);
+          the card count and the total stay;
+- raise:  one card p becomes p+1 (only while the total stays within the budget);
+- lower:  one card p becomes p-1 (p > min_power);
+- add:    one more card of power v, any v the spare budget allows;
+- remove: one card p (only above min_cards).
+Changes that give the same deck are listed once (a move from p to p-1 changes nothing and is not
+listed).
+
+Measuring: the deck and every candidate play every field deck on the *same* deals (the same seed
+keys, so the same shuffles and leads), and a candidate is judged by its deal-by-deal difference to
+the deck. One changed card leaves most deals' outcomes as they were, so the paired difference has
+a far smaller spread than either score: the same games buy a much tighter interval. The games come
+in `rounds` rounds; after each, the racing rule (evolution.racing.decide, kept=1) stops the
+candidates whose difference is clearly not the best or clearly is, so the games go to the
+candidates still in doubt. The top candidate's estimate is biased upwards (the maximum of many
+noisy estimates): `remeasure` plays the deck and a change again on fresh seeds to confirm it.
+
+Contribution of a card: the deck without one card of that power (removed when the deck holds more
+than min_cards, else replaced by a min_power card, the freed budget left unspent), measured on the
+same deals; contribution = the deck's score minus the score without it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from agents.stats import Z95
+from evolution import fitness as fit
+from evolution.racing import decide, mean_se
+from games.decks import DeckRules
+
+STAGE_ADVISE = 11  # seed-key stages (evolution uses 0..4, matchups 10)
+STAGE_REMEASURE = 12
+
+
+@dataclass
+class AdviceConfig:
+    """Hyperparameters of the advisor (one place)."""
+
+    games: int = 80  # most mirrored games a candidate plays against each field deck
+    rounds: int = 4  # racing rounds the games come in (games / 2 deals split evenly)
+    z: float = 2.0  # a candidate stops when its difference +- z standard errors settles its rank
+    kept: int = 1  # race for the best `kept` changes
+    contribution_games: int = 40  # mirrored games per field deck for each card's contribution (0: none)
+    top: int = 10  # suggestions shown
+    games_per_task: int = 200
+
+
+@dataclass(frozen=True)
+class Change:
+    """One single-card change: `kind` as in the module docstring, the card powers it takes away
+    (`out`) and puts in (`into`), and the deck it gives."""
+
+    kind: str
+    out: tuple[int, ...]
+    into: tuple[int, ...]
+    cards: tuple[int, ...]
+
+    def describe(self) -> str:
+        o, i = ", ".join(map(str, self.out)), ", ".join(map(str, self.into))
+        if self.kind == "move":
+            return f"move 1 power: {self.out[0]}->{self.into[0]}, {self.out[1]}->{self.into[1]}"
+        if self.kind in ("raise", "lower"):
+            return f"{self.kind} a {o} to {i}"
+        if self.kind == "add":
+            return f"add a {i}"
+        return f"remove a {o}"
+
+
+def _changed(cards: Counter, out: tuple[int, ...], into: tuple[int, ...]) -> tuple[int, ...]:
+    c = cards.copy()
+    c.subtract(out)
+    c.update(into)
+    return tuple(sorted(c.elements()))
+
+
+def neighbours(cards, rules: DeckRules) -> list[Change]:
+    """Every legal single-card change of a legal deck, in a fixed order (moves, raises, lowers,
+    adds, removes; powers ascending), each resulting deck once."""
+    cards = rules.validate(cards)
+    count = Counter(cards)
+    powers = sorted(count)
+    total, n, m = sum(cards), len(cards), rules.min_power
+    out: list[Change] = []
+    seen = {tuple(cards)}
+
+    def offer(kind, taken, given):
+        deck = _changed(count, taken, given)
+        if deck not in seen and not rules.problems(deck):
+            seen.add(deck)
+            out.append(Change(kind, taken, given, deck))
+
+    for p in powers:
+        if p <= m:
+            continue
+        for q in powers:
+            if q == p - 1 or (q == p and count[p] < 2):
+                continue  # no change, or no second card of power p
+            offer("move", (p, q), (p - 1, q + 1))
+    if total < rules.max_total:
+        for p in powers:
+            offer("raise", (p,), (p + 1,))
+    for p in powers:
+        if p > m:
+            offer("lower", (p,), (p - 1,))
+    for v in range(m, rules.max_total - total + 1):
+        offer("add", (), (v,))
+    if n > rules.min_cards:
+        for p in powers:
+            offer("remove", (p,), ())
+    return out
+
+
+def without_card(cards, power: int, rules: DeckRules) -> tuple[int, ...] | None:
+    """The deck without one card of `power` (removed, or replaced by a min_power card at
+    min_cards); None when that changes nothing (a min_power card at min_cards)."""
+    count = Counter(int(c) for c in cards)
+    if len(cards) > rules.min_cards:
+        return _changed(count, (power,), ())
+    if power == rules.min_power:
+        return None
+    return _changed(count, (power,), (rules.min_power,))
+
+
+# ------------------------------------------------------------------------------------------------
+# Playing on shared deals
+
+
+class _FieldPlayer:
+    """Plays decks against the field on round r's deals: the same seed keys for every deck, so
+    their deal scores pair up deal by deal."""
+
+    def __init__(self, field, rules, agent, mapper, seed, deals_per_round, games_per_task, stage, progress):
+        self.field = [tuple(f) for f in field]
+        self.rules, self.agent, self.mapper, self.seed = rules, agent, mapper, seed
+        self.deals, self.games_per_task, self.stage, self.progress = deals_per_round, games_per_task, stage, progress
+
+    def round(self, decks: list[tuple[int, ...]], r: int, what: str) -> list[np.ndarray]:
+        """Each deck's deal scores in round r, field deck by field deck, deal by deal."""
+        pairings = [
+            fit.Pairing(d, f, (self.seed, self.stage, r, k), self.deals)
+            for d in decks
+            for k, f in enumerate(self.field)
+        ]
+        results = fit.play_pairings(
+            pairings,
+            self.agent,
+            self.rules,
+            self.mapper,
+            self.games_per_task,
+            (self.seed, self.stage, r),
+            progress=self.progress,
+            what=what,
+        )
+        per = len(self.field)
+        return [
+            np.concatenate([(o.astype(np.float64) + 1.0).mean(axis=1) / 2.0 for o in results[i * per : (i + 1) * per]])
+            for i in range(len(decks))
+        ]
+
+
+def diff_summary(deck_scores: np.ndarray, base_scores: np.ndarray) -> dict:
+    """A deck's score and its paired difference to the base, each with a 95 % interval."""
+    d = np.asarray(deck_scores, float) - np.asarray(base_scores, float)
+    n = d.size
+    half = Z95 * float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else float("inf")
+    lo, hi = fit.score_interval(deck_scores)
+    return {
+        "score": float(np.mean(deck_scores)),
+        "ci95": [float(lo), float(hi)],
+        "delta": float(d.mean()),
+        "delta_ci95": [float(d.mean() - half), float(d.mean() + half)],
+        "games": 2 * n,
+    }
+
+
+def advise(
+    cards,
+    field: list[tuple[int, ...]],
+    rules: DeckRules,
+    agent,
+    mapper,
+    seed: int,
+    config: AdviceConfig | None = None,
+    progress: Callable | None = None,
+) -> dict:
+    """The deck's neighbourhood raced against `field`; returns {"deck", "base", "config",
+    "candidates" (every candidate, best difference first), "contributions"}."""
+    config = config or AdviceConfig()
+    cards = tuple(rules.validate(cards))
+    deals = config.games // 2
+    if deals < config.rounds or deals % config.rounds:
+        raise ValueError(f"games / 2 ({deals}) must split into {config.rounds} equal rounds")
+    player = _FieldPlayer(
+        field, rules, agent, mapper, seed, deals // config.rounds, config.games_per_task, STAGE_ADVISE, progress
+    )
+    changes = neighbours(cards, rules)
+    base: list[np.ndarray] = []
+    diffs: list[list[np.ndarray]] = [[] for _ in changes]
+    own: list[list[np.ndarray]] = [[] for _ in changes]
+    active = np.ones(len(changes), bool)
+    stopped = np.full(len(changes), config.rounds)
+    for r in range(config.rounds):
+        idx = np.flatnonzero(active)
+        scores = player.round([cards] + [changes[i].cards for i in idx], r, f"advise round {r + 1}/{config.rounds}")
+        base.append(scores[0])
+        for i, s in zip(idx, scores[1:]):
+            own[i].append(s)
+            diffs[i].append(s - scores[0])
+        if r + 1 < config.rounds and active.any():
+            ms = [mean_se(np.concatenate(d)) for d in diffs]
+            still = decide(np.array([x for x, _ in ms]), np.array([x for _, x in ms]), config.kept, config.z)
+            stopped[active & ~still] = r + 1
+            active &= still
+            if not active.any():
+                break
+    rounds_played = len(base)
+    entries = []
+    for i, ch in enumerate(changes):
+        played = len(own[i])
+        e = diff_summary(np.concatenate(own[i]), np.concatenate(base[:played]))
+        entries.append({"change": ch.describe(), "kind": ch.kind, "cards": list(ch.cards), **e, "rounds": played})
+    entries.sort(key=lambda e: -e["delta"])
+    base_all = np.concatenate(base)
+    lo, hi = fit.score_interval(base_all)
+    out = {
+        "deck": list(cards),
+        "field_decks": len(field),
+        "seed": seed,
+        "config": asdict(config),
+        "base": {"score": float(base_all.mean()), "ci95": [float(lo), float(hi)], "games": 2 * base_all.size},
+        "candidates": entries,
+        "rounds_played": rounds_played,
+        "contributions": contributions(cards, field, rules, agent, mapper, seed, config, progress),
+    }
+    return out
+
+
+def contributions(cards, field, rules, agent, mapper, seed, config: AdviceConfig, progress=None) -> list[dict]:
+    """Per distinct power: the deck's score minus its score without one card of that power, paired
+    on the same deals, `config.contribution_games` per field deck."""
+    deals = config.contribution_games // 2
+    if deals < 1:
+        return []
+    variants = [(p, without_card(cards, p, rules)) for p in sorted(set(cards))]
+    played = [(p, v) for p, v in variants if v is not None]
+    player = _FieldPlayer(
+        field, rules, agent, mapper, seed, deals, config.games_per_task, STAGE_ADVISE, progress
+    )  # round index past the race's: deals of their own
+    scores = player.round([tuple(cards)] + [v for _, v in played], config.rounds, "card contributions")
+    out = []
+    for (p, v), s in zip(played, scores[1:]):
+        e = diff_summary(scores[0], s)  # base minus the deck without the card
+        out.append(
+            {
+                "power": p,
+                "copies": list(cards).count(p),
+                "without": list(v),
+                "contribution": e["delta"],
+                "ci95": e["delta_ci95"],
+                "score_with": float(np.mean(scores[0])),
+                "score_without": float(np.mean(s)),
+                "games": e["games"],
+            }
+        )
+    for p, v in variants:
+        if v is None:
+            out.append({"power": p, "copies": list(cards).count(p), "without": None, "contribution": None})
+    return sorted(out, key=lambda e: e["power"])
+
+
+def remeasure(
+    cards,
+    changed,
+    field,
+    rules: DeckRules,
+    agent,
+    mapper,
+    seed: int,
+    games: int,
+    games_per_task: int = 200,
+    progress=None,
+) -> dict:
+    """The deck and a changed deck against `field` again, `games` mirrored games per field deck on
+    deals of their own (stage STAGE_REMEASURE): the changed deck's paired difference with its 95 %
+    interval, and whether the improvement clears it (interval above 0)."""
+    player = _FieldPlayer(field, rules, agent, mapper, seed, games // 2, games_per_task, STAGE_REMEASURE, progress)
+    base, new = player.round([tuple(cards), tuple(changed)], 0, "re-measure")
+    e = diff_summary(new, base)
+    lo, hi = fit.score_interval(base)
+    return {
+        "seed": seed,
+        "games_per_field_deck": 2 * (games // 2),
+        "base": {"score": float(base.mean()), "ci95": [float(lo), float(hi)]},
+        **e,
+        "improvement_clears_ci": e["delta_ci95"][0] > 0.0,
+    }
+
+
+def advice_table(advice: dict, top: int = 10) -> str:
+    """The top suggestions and the card contributions, as text."""
+    from evolution.genome import counts_text
+
+    b = advice["base"]
+    lines = [
+        f"deck {counts_text(advice['deck'])} (total {sum(advice['deck'])}, {len(advice['deck'])} cards): "
+        f"score {b['score']:.3f} [{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}] against {advice['field_decks']} field decks "
+        f"({b['games']} games)",
+        f"{len(advice['candidates'])} single-card changes raced over {advice['rounds_played']} rounds; "
+        f"the top {min(top, len(advice['candidates']))} by score difference (paired on the same deals):",
+    ]
+    rows = [("rank", "change", "delta [95% CI]", "score [95% CI]", "games")]
+    for k, e in enumerate(advice["candidates"][:top], 1):
+        d, s = e["delta_ci95"], e["ci95"]
+        rows.append(
+            (
+                str(k),
+                e["change"],
+                f"{e['delta']:+.3f} [{d[0]:+.3f}, {d[1]:+.3f}]",
+                f"{e['score']:.3f} [{s[0]:.3f}, {s[1]:.3f}]",
+                str(e["games"]),
+            )
+        )
+    lines += _columns(rows)
+    if advice["candidates"]:
+        best = advice["candidates"][0]
+        verdict = "clearly better" if best["delta_ci95"][0] > 0 else "not clearly better (its interval reaches 0)"
+        lines.append(f"top change: {best['change']} -> {counts_text(best['cards'])}: {verdict}")
+    contrib = advice.get("contributions") or []
+    if contrib:
+        lines.append("card contributions (score of the deck minus its score without one card of the power):")
+        rows = [("power", "copies", "contribution [95% CI]", "score with / without it")]
+        for c in contrib:
+            if c["contribution"] is None:
+                rows.append((str(c["power"]), str(c["copies"]), "- (at the floor: nothing to take away)", ""))
+            else:
+                lo, hi = c["ci95"]
+                rows.append(
+                    (
+                        str(c["power"]),
+                        str(c["copies"]),
+                        f"{c['contribution']:+.3f} [{lo:+.3f}, {hi:+.3f}]",
+                        f"{c['score_with']:.3f} / {c['score_without']:.3f} over {c['games']} games",
+                    )
+                )
+        lines += _columns(rows)
+    return "\n".join(lines)
+
+
+def _columns(rows) -> list[str]:
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]

@@ -15,7 +15,7 @@ import threading
 from games.errors import UserError
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
-COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study", "matchups", "advise"]
+COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study", "matchups", "advise", "report"]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,325 @@
+"""One self-contained `report.html` per evolution run folder: a page to look at rather than JSON.
+
+Sections: config, fitness over generations (plot), best deck per generation (plot + table),
+yardstick, champion and its validation, matchups, archive. Everything is inline: CSS in a <style>
+element, plots as base64 PNG data URIs, no script and no link to anything, so the file opens
+offline, can be mailed, and shows what the run folder held when it was written. A section whose
+files the run does not have says so instead of failing (a run still going has no champion yet; the
+archive comes with a later feature). Files are read as plain JSON/CSV, so a report can be written
+for any run folder that has a config.json, old or new.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from evolution.genome import counts_text
+from evolution.runfolder import RunFolder
+from games.errors import UserError
+
+REPORT_NAME = "report.html"
+MATCHUPS_NAME = "matchups.json"
+ARCHIVE_NAME = "archive.json"
+SECTIONS = (
+    ("config", "Config"),
+    ("fitness", "Fitness over generations"),
+    ("best", "Best deck per generation"),
+    ("yardstick", "Yardstick"),
+    ("champion", "Champion and validation"),
+    ("matchups", "Matchups"),
+    ("archive", "Archive"),
+)
+
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 2em; }
+table { border-collapse: collapse; font-size: .85em; margin: .5em 0; }
+th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: right; }
+th { background: #f3f3f3; } td.l, th.l { text-align: left; }
+tr.miss td { color: #a33; }
+img { max-width: 100%; border: 1px solid #eee; }
+nav a { margin-right: 1em; } .note { color: #666; font-style: italic; } code { font-size: .95em; }
+"""
+
+
+def _e(x) -> str:
+    return html.escape(str(x))
+
+
+def _img(png: bytes, alt: str) -> str:
+    return f'<img alt="{_e(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
+
+
+def _note(text: str) -> str:
+    return f'<p class="note">{_e(text)}</p>'
+
+
+def _table(head: list[str], rows: list[list], left: set[int] = frozenset(), classes: list[str] | None = None) -> str:
+    def cell(tag, k, v):
+        return f'<{tag} class="l">{_e(v)}</{tag}>' if k in left else f"<{tag}>{_e(v)}</{tag}>"
+
+    out = ["<table><tr>" + "".join(cell("th", k, h) for k, h in enumerate(head)) + "</tr>"]
+    for n, r in enumerate(rows):
+        cls = f' class="{classes[n]}"' if classes and classes[n] else ""
+        out.append(f"<tr{cls}>" + "".join(cell("td", k, v) for k, v in enumerate(r)) + "</tr>")
+    return "".join(out) + "</table>"
+
+
+def _ci(d: dict) -> str:
+    lo, hi = d["ci95"]
+    return f"{d['score']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def _read(folder: RunFolder, path: Path):
+    """A JSON file of the run, or None when absent; a damaged file is reported, not fatal."""
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return {"_unreadable": f"{path.name}: {exc}"}
+
+
+# ------------------------------------------------------------------------------------------------
+# Sections
+
+
+def _config(config: dict) -> str:
+    rows = [[k, json.dumps(v) if not isinstance(v, str) else v] for k, v in config.items()]
+    return _table(["setting", "value"], rows, left={0, 1})
+
+
+def _fitness(folder: RunFolder, config: dict) -> str:
+    from evolution import plots
+
+    rows = folder.read_logbook()
+    if not rows:
+        return _note("no finished generation yet (no logbook.csv)")
+    opponents = " + ".join(config.get("opponents", []))
+    png = plots.plot_fitness(rows, f"{folder.name}: fitness per generation ({opponents})")
+    last = rows[-1]
+    text = (
+        f"{len(rows)} generations; last generation: best {last['best']:.3f} "
+        f"[{last['best_lo']:.3f}, {last['best_hi']:.3f}], pool mean {last['mean']:.3f}"
+    )
+    return _img(png, "fitness over generations") + f"<p>{_e(text)}</p>"
+
+
+def _best(folder: RunFolder) -> str:
+    from evolution import plots
+
+    if not folder.best_decks.is_file():
+        return _note("no finished generation yet (no best_decks.json)")
+    best = folder.read_best_decks()
+    if not best:
+        return _note("no finished generation yet")
+    png = plots.plot_best_heatmap(best, f"{folder.name}: card powers of the best deck per generation")
+    has_yard = any(b.get("yardstick") for b in best)
+    rows = []
+    for b in best:
+        d = b["best"]
+        row = [b["generation"], counts_text(d["cards"]), sum(d["cards"]), len(d["cards"]), _ci(d), d.get("games", "")]
+        if has_yard:
+            y = b.get("yardstick")
+            row.append(f"{y[0]:.3f} [{y[1]:.3f}, {y[2]:.3f}]" if y else "")
+        rows.append(row)
+    head = ["gen", "powers (count x power)", "total", "cards", "fitness [95% CI]", "games"]
+    head += ["vs yardstick [95% CI]"] if has_yard else []
+    return _img(png, "card powers of the best deck per generation") + _table(head, rows, left={1})
+
+
+def _yardstick(config: dict, champion: dict | None) -> str:
+    panel = config.get("yardstick") or []
+    if not panel:
+        return _note("no yardstick in this run")
+    parts = [
+        f"<p>Fixed yardstick decks: {_e(', '.join(panel))} (top {_e(config.get('yardstick_top', '?'))} decks "
+        f"of each generation, {_e(config.get('yardstick_games', '?'))} games per yardstick deck; the green curve "
+        "of the fitness plot).</p>"
+    ]
+    ranked = (champion or {}).get("yardstick") or []
+    if ranked:
+        rows = [
+            [k, counts_text(r["cards"]), f"{r.get('pooled_yardstick', float('nan')):.3f}", _ci(r), r["games"]]
+            for k, r in enumerate(ranked, 1)
+        ]
+        parts.append("<p>The champion was chosen on the yardstick: candidates measured again with fresh seeds.</p>")
+        parts.append(_table(["rank", "deck", "pooled over the run", "re-measured [95% CI]", "games"], rows, left={1}))
+    return "".join(parts)
+
+
+def _champion(champion: dict | None, validation: dict | None) -> str:
+    if champion is None:
+        return _note("no champion yet (the run has not finished)")
+    if "_unreadable" in champion:
+        return _note(champion["_unreadable"])
+    cards = champion["cards"]
+    parts = [
+        _table(
+            ["champion", "total", "cards", "generation", "how chosen"],
+            [[counts_text(cards), sum(cards), len(cards), champion.get("generation", ""), champion.get("how", "")]],
+            left={0, 4},
+        )
+    ]
+    playoff = champion.get("playoff") or []
+    if playoff:
+        rows = [[k, counts_text(p["cards"]), _ci(p), p["games"]] for k, p in enumerate(playoff, 1)]
+        parts.append("<h3>Playoff</h3>" + _table(["rank", "deck", "score [95% CI]", "games"], rows, left={1}))
+    if validation is None:
+        parts.append(_note("the champion was not validated in this run (deckopt decks RUN --validate)"))
+        return "".join(parts)
+    if "_unreadable" in validation:
+        return "".join(parts) + _note(validation["_unreadable"])
+    v = validation
+    parts.append(
+        f"<h3>Validation</h3><p>Agent {_e(v.get('agent'))}, {_e(v.get('games_per_reference'))} games per reference "
+        f"deck, seed {_e(v.get('seed'))}, {_e(v.get('games'))} games in all; overall {_e(_ci(v['overall']))}.</p>"
+    )
+    refs = v.get("references", [])
+    rows = [
+        [r["name"], counts_text(r["cards"]), _ci(r), r["games"], "yes" if r["lower_above_0.5"] else "no"] for r in refs
+    ]
+    rows += [[f"{g['group']} ({g['decks']} decks together)", "", _ci(g), g["games"], ""] for g in v.get("groups", [])]
+    classes = ["" if r["lower_above_0.5"] else "miss" for r in refs] + [""] * len(v.get("groups", []))
+    parts.append(
+        _table(["reference", "deck", "score [95% CI]", "games", "CI above 0.5"], rows, left={0, 1}, classes=classes)
+    )
+    t = v.get("targets", {})
+    if t:
+        parts.append(
+            f"<p>Targets: CI lower bound above 0.5 against {_e(t.get('references_lower_above_0.5'))}/"
+            f"{_e(t.get('references'))} reference decks"
+            + (
+                f"; the ancestor's decks together {'≥' if t['ancestor_together_at_least_0.55'] else '<'} 0.55"
+                if t.get("ancestor_together_at_least_0.55") is not None
+                else ""
+            )
+            + ".</p>"
+        )
+    return "".join(parts)
+
+
+def _matchups(folder: RunFolder, data: dict | None) -> str:
+    if data is None:
+        return _note(
+            f"no matchups in this run folder (deckopt report RUN --matchups N plays them, or deckopt matchups "
+            f"... --out {folder.path} writes {MATCHUPS_NAME})"
+        )
+    if "_unreadable" in data:
+        return _note(data["_unreadable"])
+    parts = []
+    png = folder.path / "matchups.png"
+    if png.is_file():
+        parts.append(_img(png.read_bytes(), "matchup heatmap"))
+    against = "the other decks" if data.get("round_robin") else f"the field ({len(data.get('field', []))} decks)"
+    parts.append(
+        f"<p>Agent {_e(data.get('agent'))}, {_e(data.get('games_per_pair'))} games per pair, seed "
+        f"{_e(data.get('seed'))}; decks ranked by their pooled score against {_e(against)}.</p>"
+    )
+    if not data.get("round_robin"):
+        parts.append(f"<p>Field: {_e(', '.join(d['name'] for d in data.get('field', [])))}.</p>")
+    rows = [[k, r["deck"], counts_text(r["cards"]), _ci(r), r["games"]] for k, r in enumerate(data["ranking"], 1)]
+    parts.append(_table(["rank", "deck", "powers", "score [95% CI]", "games"], rows, left={1, 2}))
+    return "".join(parts)
+
+
+def _archive(data) -> str:
+    if data is None:
+        return _note("no archive in this run")
+    if isinstance(data, dict) and "_unreadable" in data:
+        return _note(data["_unreadable"])
+    entries = data.get("entries", data) if isinstance(data, dict) else data
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and "cards" in e for e in entries):
+        return "<pre>" + _e(json.dumps(data, indent=1)[:20000]) + "</pre>"
+    rows = []
+    for e in entries:
+        niche = {k: v for k, v in e.items() if k not in ("cards", "score", "ci95", "games")}
+        score = _ci(e) if "score" in e and "ci95" in e else e.get("score", "")
+        rows.append([json.dumps(niche), counts_text(e["cards"]), score])
+    return f"<p>{len(entries)} decks.</p>" + _table(["niche", "deck", "score [95% CI]"], rows, left={0, 1})
+
+
+# ------------------------------------------------------------------------------------------------
+
+
+def write_report(
+    run_folder,
+    matchups_games: int = 0,
+    agent_spec: str | None = None,
+    jobs: int = 1,
+    progress: Callable | None = None,
+    log: Callable[[str], None] | None = None,
+) -> Path:
+    """Write `report.html` into the run folder and return its path. With `matchups_games` > 0 and no
+    matchups.json yet, first plays the run's decks (champion and last best decks) against its
+    validation decks, `matchups_games` games per pair, with `agent_spec` (default: the run's agent)
+    on `jobs` worker processes, and writes them into the run folder. A section that fails to draw
+    is reported in the page (and by `log`)."""
+    from games.fileio import atomic_write_text
+
+    folder = RunFolder(run_folder)
+    folder.check_existing()
+    config = _read(folder, folder.config)
+    if not isinstance(config, dict) or "_unreadable" in config:
+        raise UserError(f"run folder {str(folder.path)!r}: config.json is unreadable")
+    if matchups_games > 0 and not (folder.path / MATCHUPS_NAME).is_file():
+        run_matchups(folder, matchups_games, agent_spec, jobs, progress)
+    champion = _read(folder, folder.champion)
+    validation = _read(folder, folder.validation)
+
+    def section(key, draw, *a):
+        try:
+            return draw(*a)
+        except Exception as exc:  # noqa: BLE001 - one broken file must not cost the whole page
+            if log is not None:
+                log(f"warning: report section {key!r} not drawn ({type(exc).__name__}: {exc})")
+            return _note(f"this section could not be drawn: {type(exc).__name__}: {exc}")
+
+    body = {
+        "config": section("config", _config, config),
+        "fitness": section("fitness", _fitness, folder, config),
+        "best": section("best", _best, folder),
+        "yardstick": section("yardstick", _yardstick, config, champion if isinstance(champion, dict) else None),
+        "champion": section("champion", _champion, champion, validation),
+        "matchups": section("matchups", _matchups, folder, _read(folder, folder.path / MATCHUPS_NAME)),
+        "archive": section("archive", _archive, _read(folder, folder.path / ARCHIVE_NAME)),
+    }
+    nav = "".join(f'<a href="#{k}">{_e(title)}</a>' for k, title in SECTIONS)
+    sections = "".join(f'<section id="{k}"><h2>{_e(title)}</h2>{body[k]}</section>' for k, title in SECTIONS)
+    page = (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>deckopt run {_e(folder.name)}</title><style>{CSS}</style></head><body>"
+        f"<h1>Evolution run {_e(folder.name)}</h1>"
+        f"<p>Run folder <code>{_e(folder.path)}</code>; agent {_e(config.get('agent', '?'))}, seed "
+        f"{_e(config.get('seed', '?'))}. Scores: win 1, draw 0.5; intervals are 95 %.</p>"
+        f"<nav>{nav}</nav>{sections}</body></html>\n"
+    )
+    path = folder.path / REPORT_NAME
+    atomic_write_text(path, page)
+    return path
+
+
+def run_matchups(folder: RunFolder, games: int, agent_spec: str | None = None, jobs: int = 1, progress=None):
+    """The run's decks (champion and the best decks of its last generations) against its validation
+    decks, written as matchups.csv/json/png into the run folder (seed: the run's seed + 2, fresh
+    against its validation's)."""
+    from evolution import fitness as fit
+    from evolution.matchups import NamedDeck, load_decks, play_matchups, write_matchups
+    from evolution.panel import load_panel
+    from evolution.parallel import Mapper
+
+    config = folder.read_config()
+    decks, rules = load_decks([folder.path])
+    field = [NamedDeck(r.name, r.cards) for r in load_panel(config.validation_panel, rules)]
+    spec = agent_spec or config.agent
+    agent = fit.build_agent(spec, rules, seed=config.seed)
+    with Mapper(jobs, task_timeout=config.task_timeout) as pmap:
+        table = play_matchups(
+            decks, rules, agent, pmap, games, config.seed + 2, field, spec, config.games_per_task, progress
+        )
+    return write_matchups(table, folder.path)

@@ -1,0 +1,110 @@
+"""The HTML report of a run: written for a tiny real run, self-contained (no network, no script),
+and opened in a real headless Chromium through Selenium: no console errors, every section heading
+shown, every plot decoded, a screenshot taken. Skipped only when Chromium or its driver is not
+installed (apt-get install chromium chromium-driver; pip install selenium)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deckopt.cli import main
+from evolution import fitness as fit
+from evolution.html_report import REPORT_NAME, SECTIONS, write_report
+from evolution.loop import evolve
+from evolution.matchups import load_decks, play_matchups, write_matchups
+from evolution.parallel import Mapper
+from tests.test_evolution_runfolder import tiny
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("report") / "run"
+    evolve(tiny(generations=2, validate=True, validation_panel=["decks/flat.toml"], validation_games=4), folder)
+    return folder
+
+
+def test_the_report_is_self_contained_and_says_what_the_run_lacks(run):
+    page = write_report(run).read_text(encoding="utf-8")
+    for key, title in SECTIONS:
+        assert f'<section id="{key}"><h2>{title}</h2>' in page
+    assert "<script" not in page.lower() and not re.search(r"(src|href)=\"(https?:|//)", page)
+    assert len(re.findall(r'src="data:image/png;base64,', page)) == 2  # fitness and best-deck powers
+    assert "no archive in this run" in page and "no matchups in this run folder" in page
+    assert "Fixed yardstick decks: decks/yardstick" in page  # the tiny run measures on the yardstick
+    assert "Validation" in page and "flat" in page  # the champion's validation against decks/flat.toml
+
+
+def test_matchups_in_the_run_folder_show_in_the_report(run, tmp_path):
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    decks, rules = load_decks([copy])
+    agent = fit.build_agent("heuristic", rules)
+    field, _ = load_decks(["decks/flat.toml", "decks/random_1.toml"])
+    with Mapper(1) as pmap:
+        write_matchups(play_matchups(decks, rules, agent, pmap, 4, 0, field, "heuristic"), copy)
+    page = write_report(copy).read_text(encoding="utf-8")
+    assert len(re.findall(r'src="data:image/png;base64,', page)) == 3
+    assert "no matchups in this run folder" not in page and "random_1" in page
+
+
+def test_the_command_writes_it_and_refuses_what_is_not_a_run(run, tmp_path, capsys):
+    assert main(["report", str(run)]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {run / REPORT_NAME}"
+    assert main(["report", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "not an evolution run folder" in err
+    assert main(["report", str(run), "--matchups", "3"]) == 2
+
+
+def _browser():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not (chromium and driver):
+        pytest.skip("Chromium or chromedriver not installed (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed (pip install selenium)")
+    return chromium, driver, webdriver
+
+
+def test_the_report_opens_in_a_real_browser_without_errors(run, tmp_path):
+    chromium, driver, webdriver = _browser()
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    path = write_report(run)
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--window-size=1200,2400",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(options=options, service=Service(driver))
+    try:
+        browser.get(path.as_uri())
+        assert browser.title == f"deckopt run {run.name}"
+        headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
+        assert headings == [title for _, title in SECTIONS]
+        images = browser.find_elements(By.TAG_NAME, "img")
+        assert len(images) == 2
+        for img in images:
+            assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img) > 0
+        severe = [m for m in browser.get_log("browser") if m["level"] == "SEVERE"]
+        assert severe == []
+        shot = tmp_path / "report.png"
+        assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    finally:
+        browser.quit()

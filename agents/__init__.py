@@ -5,7 +5,8 @@
 
 Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `aggressive` and `defensive` (Durak: the rule
 bots a game's heuristics module names in NAMED_AGENTS), `mcts:SIMS[,options]` (see
-agents.mcts), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
+agents.mcts), `az:MODEL[,sims=N][,c=F]` (PUCT search with a policy+value network, see
+agents.alphazero), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
 run folder (its final model).
 """
 
@@ -21,7 +22,7 @@ from games import Game, UserError
 
 SPEC_HELP = (
     "random, heuristic, minimax (tic_tac_toe), aggressive or defensive (durak), exact, belief, always_draw or "
-    "always_skip (exploding_kittens), mcts:SIMS, pretrained, or a model path / run folder"
+    "always_skip (exploding_kittens), mcts:SIMS, az:MODEL[,sims=N], pretrained, or a model path / run folder"
 )
 
 
@@ -39,6 +40,8 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
         agent = importlib.import_module("agents.minimax").MinimaxAgent(game, rng)
     elif spec.startswith("mcts"):
         agent = importlib.import_module("agents.mcts").make_mcts(spec, game, rng)
+    elif spec == "az" or spec.startswith("az:"):
+        agent = importlib.import_module("agents.alphazero.agent").make_agent(spec, game, rng)
     elif named := importlib.import_module("agents.heuristics").make_named(spec, game, rng):
         agent = named  # a game's own rule bots, e.g. Durak's aggressive and defensive
     elif spec == "pretrained" or spec.endswith((".keras", ".npz")) or Path(spec).is_dir() or "/" in spec:

@@ -1,7 +1,7 @@
-"""`deckopt train GAME [--algo dqn|nfsp|ppo] [--config FILE] [--episodes N | --minutes M] [--seed S] [--out DIR]
-[--resume DIR]`.
+"""`deckopt train GAME [--algo dqn|nfsp|ppo|alphazero] [--config FILE] [--episodes N | --minutes M] [--seed S]
+[--out DIR] [--resume DIR]`.
 
-The command line of the learners (agents.dqn, agents.nfsp, agents.ppo): settings (per-game defaults
+The command line of the learners (agents.dqn, agents.nfsp, agents.ppo, agents.alphazero): settings (per-game defaults
 < --config FILE < flags generated from the chosen learner's config dataclass; a flag of another
 learner is refused), the run folder, the progress display and the signals. First Ctrl-C (or SIGTERM): stop
 after the current batch, save a checkpoint, exit 130 with the command that resumes; second: abort
@@ -20,7 +20,7 @@ from deckopt.commands._config_flags import add_config_flags, config_overrides
 from games.errors import UserError
 
 INTERRUPTED = 130
-ALGOS = ("dqn", "nfsp", "ppo")
+ALGOS = ("dqn", "nfsp", "ppo", "alphazero")
 
 
 def _algo(name: str):
@@ -28,7 +28,7 @@ def _algo(name: str):
     import importlib
 
     module = importlib.import_module(f"agents.{name}")
-    cls = {"dqn": "DQNConfig", "nfsp": "NFSPConfig", "ppo": "PPOConfig"}[name]
+    cls = {"dqn": "DQNConfig", "nfsp": "NFSPConfig", "ppo": "PPOConfig", "alphazero": "AlphaZeroConfig"}[name]
     return getattr(module, cls), module.load_config, module.train
 
 
@@ -43,17 +43,19 @@ def _positive_float(text: str) -> float:
 
 
 def register(sub) -> None:
+    from agents.alphazero.config import AlphaZeroConfig
     from agents.dqn.config import DQNConfig
     from agents.nfsp.config import NFSPConfig
     from agents.ppo.config import PPOConfig
 
     p = sub.add_parser(
         "train",
-        help="train an agent by self-play (DQN with Monte-Carlo returns, NFSP or PPO)",
+        help="train an agent by self-play (DQN with Monte-Carlo returns, NFSP, PPO or AlphaZero-style search)",
         description="Train an agent that plays every seat, by self-play in lock-step: --algo dqn (default) one "
         "Q-network with Monte-Carlo returns, nfsp (best response + average policy, Heinrich & Silver 2016) or "
-        "ppo (clipped actor-critic, GAE). Writes runs/NAME/: config.json, metrics.csv, TensorBoard scalars, "
-        "checkpoints/, model.keras "
+        "ppo (clipped actor-critic, GAE) or alphazero (PUCT search guided by a policy+value network, trained on "
+        "its own searches' visit counts and the games' outcomes). Writes runs/NAME/: config.json, metrics.csv, "
+        "TensorBoard scalars, checkpoints/, model.keras "
         "+ model.npz and learning_curves.png. Ctrl-C (or SIGTERM) stops after the current batch and saves a "
         "checkpoint; --resume continues exactly where it stopped. Settings: per-game defaults < --config FILE "
         "< flags.",
@@ -64,7 +66,7 @@ def register(sub) -> None:
         "--config",
         metavar="FILE",
         help="TOML (or JSON) file of settings (keys of agents.dqn.DQNConfig, agents.nfsp.NFSPConfig or "
-        "agents.ppo.PPOConfig, by --algo)",
+        "agents.ppo.PPOConfig or agents.alphazero.AlphaZeroConfig, by --algo)",
     )
     budget = p.add_mutually_exclusive_group()
     budget.add_argument(
@@ -88,7 +90,13 @@ def register(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     p.add_argument("--json", action="store_true", help="print a one-object summary on stdout")
     seen = {"seed"}
-    for title, cls in (("DQN", DQNConfig), ("NFSP (--algo nfsp)", NFSPConfig), ("PPO (--algo ppo)", PPOConfig)):
+    learners = (
+        ("DQN", DQNConfig),
+        ("NFSP (--algo nfsp)", NFSPConfig),
+        ("PPO (--algo ppo)", PPOConfig),
+        ("AlphaZero (--algo alphazero)", AlphaZeroConfig),
+    )
+    for title, cls in learners:
         group = p.add_argument_group(
             f"{title} settings (override the config file; default: per game)"
             + ("" if cls is DQNConfig else "; the flags above apply too where the name is a setting of it")

@@ -1,0 +1,141 @@
+"""The search agent (`az:MODEL[,sims=N][,c=F]`) and the policy+value model files.
+
+A model is the `.npz` of agents.learned (a chain of Dense layers) whose last layer has
+`num_actions + 1` outputs and whose metadata says `"alphazero": true`; `az:pretrained` is
+`agents/pretrained/az_<game>.npz` (or `az_<game>_<n>p.npz`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from agents.alphazero.search import network_evaluator, puct_search
+from agents.base import Agent
+from agents.learned import PRETRAINED_DIR, read_keras, read_npz, resolve_model_path
+from games import Game, State, UserError
+
+DEFAULT_SIMULATIONS = 100
+DEFAULT_C = 1.5
+MAX_SIMULATIONS = 1_000_000
+SPEC_GRAMMAR = "az[:MODEL][,sims=N][,c=FLOAT]  (MODEL: pretrained (default), a .npz/.keras file or a run folder)"
+
+
+class AlphaZeroAgent(Agent):
+    """The most visited root action of a PUCT search (no noise); ties go to the lower action.
+    Each state of a batch gets its own generator drawn from the agent's, and the searches of a
+    batch run in lock-step (their leaves share one network call)."""
+
+    def __init__(self, game: Game, network, rng: np.random.Generator, simulations=DEFAULT_SIMULATIONS, c=DEFAULT_C):
+        if network.input_size != game.observation_size or network.output_size != game.num_actions + 1:
+            raise UserError(
+                f"network has {network.input_size} inputs and {network.output_size} outputs; an az model of "
+                f"{game.name} needs {game.observation_size} and {game.num_actions + 1}"
+            )
+        self.game = game
+        self.network = network
+        self.rng = rng
+        self.simulations = simulations
+        self.c = c
+        self.evaluate = network_evaluator(game, network)
+        self.search_seconds = 0.0  # thinking time, summed over the searched moves
+        self.searched_moves = 0
+
+    def visits(self, states: Sequence[State]) -> list[np.ndarray]:
+        rngs = [np.random.default_rng(int(self.rng.integers(2**63))) for _ in states]
+        return puct_search(states, self.evaluate, self.simulations, self.c, rngs)
+
+    def act(self, states: Sequence[State]) -> np.ndarray:
+        out = np.empty(len(states), dtype=np.int64)
+        search = []
+        for i, s in enumerate(states):
+            legal = s.legal_actions()
+            if len(legal) == 1:
+                out[i] = legal[0]
+            else:
+                search.append(i)
+        if search:
+            t0 = time.perf_counter()
+            for i, n in zip(search, self.visits([states[i] for i in search])):
+                out[i] = int(n.argmax())
+            self.search_seconds += time.perf_counter() - t0
+            self.searched_moves += len(search)
+        return out
+
+
+def parse_spec(spec: str) -> tuple[str, int, float]:
+    """`az:MODEL,sims=N,c=F` -> (model spec, simulations, c); UserError on a bad spec."""
+    text = str(spec).strip()
+
+    def bad(why: str) -> UserError:
+        return UserError(f"bad az spec {text!r}: {why} (grammar: {SPEC_GRAMMAR})")
+
+    if text == "az":
+        return "pretrained", DEFAULT_SIMULATIONS, DEFAULT_C
+    if not text.startswith("az:"):
+        raise bad("expected 'az' or 'az:' followed by a model and options")
+    model, sims, c = None, DEFAULT_SIMULATIONS, DEFAULT_C
+    seen = set()
+    for item in text[3:].split(","):
+        item = item.strip()
+        if not item:
+            raise bad("empty item")
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq:
+            if model is not None:
+                raise bad(f"two models ({model!r} and {item!r})")
+            model = item
+            continue
+        if key in seen:
+            raise bad(f"option {key!r} given twice")
+        seen.add(key)
+        try:
+            if key == "sims":
+                sims = int(value)
+            elif key == "c":
+                c = float(value)
+            else:
+                raise bad(f"unknown option {key!r}; options are sims, c")
+        except ValueError:
+            raise bad(f"{key} must be a number, got {value!r}") from None
+    if not 1 <= sims <= MAX_SIMULATIONS:
+        raise bad(f"sims must be in 1..{MAX_SIMULATIONS}, got {sims}")
+    if not (c > 0 and np.isfinite(c)):
+        raise bad(f"c must be a finite number > 0, got {c:g}")
+    return model or "pretrained", sims, c
+
+
+def pretrained_path(game: Game) -> Path:
+    n = getattr(getattr(game, "config", None), "num_players", None)
+    stems = ([f"az_{game.name}_{n}p"] if n is not None else []) + [f"az_{game.name}"]
+    for stem in stems:
+        if (PRETRAINED_DIR / f"{stem}.npz").is_file():
+            return PRETRAINED_DIR / f"{stem}.npz"
+    raise UserError(
+        f"no pretrained az model for {game.name} (expected {PRETRAINED_DIR / stems[-1]}.npz); "
+        f"train one with `deckopt train {game.name} --algo alphazero`"
+    )
+
+
+def load_network(model: str, game: Game):
+    path = pretrained_path(game) if model == "pretrained" else resolve_model_path(model, game)
+    network, metadata = read_npz(path) if path.suffix == ".npz" else read_keras(path)
+    if not metadata.get("alphazero", path.suffix == ".keras"):
+        raise UserError(f"{path} is not an az (policy + value) model; use it as an agent spec of its own")
+    trained_for = metadata.get("game")
+    if trained_for is not None and trained_for != game.name:
+        raise UserError(f"{path} is a model for {trained_for}, not {game.name}")
+    return network, metadata
+
+
+def make_agent(spec: str, game: Game, rng: np.random.Generator) -> AlphaZeroAgent:
+    """agents.make routes every spec starting with 'az' here."""
+    model, sims, c = parse_spec(spec)
+    network, metadata = load_network(model, game)
+    agent = AlphaZeroAgent(game, network, rng, sims, c)
+    agent.metadata = metadata
+    return agent

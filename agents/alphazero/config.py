@@ -1,0 +1,136 @@
+"""The hyperparameters of an AlphaZero-style run: one dataclass and per-game defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agents.dqn.config import MAX_SEED
+from agents.learned import ACTIVATIONS
+from games import GAME_NAMES
+from games.config import config_from_dict, need, read_settings, setting
+
+
+@dataclass
+class AlphaZeroConfig:
+    """PUCT search guided by one policy+value network, trained on its own self-play searches."""
+
+    seed: int = setting(0, "seed of the whole run: initial weights, self-play, replay sampling", metavar="S")
+    game_config: dict = setting(
+        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
+    )
+    hidden_layers: list[int] = setting(
+        factory=lambda: [128, 128], help="units of each hidden layer (shared by both heads)", metavar="N,N,..."
+    )
+    activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
+    learning_rate: float = setting(1e-3, "Adam learning rate", metavar="LR")
+    weight_decay: float = setting(1e-4, "L2 penalty on the kernels", metavar="C")
+    episodes: int = setting(20_000, "episodes of a run when no other budget is given", flag=False)
+    games_per_batch: int = setting(
+        64, "self-play games in lock-step (their leaves share one network call)", metavar="N"
+    )
+    simulations: int = setting(50, "PUCT simulations per self-play move", metavar="N")
+    c_puct: float = setting(1.5, "exploration constant of PUCT", metavar="C")
+    dirichlet_alpha: float = setting(0.5, "Dirichlet noise concentration at the self-play root", metavar="A")
+    dirichlet_fraction: float = setting(0.25, "weight of the Dirichlet noise in the root prior", metavar="F")
+    temperature_moves: int = setting(
+        8, "self-play moves (per game) drawn in proportion to the visits; later ones take the most visited", metavar="N"
+    )
+    updates_per_batch: int = setting(16, "Adam steps after each self-play batch", metavar="N")
+    batch_size: int = setting(256, "replay samples per Adam step", metavar="N")
+    replay_size: int = setting(50_000, "capacity of the replay buffer (decisions)", metavar="N")
+    min_replay: int = setting(512, "no training before the replay holds this many decisions", metavar="N")
+    mirror_augment: bool = setting(False, "also learn from each decision mirrored left-right (connect_four)")
+    eval_every: int = setting(2_000, "evaluate every N episodes (0: only at the end)", metavar="N")
+    eval_games: int = setting(100, "evaluation games per baseline, seats rotated", metavar="N")
+    eval_simulations: int = setting(50, "simulations per move of the evaluated (and shipped) agent", metavar="N")
+    eval_opponents: list[str] = setting(
+        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
+    )
+    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
+    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
+
+    def __post_init__(self):
+        need(0 <= self.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {self.seed}")
+        need(
+            bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
+            f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}",
+        )
+        for name in (
+            "episodes",
+            "games_per_batch",
+            "simulations",
+            "updates_per_batch",
+            "batch_size",
+            "replay_size",
+            "eval_games",
+            "eval_simulations",
+            "tf_threads",
+        ):
+            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
+        for name in ("min_replay", "eval_every", "temperature_moves"):
+            need(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
+        need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate}")
+        need(self.weight_decay >= 0, f"weight_decay must be >= 0, got {self.weight_decay}")
+        need(self.c_puct > 0, f"c_puct must be > 0, got {self.c_puct}")
+        need(self.dirichlet_alpha > 0, f"dirichlet_alpha must be > 0, got {self.dirichlet_alpha}")
+        need(0 <= self.dirichlet_fraction <= 1, f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction}")
+        need(self.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
+        need(self.activation in ACTIVATIONS, f"activation must be one of {', '.join(ACTIVATIONS)}")
+
+
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "tic_tac_toe": {
+        "episodes": 3_000,
+        "simulations": 32,
+        "games_per_batch": 64,
+        "dirichlet_alpha": 1.0,
+        "temperature_moves": 4,
+        "eval_every": 1_000,
+        "eval_simulations": 32,
+        "eval_opponents": ["random", "minimax"],
+    },
+    "connect_four": {
+        "hidden_layers": [256, 256, 256],
+        "episodes": 100_000,
+        "simulations": 100,
+        "games_per_batch": 64,
+        "dirichlet_alpha": 1.0,
+        "temperature_moves": 10,
+        "mirror_augment": True,
+        "replay_size": 200_000,
+        "eval_every": 2_000,
+        "eval_games": 50,
+        "eval_simulations": 100,
+        "eval_opponents": ["heuristic", "mcts:200"],
+    },
+    "exploding_kittens": {
+        "episodes": 20_000,
+        "simulations": 64,
+        "dirichlet_alpha": 0.5,
+        "temperature_moves": 4,
+        "eval_every": 2_000,
+        "eval_games": 100,
+        "eval_simulations": 64,
+        "eval_opponents": ["heuristic", "belief"],
+    },
+    "gwent_lite": {"episodes": 10_000, "simulations": 32, "eval_every": 2_000, "eval_simulations": 32},
+    "incan_gold": {
+        "game_config": {"num_players": 3},
+        "episodes": 10_000,
+        "simulations": 32,
+        "eval_every": 2_000,
+        "eval_simulations": 32,
+    },
+    "durak": {"game_config": {"num_players": 2}, "episodes": 10_000, "simulations": 32, "eval_simulations": 32},
+}
+
+
+def load_config(game_name: str, path=None, **overrides) -> AlphaZeroConfig:
+    """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
+    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
+    values = dict(GAME_DEFAULTS.get(game_name, {}))
+    if path is not None:
+        values.update(read_settings(path, "config file"))
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return config_from_dict(AlphaZeroConfig, values, where="AlphaZero config")

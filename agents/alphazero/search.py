@@ -1,0 +1,148 @@
+"""PUCT search guided by a policy and a value, for many states at once (one network call per round).
+
+    visits = puct_search(states, evaluate, simulations=100, c_puct=1.5, rngs=rngs)
+
+Every round runs one simulation in each state's tree: select by `Q + c * P * sqrt(N) / (1 + n)`
+from the point of view of the player who moves at the node (any number of players), apply the
+action, and stop at a finished game (its returns are the value) or at a new node; the new nodes of
+all the trees are then scored by ONE call of `evaluate` (priors and each player's value), created,
+and the values backed up. `batched=False` calls `evaluate` once per leaf instead (the benchmark's
+baseline; same search otherwise).
+
+Hidden information: every simulation (and the root's own evaluation) starts from
+`state.resample_hidden(player, rng)`, a world drawn from what the searching player knows; the true
+state is never read beyond its current player and that player's legal actions. The tree is keyed by
+action sequences, so its nodes are information-set nodes: the legal actions of a node may differ
+between worlds, so a node stores the unnormalised prior of every action and renormalises it over
+the actions legal in the current world (a node's prior comes from the first world that reached it).
+An unvisited action's Q is the node's own value estimate (first-play urgency).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from games import State
+
+# states -> (unnormalised priors [B, num_actions] (> 0), values [B, num_players] in [-1, 1])
+Evaluate = Callable[[Sequence[State]], tuple[np.ndarray, np.ndarray]]
+
+
+class Node:
+    __slots__ = ("prior", "n", "w", "kids", "value")
+
+    def __init__(self, prior: np.ndarray, value: float):
+        self.prior = prior
+        self.n = np.zeros(len(prior))
+        self.w = np.zeros(len(prior))
+        self.kids: dict[int, Node] = {}
+        self.value = value  # the network's value for the player to move here
+
+    def select(self, mask: np.ndarray, c: float) -> int:
+        p = np.where(mask, self.prior, 0.0)
+        p /= p.sum()
+        n = self.n
+        q = np.where(n > 0, self.w / np.maximum(n, 1.0), self.value)
+        score = q + c * p * math.sqrt(n[mask].sum() + 1.0) / (1.0 + n)
+        score[~mask] = -np.inf
+        return int(score.argmax())
+
+
+def has_hidden_information(state: State) -> bool:
+    return type(state).resample_hidden is not State.resample_hidden
+
+
+def network_evaluator(game, network) -> Evaluate:
+    """`evaluate` from a numpy network whose last layer is [policy logits..., value]. Two players:
+    the mover's observation, the other player's value is the negation (zero-sum games). More
+    players: each player's value from that player's own observation of the same world."""
+    a, n = game.num_actions, game.num_players
+
+    def evaluate(states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        k = len(states)
+        movers = np.array([s.current_player for s in states])
+        if n == 2:
+            out = network(game.observations(states, movers.tolist())).astype(np.float64)
+            logits, v = out[:, :a], np.tanh(out[:, a])
+            values = np.empty((k, 2))
+            values[np.arange(k), movers] = v
+            values[np.arange(k), 1 - movers] = -v
+        else:
+            rows = [s for s in states for _ in range(n)]
+            out = network(game.observations(rows, list(range(n)) * k)).astype(np.float64).reshape(k, n, a + 1)
+            logits, values = out[np.arange(k), movers, :a], np.tanh(out[:, :, a])
+        priors = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return priors, values
+
+    return evaluate
+
+
+def _backup(path: list, values) -> None:
+    for node, action, mover in path:
+        node.n[action] += 1.0
+        node.w[action] += values[mover]
+
+
+def puct_search(
+    states: Sequence[State],
+    evaluate: Evaluate,
+    simulations: int,
+    c_puct: float,
+    rngs: Sequence[np.random.Generator],
+    dirichlet_alpha: float = 0.0,
+    dirichlet_fraction: float = 0.0,
+    batched: bool = True,
+) -> list[np.ndarray]:
+    """The root visit counts (one array of length num_actions per state) after `simulations`
+    simulations in each state's tree. `rngs[i]` draws state i's worlds and root noise."""
+    players = [s.current_player for s in states]
+    hidden = [has_hidden_information(s) for s in states]
+
+    def world(i: int) -> State:
+        return states[i].resample_hidden(players[i], rngs[i]) if hidden[i] else states[i].clone()
+
+    def score(leaves: list[State]):
+        if batched or len(leaves) <= 1:
+            return evaluate(leaves)
+        parts = [evaluate([s]) for s in leaves]
+        return np.concatenate([p for p, _ in parts]), np.concatenate([v for _, v in parts])
+
+    priors, values = score([world(i) for i in range(len(states))])
+    roots = []
+    for i, s in enumerate(states):
+        root = Node(priors[i], values[i, players[i]])
+        if dirichlet_fraction > 0:
+            mask = s.legal_mask()  # the mover's own options: known to it
+            p = np.where(mask, root.prior, 0.0)
+            p /= p.sum()
+            noise = rngs[i].dirichlet(np.full(int(mask.sum()), dirichlet_alpha))
+            p[mask] = (1 - dirichlet_fraction) * p[mask] + dirichlet_fraction * noise
+            root.prior = p
+        roots.append(root)
+    c = c_puct
+    for _ in range(simulations):
+        pending = []  # (path, parent, action, leaf state)
+        for i in range(len(states)):
+            s, node, path = world(i), roots[i], []
+            while True:
+                mover = s.current_player
+                a = node.select(s.legal_mask(), c)
+                path.append((node, a, mover))
+                s.apply_action(a)
+                if s.is_terminal():
+                    _backup(path, s.returns())
+                    break
+                child = node.kids.get(a)
+                if child is None:
+                    pending.append((path, node, a, s))
+                    break
+                node = child
+        if pending:
+            priors, values = score([p[3] for p in pending])
+            for j, (path, parent, a, s) in enumerate(pending):
+                parent.kids[a] = Node(priors[j], values[j, s.current_player])
+                _backup(path, values[j])
+    return [root.n.copy() for root in roots]

@@ -1,0 +1,230 @@
+"""The AlphaZero-style learner and its `train` loop (the shared run-folder loop of agents.runfolder).
+
+Each batch:
+    self-play: `games_per_batch` games in lock-step; every move a PUCT search of `simulations`
+               simulations in each unfinished game (the leaves of all the games in one network
+               call), Dirichlet noise at the roots; the first `temperature_moves` moves of a game
+               are drawn in proportion to the visits, later ones take the most visited action
+    targets:   policy = the root's visit distribution (legal actions only, sums to 1);
+               value = the game's final return for the player who moved (any number of players)
+    update:    `updates_per_batch` Adam steps on minibatches drawn from the replay
+Forced moves (one legal action) are played without a search and not learned from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+import games
+from agents.alphazero.agent import AlphaZeroAgent
+from agents.alphazero.config import AlphaZeroConfig
+from agents.alphazero.search import network_evaluator, puct_search
+from agents.dqn import model as dqn_model
+from agents.learned import NumpyQNetwork, model_metadata
+from agents.runfolder import train_learner
+
+METRICS = ["loss", "policy_loss", "value_loss"]
+
+
+class Replay:
+    """Ring buffer of (observation, legal mask, visit distribution, outcome)."""
+
+    def __init__(self, capacity: int, observation_size: int, num_actions: int):
+        self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
+        self.masks = np.zeros((capacity, num_actions), dtype=bool)
+        self.pis = np.zeros((capacity, num_actions), dtype=np.float32)
+        self.zs = np.zeros(capacity, dtype=np.float32)
+        self.capacity, self.pos, self.size = capacity, 0, 0
+
+    def add(self, obs, masks, pis, zs) -> None:
+        n = min(len(obs), self.capacity)  # keep the newest
+        rows = (self.pos + np.arange(n)) % self.capacity
+        self.obs[rows], self.masks[rows], self.pis[rows], self.zs[rows] = obs[-n:], masks[-n:], pis[-n:], zs[-n:]
+        self.pos = int((self.pos + n) % self.capacity)
+        self.size = min(self.capacity, self.size + n)
+
+    def sample(self, rng: np.random.Generator, shape: tuple[int, ...]):
+        rows = rng.integers(0, self.size, size=shape)
+        return self.obs[rows], self.masks[rows], self.pis[rows], self.zs[rows]
+
+    def arrays(self) -> dict:
+        n = self.size
+        return {
+            "replay_obs": self.obs[:n],
+            "replay_masks": self.masks[:n],
+            "replay_pis": self.pis[:n],
+            "replay_zs": self.zs[:n],
+        }
+
+    def restore(self, arrays: dict, size: int, pos: int) -> None:
+        self.obs[:size], self.masks[:size] = arrays["replay_obs"], arrays["replay_masks"]
+        self.pis[:size], self.zs[:size] = arrays["replay_pis"], arrays["replay_zs"]
+        self.size, self.pos = size, pos
+
+
+def _mirror_connect_four(obs, masks, pis):
+    """Left-right mirror: two 6 x 7 planes; column c becomes 6 - c."""
+    return obs.reshape(-1, 2, 6, 7)[:, :, :, ::-1].reshape(len(obs), -1), masks[:, ::-1], pis[:, ::-1]
+
+
+MIRRORS = {"connect_four": _mirror_connect_four}
+
+
+@dataclasses.dataclass
+class SelfPlayBatch:
+    """One row per searched decision; `returns` one row per game."""
+
+    obs: np.ndarray  # float32 [D, observation_size], the mover's view
+    masks: np.ndarray  # bool [D, num_actions]
+    pis: np.ndarray  # float32 [D, num_actions], the root's visit distribution
+    zs: np.ndarray  # float32 [D], the game's final return for the mover
+    games: np.ndarray  # [D] game index
+    movers: np.ndarray  # [D] the player who decided
+    returns: np.ndarray  # [games_per_batch, num_players]
+
+
+def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator) -> SelfPlayBatch:
+    """`games_per_batch` games in lock-step, every searched decision recorded."""
+    c = config
+    states = [game.new_initial_state(np.random.default_rng(int(rng.integers(2**63)))) for _ in range(c.games_per_batch)]
+    moves = np.zeros(len(states), dtype=int)
+    obs_rows, masks, pis, games_, movers = [], [], [], [], []
+    while True:
+        live = [g for g, s in enumerate(states) if not s.is_terminal()]
+        if not live:
+            break
+        search = []
+        for g in live:
+            legal = states[g].legal_actions()
+            if len(legal) == 1:
+                states[g].apply_action(legal[0])
+            else:
+                search.append(g)
+        if not search:
+            continue
+        rngs = [np.random.default_rng(int(rng.integers(2**63))) for _ in search]
+        roots = [states[g] for g in search]
+        obs_rows.append(game.observations(roots))
+        visits = puct_search(roots, evaluate, c.simulations, c.c_puct, rngs, c.dirichlet_alpha, c.dirichlet_fraction)
+        for g, s, n in zip(search, roots, visits):
+            pi = n / n.sum()
+            masks.append(s.legal_mask())
+            pis.append(pi)
+            games_.append(g)
+            movers.append(s.current_player)
+            a = int(rng.choice(len(pi), p=pi)) if moves[g] < c.temperature_moves else int(n.argmax())
+            s.apply_action(a)
+            moves[g] += 1
+    returns = np.stack([s.returns() for s in states])
+    games_, movers = np.array(games_, dtype=np.int64), np.array(movers, dtype=np.int64)
+    a = game.num_actions
+    return SelfPlayBatch(
+        obs=np.concatenate(obs_rows).astype(np.float32)
+        if obs_rows
+        else np.zeros((0, game.observation_size), np.float32),
+        masks=np.array(masks, dtype=bool).reshape(-1, a),
+        pis=np.array(pis, dtype=np.float32).reshape(-1, a),
+        zs=returns[games_, movers].astype(np.float32),
+        games=games_,
+        movers=movers,
+        returns=returns,
+    )
+
+
+class AlphaZeroLearner:
+    ALGO = "alphazero"
+    TITLE = "AlphaZero-style self-play"
+    LOSS_LABEL = "loss (policy CE + value MSE + L2)"
+    COLUMNS = ["policy_loss", "value_loss", "replay_size", "simulations_per_s"]
+
+    def __init__(self, game_name: str, config: AlphaZeroConfig):
+        from agents.alphazero import model
+
+        self.config = c = config
+        self.game = g = games.make(game_name, **config.game_config)
+        dqn_model.init_tensorflow(c.seed, c.tf_threads)
+        self.rng = np.random.default_rng(c.seed)
+        self.model = model.build_network(g, c)
+        self.optimizer = dqn_model.build_optimizer(self.model, c.learning_rate)
+        self.train_phase = model.make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
+        self.replay = Replay(c.replay_size, g.observation_size, g.num_actions)
+        self.mirror = MIRRORS.get(g.name) if c.mirror_augment else None
+        self.episodes, self.updates = 0, 0
+        self.last_loss = float("nan")
+        self._refresh_network()
+
+    def _refresh_network(self) -> None:
+        act = [self.config.activation] * len(self.config.hidden_layers) + ["linear"]
+        self.network = NumpyQNetwork(dqn_model.model_weights(self.model), act)
+        self.evaluate = network_evaluator(self.game, self.network)
+
+    def step(self) -> dict:
+        c = self.config
+        t0 = time.perf_counter()
+        b = self_play(self.game, self.evaluate, c, self.rng)
+        decisions = len(b.zs)
+        self.episodes += c.games_per_batch
+        t1 = time.perf_counter()
+        self.replay.add(b.obs, b.masks, b.pis, b.zs)
+        if self.mirror is not None and decisions:
+            self.replay.add(*self.mirror(b.obs, b.masks, b.pis), b.zs)
+        info = {
+            "trained": False,
+            "decisions": decisions,
+            "selfplay_seconds": t1 - t0,
+            "replay_size": self.replay.size,
+            "simulations_per_s": decisions * c.simulations / max(t1 - t0, 1e-9),
+        }
+        if self.replay.size >= max(c.min_replay, 1):
+            shape = (c.updates_per_batch, min(c.batch_size, self.replay.size))
+            metrics = self.train_phase(*self.replay.sample(self.rng, shape))
+            self.updates += c.updates_per_batch
+            info.update(dict(zip(METRICS, (float(m) for m in metrics.numpy()))), trained=True)
+            self.last_loss = info["loss"]
+            self._refresh_network()
+        return info
+
+    def agent(self) -> AlphaZeroAgent:
+        """The shipped agent: no noise, the most visited action (its own fixed generator)."""
+        c = self.config
+        return AlphaZeroAgent(self.game, self.network, np.random.default_rng([c.seed, 7]), c.eval_simulations, c.c_puct)
+
+    def models(self) -> list:
+        c = self.config
+        meta = model_metadata(
+            self.game,
+            self.network,
+            alphazero=True,
+            simulations=c.eval_simulations,
+            c_puct=c.c_puct,
+            episodes=self.episodes,
+            seed=c.seed,
+            alphazero_config=dataclasses.asdict(c),
+        )
+        return [("model", self.model, self.network, meta)]
+
+    # checkpoints ---------------------------------------------------------------------------------
+    def state(self) -> dict:
+        return {"replay_size": self.replay.size, "replay_pos": self.replay.pos}
+
+    def arrays(self) -> dict:
+        out = {f"w{i}": w for i, w in enumerate(dqn_model.model_weights(self.model))}
+        out.update({f"optimizer_{i}": v for i, v in enumerate(dqn_model.optimizer_values(self.optimizer))})
+        out.update(self.replay.arrays())
+        return out
+
+    def restore(self, state: dict, arrays: dict) -> None:
+        self.model.set_weights([arrays[f"w{i}"] for i in range(len(self.model.weights))])
+        dqn_model.set_optimizer_values(
+            self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))]
+        )
+        self.replay.restore(arrays, state["replay_size"], state["replay_pos"])
+        self._refresh_network()
+
+
+def train(game_name: str, config: AlphaZeroConfig, out, **kwargs) -> dict:
+    """Train an AlphaZero-style run in folder `out` (see agents.runfolder.train_learner for the options)."""
+    return train_learner(AlphaZeroLearner, game_name, config, out, **kwargs)

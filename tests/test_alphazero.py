@@ -1,0 +1,291 @@
+"""AlphaZero-style search and self-play: PUCT tactics with a tiny budget, the targets (policy over
+legal actions, value = the mover's final return, 3-player Incan Gold too), searches that never read
+hidden information, the az: spec, exact resume, and a tiny Tic Tac Toe run that learns."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import gwent_state
+
+import agents
+import games
+from agents import alphazero as az
+from agents.alphazero.search import network_evaluator, puct_search
+from agents.learned import NumpyQNetwork, model_metadata, npz_bytes, read_npz
+from games import UserError
+from games.config import config_from_dict
+
+TINY = {
+    "hidden_layers": [32, 32],
+    "games_per_batch": 16,
+    "simulations": 8,
+    "updates_per_batch": 4,
+    "batch_size": 32,
+    "min_replay": 1,
+    "eval_every": 0,
+    "eval_games": 4,
+    "eval_simulations": 4,
+    "eval_opponents": ["random"],
+    "checkpoint_minutes": 100.0,
+}
+TIMING = {"seconds", "selfplay_games_per_s", "simulations_per_s"}
+
+
+def tiny(**settings) -> az.AlphaZeroConfig:
+    return config_from_dict(az.AlphaZeroConfig, {**TINY, **settings})
+
+
+def random_network(game, seed=0, hidden=32) -> NumpyQNetwork:
+    rng = np.random.default_rng(seed)
+    sizes = [game.observation_size, hidden, game.num_actions + 1]
+    weights = []
+    for a, b in zip(sizes, sizes[1:]):
+        weights += [rng.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32), rng.normal(0, 0.1, b).astype(np.float32)]
+    return NumpyQNetwork(weights, ["relu", "linear"])
+
+
+def uninformed(game):
+    """Priors all equal, every value 0: whatever the search finds, it found by searching."""
+
+    def evaluate(states):
+        return np.ones((len(states), game.num_actions)), np.zeros((len(states), game.num_players))
+
+    return evaluate
+
+
+def after(game_name, moves):
+    s = games.make(game_name).new_initial_state(np.random.default_rng(0))
+    for a in moves:
+        s.apply_action(a)
+    return s
+
+
+def best(state, evaluate, sims, seed=0):
+    return int(puct_search([state], evaluate, sims, 1.5, [np.random.default_rng(seed)])[0].argmax())
+
+
+# --- tactics with a tiny budget -----------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(3))
+def test_puct_takes_a_forced_win_and_blocks_a_forced_loss(seed):
+    ttt = games.make("tic_tac_toe")
+    assert best(after("tic_tac_toe", [0, 3, 1, 4]), uninformed(ttt), 20, seed) == 2  # X wins at 2
+    assert best(after("tic_tac_toe", [0, 4, 1]), uninformed(ttt), 40, seed) == 2  # O must block 2
+    c4 = games.make("connect_four")
+    assert best(after("connect_four", [0, 0, 1, 1, 2, 2]), uninformed(c4), 20, seed) == 3  # X wins at 3
+    assert best(after("connect_four", [0, 6, 1, 6, 2]), uninformed(c4), 60, seed) == 3  # O must block 3
+
+
+def test_batched_and_per_leaf_evaluation_give_the_same_search():
+    game = games.make("connect_four")
+    evaluate = network_evaluator(game, random_network(game))
+    states = [after("connect_four", m) for m in ([], [3], [3, 3, 2], [0, 6, 1])]
+    rngs = lambda: [np.random.default_rng(i) for i in range(len(states))]  # noqa: E731
+    a = puct_search(states, evaluate, 30, 1.5, rngs(), batched=True)
+    b = puct_search(states, evaluate, 30, 1.5, rngs(), batched=False)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+        assert x.sum() == 30
+
+
+# --- self-play targets ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "game_name, game_config",
+    [("tic_tac_toe", {}), ("incan_gold", {"num_players": 3}), ("exploding_kittens", {})],
+)
+def test_self_play_targets(game_name, game_config):
+    game = games.make(game_name, **game_config)
+    config = tiny(game_config=game_config, games_per_batch=6, simulations=6)
+    b = az.self_play(game, network_evaluator(game, random_network(game)), config, np.random.default_rng(1))
+    assert len(b.zs) > 0 and len(b.obs) == len(b.masks) == len(b.pis) == len(b.zs)
+    # policy: a distribution over the legal actions only
+    np.testing.assert_allclose(b.pis.sum(axis=1), 1.0, rtol=1e-6)
+    assert np.all(b.pis[~b.masks] == 0) and np.all(b.masks.sum(axis=1) >= 2)
+    # value: the final return of the player who decided, read from each game's end
+    np.testing.assert_array_equal(b.zs, b.returns[b.games, b.movers].astype(np.float32))
+    for g in range(config.games_per_batch):
+        assert np.all(b.returns[g] != 0) or game_name == "tic_tac_toe"  # finished games (ttt may draw)
+    if game.num_players == 3:
+        assert set(b.movers.tolist()) == {0, 1, 2}
+        # within one game, players who finished differently get different targets
+        g = int(b.games[0])
+        rows = b.games == g
+        assert len({(int(p), float(z)) for p, z in zip(b.movers[rows], b.zs[rows])}) == len(
+            set(b.movers[rows].tolist())
+        )
+    # the observations are the mover's own view
+    assert b.obs.shape == (len(b.zs), game.observation_size)
+
+
+# --- hidden information -----------------------------------------------------------------------------
+def _kittens_pair():
+    """Two Exploding Kittens states equal in everything seat 0 knows (its hand, the discards, what it
+    has seen): `b` is a re-drawn world of `a`, in which the opponent's hand and the deck differ."""
+    game = games.make("exploding_kittens")
+    a = game.new_initial_state(np.random.default_rng(4))
+    rng = np.random.default_rng(0)
+    while a.current_player != 0 or len(a.legal_actions()) < 2:
+        a.apply_action(int(rng.choice(a.legal_actions())))
+    for seed in range(100):
+        b = a.resample_hidden(0, np.random.default_rng(seed))
+        if b._hands[1] != a._hands[1] and b._deck != a._deck:
+            return game, a, b
+    raise AssertionError("no re-drawn world differs from the real one")
+
+
+def _gwent_pair():
+    game = games.make("gwent_lite")
+    rng = np.random.default_rng(5)
+    deck1 = [1] * 10 + [2] * 10 + [3] * 3 + [4] * 2
+    hand0 = [2, 2, 2, 3, 3, 5, 5, 7, 7, 7]
+    own_pile = rng.permutation([2] * 7 + [3] * 3 + [5] * 3 + [7] * 2).tolist()
+    opp_a, opp_b = rng.permutation(deck1).tolist(), rng.permutation(deck1).tolist()
+    a = gwent_state(game, [hand0 + own_pile, opp_a], leader=0)
+    b = gwent_state(game, [hand0 + rng.permutation(own_pile).tolist(), opp_b], leader=0)
+    assert a.hand(1) != b.hand(1)
+    return game, a, b
+
+
+def _incan_pair():
+    """Seat 0 has chosen (leave in one, stay in the other) and the deck order differs: seat 1 cannot
+    see either."""
+    game = games.make("incan_gold")
+    a = game.new_initial_state(np.random.default_rng(1))
+    b = a.clone()
+    rng = np.random.default_rng(2)
+    rng.shuffle(b._deck)
+    b._uniforms = rng.random((game.num_rounds, len(a._uniforms[0]))).tolist()
+    a.apply_action(0)
+    b.apply_action(1)
+    assert a._deck != b._deck
+    return game, a, b
+
+
+@pytest.mark.parametrize("pair", [_kittens_pair, _gwent_pair, _incan_pair])
+def test_search_results_depend_only_on_what_the_player_knows(pair):
+    game, a, b = pair()
+    p = a.current_player
+    assert p == b.current_player and a.observation(p).tolist() == b.observation(p).tolist()
+    evaluate = network_evaluator(game, random_network(game, seed=3))
+    va = puct_search([a], evaluate, 60, 1.5, [np.random.default_rng(7)], 0.5, 0.25)[0]
+    vb = puct_search([b], evaluate, 60, 1.5, [np.random.default_rng(7)], 0.5, 0.25)[0]
+    np.testing.assert_array_equal(va, vb)
+    assert va.sum() == 60 and np.count_nonzero(va) >= 2
+
+
+def test_the_real_hidden_state_is_never_stepped():
+    game, a, _ = _kittens_pair()
+
+    class Spy(type(a)):
+        __slots__ = ()
+
+        def apply_action(self, action):
+            raise AssertionError("the search stepped the real state")
+
+        def returns(self):
+            raise AssertionError("the search read the real state's returns")
+
+        def observation(self, player):
+            raise AssertionError("the search evaluated the real state")
+
+    real_resample = type(a).resample_hidden
+
+    def resample(self, player, rng):
+        d = real_resample(self, player, rng)
+        d.__class__ = type(a)
+        return d
+
+    Spy.resample_hidden = resample
+    spy = a.clone()
+    spy.__class__ = Spy
+    evaluate = network_evaluator(game, random_network(game))
+    assert puct_search([spy], evaluate, 20, 1.5, [np.random.default_rng(0)])[0].sum() == 20
+
+
+# --- the agent spec ---------------------------------------------------------------------------------
+def _write_model(path: Path, game, network) -> None:
+    path.write_bytes(npz_bytes(network, model_metadata(game, network, alphazero=True)))
+
+
+def test_spec_grammar_and_errors(tmp_path):
+    assert az.parse_spec("az") == ("pretrained", 100, 1.5)
+    assert az.parse_spec("az:runs/x,sims=20,c=2") == ("runs/x", 20, 2.0)
+    assert az.parse_spec("az:sims=5") == ("pretrained", 5, 1.5)
+    for bad in ("az:m,sims=0", "az:m,sims=x", "az:m,foo=1", "az:a,b", "az:m,c=-1", "az:m,,sims=3"):
+        with pytest.raises(UserError):
+            az.parse_spec(bad)
+    game = games.make("tic_tac_toe")
+    model = tmp_path / "m.npz"
+    _write_model(model, game, random_network(game))
+    agent = agents.make(f"az:{model},sims=12", game, seed=0)
+    assert agent.simulations == 12
+    s = after("tic_tac_toe", [0, 3, 1, 4])
+    assert agent.act([s])[0] == 2
+    with pytest.raises(UserError, match="not an az"):  # the shipped DQN is no policy+value model
+        agents.make(f"az:{agents.learned.PRETRAINED_DIR / 'tic_tac_toe.npz'}", game)
+    with pytest.raises(UserError, match="for tic_tac_toe"):
+        agents.make(f"az:{model}", games.make("connect_four"))
+
+
+def test_the_agent_plays_legal_moves_in_lock_step_in_every_game():
+    for name, config in [("incan_gold", {"num_players": 3}), ("gwent_lite", {}), ("exploding_kittens", {})]:
+        game = games.make(name, **config)
+        agent = az.AlphaZeroAgent(game, random_network(game), np.random.default_rng(0), simulations=4)
+        rng = np.random.default_rng(1)
+        states = [game.new_initial_state(rng) for _ in range(3)]
+        while states:
+            for s, a in zip(states, agent.act(states)):
+                assert s.legal_mask()[a]
+                s.apply_action(int(a))
+            states = [s for s in states if not s.is_terminal()]
+
+
+# --- training -----------------------------------------------------------------------------------------
+def weights_of(path: Path) -> list[np.ndarray]:
+    return read_npz(path)[0].weights
+
+
+def metrics_without_timing(run_dir: Path) -> list[dict]:
+    with open(run_dir / "metrics.csv") as f:
+        return [{k: v for k, v in row.items() if k not in TIMING} for row in csv.DictReader(f)]
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
+    straight, split = tmp_path / "straight", tmp_path / "split"
+    config = tiny(seed=5)
+    az.train("tic_tac_toe", config, straight, episodes=48)
+    stops = iter([False, True])
+    assert az.train("tic_tac_toe", config, split, episodes=48, should_stop=lambda: next(stops))["episodes"] == 16
+    assert az.train("tic_tac_toe", config, split, episodes=48, resume=True)["episodes"] == 48
+    for a, b in zip(weights_of(straight / "model.npz"), weights_of(split / "model.npz"), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert metrics_without_timing(straight) == metrics_without_timing(split)
+    for name in ("config.json", "model.keras", "learning_curves.png", "checkpoints/checkpoint.npz"):
+        assert (straight / name).is_file()
+
+
+def test_a_tiny_tic_tac_toe_run_learns(tmp_path):
+    """After a few hundred self-play games, the network alone (one simulation: the root's prior
+    decides) loses fewer games to minimax than the untrained one, and its value fits better."""
+    config = tiny(seed=1, games_per_batch=32, simulations=16, updates_per_batch=16, temperature_moves=4)
+    summary = az.train("tic_tac_toe", config, tmp_path / "run", episodes=320)
+    assert summary["episodes"] == 320
+    game = games.make("tic_tac_toe")
+    trained = read_npz(tmp_path / "run" / "model.npz")[0]
+    untrained_run = az.AlphaZeroLearner("tic_tac_toe", config)
+
+    def losses_to_minimax(network) -> float:
+        from agents.evaluate import evaluate
+
+        agent = az.AlphaZeroAgent(game, network, np.random.default_rng(0), simulations=1)
+        report = evaluate(game, agent, ["minimax"], 40, seed=3)
+        res = report["matches"][0]["agent"]
+        return res["losses"] / 40
+
+    before, after_ = losses_to_minimax(untrained_run.network), losses_to_minimax(trained)
+    assert after_ < before, (before, after_)
+    rows = metrics_without_timing(tmp_path / "run")
+    assert float(rows[-1]["value_loss"]) < float(rows[1]["value_loss"])

@@ -289,3 +289,14 @@ def test_a_tiny_tic_tac_toe_run_learns(tmp_path):
     assert after_ < before, (before, after_)
     rows = metrics_without_timing(tmp_path / "run")
     assert float(rows[-1]["value_loss"]) < float(rows[1]["value_loss"])
+
+
+def test_bench_alphazero_report_shape(monkeypatch):
+    from deckopt.bench import alphazero as bench
+
+    monkeypatch.setattr(bench, "SIMULATIONS", 5)
+    monkeypatch.setattr(bench, "REPEATS", 1)
+    report = bench.run()
+    assert report["bench"] == "alphazero" and set(report) == {"bench", "results", "ratios"}
+    assert {r["name"] for r in report["results"]} == {"az_batched_connect_four", "az_per_leaf_connect_four"}
+    assert all(r["value"] > 0 for r in report["results"]) and report["ratios"]["az_batched_vs_per_leaf"] > 0

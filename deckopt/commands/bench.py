@@ -13,6 +13,7 @@ BENCHES = {
     "selfplay": "deckopt.bench.selfplay",
     "evolution": "deckopt.bench.evolution",
     "search": "deckopt.bench.search",
+    "alphazero": "deckopt.bench.alphazero",
 }
 
 

@@ -1,15 +1,16 @@
 """The swap advisor: which single-card change most improves a deck against a field of decks, and
 what each of its cards contributes.
 
-The neighbourhood of a deck (`neighbours`), every change keeping the deck legal under its rules:
-- move:   one power unit from one card to another (a p becomes p-1, a q becomes q+1; p > min_power);
+The neighbourhood of a deck (`neighbours`), every change keeping the deck legal under its rules,
+with k = 1 .. `step` power units (step 1: the finest changes):
+- move:   k power units from one card to another (a p becomes p-k, a q becomes q+k; p-k >= min_power);
           the card count and the total stay;
-- raise:  one card p becomes p+1 (only while the total stays within the budget);
-- lower:  one card p becomes p-1 (p > min_power);
+- raise:  one card p becomes p+k (only while the total stays within the budget);
+- lower:  one card p becomes p-k (p-k >= min_power);
 - add:    one more card of power v, any v the spare budget allows;
 - remove: one card p (only above min_cards).
-Changes that give the same deck are listed once (a move from p to p-1 changes nothing and is not
-listed).
+Changes that give the same deck are listed once (moving k units from p to p-k changes nothing and
+is not listed).
 
 Measuring: the deck and every candidate play every field deck on the *same* deals (the same seed
 keys, so the same shuffles and leads), and a candidate is judged by its deal-by-deal difference to
@@ -48,6 +49,7 @@ class AdviceConfig:
 
     games: int = 80  # most mirrored games a candidate plays against each field deck
     rounds: int = 4  # racing rounds the games come in (games / 2 deals split evenly)
+    step: int = 1  # largest change of a card's power (see the neighbourhood)
     z: float = 2.0  # a candidate stops when its difference +- z standard errors settles its rank
     kept: int = 1  # race for the best `kept` changes
     contribution_games: int = 40  # mirrored games per field deck for each card's contribution (0: none)
@@ -68,7 +70,8 @@ class Change:
     def describe(self) -> str:
         o, i = ", ".join(map(str, self.out)), ", ".join(map(str, self.into))
         if self.kind == "move":
-            return f"move 1 power: {self.out[0]}->{self.into[0]}, {self.out[1]}->{self.into[1]}"
+            k = self.out[0] - self.into[0]
+            return f"move {k} power: {self.out[0]}->{self.into[0]}, {self.out[1]}->{self.into[1]}"
         if self.kind in ("raise", "lower"):
             return f"{self.kind} a {o} to {i}"
         if self.kind == "add":
@@ -83,9 +86,10 @@ def _changed(cards: Counter, out: tuple[int, ...], into: tuple[int, ...]) -> tup
     return tuple(sorted(c.elements()))
 
 
-def neighbours(cards, rules: DeckRules) -> list[Change]:
-    """Every legal single-card change of a legal deck, in a fixed order (moves, raises, lowers,
-    adds, removes; powers ascending), each resulting deck once."""
+def neighbours(cards, rules: DeckRules, step: int = 1) -> list[Change]:
+    """Every legal single-card change of a legal deck by up to `step` power units, in a fixed order
+    (moves, raises, lowers, adds, removes; powers ascending, then k ascending), each resulting deck
+    once."""
     cards = rules.validate(cards)
     count = Counter(cards)
     powers = sorted(count)
@@ -100,18 +104,18 @@ def neighbours(cards, rules: DeckRules) -> list[Change]:
             out.append(Change(kind, taken, given, deck))
 
     for p in powers:
-        if p <= m:
-            continue
         for q in powers:
-            if q == p - 1 or (q == p and count[p] < 2):
-                continue  # no change, or no second card of power p
-            offer("move", (p, q), (p - 1, q + 1))
-    if total < rules.max_total:
-        for p in powers:
-            offer("raise", (p,), (p + 1,))
+            if q == p and count[p] < 2:
+                continue  # no second card of power p
+            for k in range(1, min(step, p - m) + 1):
+                if q != p - k:  # else the two cards trade places: no change
+                    offer("move", (p, q), (p - k, q + k))
     for p in powers:
-        if p > m:
-            offer("lower", (p,), (p - 1,))
+        for k in range(1, min(step, rules.max_total - total) + 1):
+            offer("raise", (p,), (p + k,))
+    for p in powers:
+        for k in range(1, min(step, p - m) + 1):
+            offer("lower", (p,), (p - k,))
     for v in range(m, rules.max_total - total + 1):
         offer("add", (), (v,))
     if n > rules.min_cards:
@@ -203,7 +207,7 @@ def advise(
     player = _FieldPlayer(
         field, rules, agent, mapper, seed, deals // config.rounds, config.games_per_task, STAGE_ADVISE, progress
     )
-    changes = neighbours(cards, rules)
+    changes = neighbours(cards, rules, config.step)
     base: list[np.ndarray] = []
     diffs: list[list[np.ndarray]] = [[] for _ in changes]
     own: list[list[np.ndarray]] = [[] for _ in changes]

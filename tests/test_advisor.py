@@ -40,14 +40,24 @@ def test_the_neighbourhood_of_a_small_deck_is_listed_exactly():
     full = DeckRules(min_cards=2, max_total=4, min_power=1)
     assert [(c.kind, c.cards) for c in neighbours([2, 2], full)] == [("move", (1, 3)), ("lower", (1, 2))]
     assert neighbours([4, 4], DeckRules(min_cards=2, max_total=8, min_power=4)) == []
+    # up to 2 units on a full deck: moving 2 from the 3 to a 2 gives the deck 2->1, 3->4 gave already
+    two = [(c.kind, c.cards) for c in neighbours([2, 2, 3], DeckRules(min_cards=3, max_total=7, min_power=1), 2)]
+    assert two == [
+        ("move", (1, 3, 3)),
+        ("move", (1, 2, 4)),
+        ("lower", (1, 2, 3)),
+        ("lower", (2, 2, 2)),
+        ("lower", (1, 2, 2)),  # the 3 lowered by 2
+    ]
 
 
 @pytest.mark.parametrize("rules", [DeckRules(), DeckRules(min_cards=6, max_total=30, min_power=2)])
 def test_every_candidate_is_legal_new_and_one_card_away(rules):
     rng = np.random.default_rng(5)
-    for _ in range(25):
+    for t in range(25):
         deck = random_deck(rules, rng)
-        changes = neighbours(deck, rules)
+        step = (1, 3, 100)[t % 3]
+        changes = neighbours(deck, rules, step)
         decks = [c.cards for c in changes]
         assert len(set(decks)) == len(decks) and tuple(deck) not in decks and changes
         for c in changes:
@@ -55,10 +65,12 @@ def test_every_candidate_is_legal_new_and_one_card_away(rules):
             gone, came = Counter(deck) - Counter(c.cards), Counter(c.cards) - Counter(deck)
             assert sorted(gone.elements()) == sorted(c.out) and sorted(came.elements()) == sorted(c.into)
             dn, dt = len(c.cards) - len(deck), sum(c.cards) - sum(deck)
+            k = max(abs(a - b) for a, b in zip(c.out, c.into)) if c.kind in ("move", "raise", "lower") else 1
+            assert 1 <= k <= step
             expected = {
                 "move": (0, 0),
-                "raise": (0, 1),
-                "lower": (0, -1),
+                "raise": (0, k),
+                "lower": (0, -k),
                 "add": (1, sum(c.into)),
                 "remove": (-1, -sum(c.out)),
             }
@@ -102,7 +114,7 @@ def test_the_race_stops_the_changes_clearly_out_and_is_seeded(advice):
     assert deltas == sorted(deltas, reverse=True)
     assert cands[0]["delta_ci95"][0] > 0  # some change of a 6-power deck clearly helps
     assert advice["base"]["games"] == SMALL.games * len(FIELD)
-    assert run_advice() == advice
+    assert run_advice(jobs=2) == advice  # same seed, same advice, whatever the workers
     assert run_advice(seed=1) != advice
 
 

@@ -14,8 +14,8 @@ def register(sub) -> None:
     p = sub.add_parser(
         "advise",
         help="the single-card changes that most improve a Gwent Lite deck against a field, and what each card adds",
-        description="Every legal single-card change of DECK (move one power unit between two cards, "
-        "raise or lower one card by 1 within the budget, add a card with spare budget, remove a card "
+        description="Every legal single-card change of DECK (move 1..--step power units between two cards, "
+        "raise or lower one card by 1..--step within the budget, add a card with spare budget, remove a card "
         "above the minimum count) plays the field on the same deals as DECK; racing gives the games to "
         "the changes still in doubt of being the best. Prints the top changes with the score "
         "difference and its 95%% CI, and each card power's contribution (DECK's score minus its score "
@@ -38,6 +38,14 @@ def register(sub) -> None:
         default=80,
         metavar="N",
         help="most mirrored games a change plays against each field deck (default 80; a multiple of 2 x --rounds)",
+    )
+    p.add_argument(
+        "--step",
+        type=positive_int,
+        default=1,
+        metavar="K",
+        help="largest change of one card's power: moves of 1..K units between two cards, raises and lowers by "
+        "1..K (default 1)",
     )
     p.add_argument("--rounds", type=positive_int, default=4, metavar="R", help="racing rounds (default 4)")
     p.add_argument(
@@ -79,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if rules != deck.rules:
         raise UserError(f"the field's {rules.describe()} differ from the deck's {deck.rules.describe()}")
     config = AdviceConfig(
-        games=args.games, rounds=args.rounds, contribution_games=args.contribution_games, top=args.top
+        games=args.games, rounds=args.rounds, step=args.step, contribution_games=args.contribution_games, top=args.top
     )
     agent = fit.build_agent(args.agent, rules, seed=args.seed)
     field_cards = [d.cards for d in field]

@@ -3,11 +3,15 @@
 Selection keeps `kept` decks (truncation's survivors, mu+lambda's parents). Each pairing's deals
 come in `racing_rounds` equal rounds; after each round every deck's score (its deal scores, pooled
 with its past generations' as the fixed fitness does) gets an interval of +- `z` standard errors.
-A deck is *clearly out* when at least `kept` other decks' lower bounds lie above its upper bound,
-*clearly in* when fewer than `kept` other decks' upper bounds lie above its lower bound; a deck
-clearly in or out plays no further pairings of its own (a pairing is played while either of its
-two decks is still racing, and its games count for both). `decide` is the whole rule; the
-evaluator (evolution.evaluation) and the selection-accuracy study (`deckopt racing`) share it.
+A deck is *clearly out* when at least `kept` other decks' lower bounds lie above its upper bound
+less `margin`, *clearly in* when fewer than `kept` other decks' upper bounds lie above its lower
+bound plus `margin`; a deck clearly in or out plays no further pairings of its own (a pairing is
+played while either of its two decks is still racing, and its games count for both).
+
+`margin` is an indifference zone: two decks whose scores differ by less than it are treated as
+equally good, so a deck that can cost the selection at most `margin` of score stops (0: only a
+settled rank stops a deck, the rule before the margin existed). `decide` is the whole rule; the
+evaluator (evolution.evaluation), the advisor and the selection-accuracy study share it.
 """
 
 from __future__ import annotations
@@ -26,36 +30,51 @@ def mean_se(deal_scores: np.ndarray) -> tuple[float, float]:
     return float(x.mean()), max(sd, 0.05) / np.sqrt(n)
 
 
-def decide(means: np.ndarray, ses: np.ndarray, kept: int, z: float) -> np.ndarray:
+def strata_mean_se(pieces: list[np.ndarray]) -> tuple[float, float]:
+    """Mean and standard error of a deck's deals when each piece is one pairing's deals of one round
+    and every pairing plays in each round: the spread between opponents is the same for every deck
+    and cancels in the ranking, so only the spread within a piece counts (stratified sampling)."""
+    sizes = np.array([np.size(p) for p in pieces if np.size(p)], dtype=np.int64)
+    x = np.concatenate([np.ravel(p) for p in pieces]).astype(np.float64) if sizes.size else np.empty(0)
+    df = x.size - sizes.size
+    if df < 2:  # too few deals to see the spread within a pairing
+        return mean_se(x)
+    sums = np.add.reduceat(x, np.cumsum(sizes) - sizes)
+    within = max(float((x**2).sum() - (sums**2 / sizes).sum()), 0.0) / df  # squares about each piece's mean
+    return float(x.mean()), max(np.sqrt(within), 0.05) / np.sqrt(x.size)
+
+
+def decide(means: np.ndarray, ses: np.ndarray, kept: int, z: float, margin: float = 0.0) -> np.ndarray:
     """True for the decks whose rank (among the `kept` best, or not) is still in doubt."""
     means, ses = np.asarray(means, float), np.asarray(ses, float)
     n = means.size
     if kept >= n:
         return np.zeros(n, bool)
     lo, hi = means - z * ses, means + z * ses
-    doubt = np.ones(n, bool)
-    for i in range(n):
-        others = np.arange(n) != i
-        clearly_out = np.sum(lo[others] > hi[i]) >= kept
-        clearly_in = np.sum(hi[others] > lo[i]) < kept
-        doubt[i] = not (clearly_out or clearly_in)
-    return doubt
+    other = ~np.eye(n, dtype=bool)  # [i, j]: j is another deck than i
+    clearly_out = ((lo[None, :] > hi[:, None] - margin) & other).sum(axis=1) >= kept
+    clearly_in = ((hi[None, :] > lo[:, None] + margin) & other).sum(axis=1) < kept
+    return ~(clearly_out | clearly_in)
 
 
-def race(sample, n_decks: int, kept: int, rounds: int, z: float, prior=None) -> np.ndarray:
+def race(
+    sample, n_decks: int, kept: int, rounds: int, z: float, prior=None, margin: float = 0.0, strata: bool = False
+) -> np.ndarray:
     """Run the racing rule: `sample(r, active)` plays round r of the decks still `active` and returns
     (deck index, deal scores) pieces (for them and any others their pairings credit). `prior[i]`: deck
-    i's deal scores of past generations, which count in the decisions. Returns the round after which
-    each deck stopped (`rounds`: never)."""
+    i's deal scores of past generations, which count in the decisions. `strata`: a piece is one
+    pairing's deals of the round and the standard error is the stratified one (strata_mean_se).
+    Returns the round after which each deck stopped (`rounds`: never)."""
     scores: list[list[np.ndarray]] = [[np.asarray(p, float)] for p in prior] if prior else [[] for _ in range(n_decks)]
     active = np.ones(n_decks, bool)
     stopped = np.full(n_decks, rounds)
+    estimate = strata_mean_se if strata else (lambda s: mean_se(np.concatenate(s) if s else np.empty(0)))
     for r in range(rounds):
         for i, x in sample(r, active):
             scores[i].append(np.asarray(x, float))
         if r + 1 < rounds:
-            ms = [mean_se(np.concatenate(s) if s else np.empty(0)) for s in scores]
-            still = decide(np.array([m for m, _ in ms]), np.array([s for _, s in ms]), kept, z)
+            ms = [estimate(s) for s in scores]
+            still = decide(np.array([m for m, _ in ms]), np.array([s for _, s in ms]), kept, z, margin)
             stopped[active & ~still] = r + 1
             active &= still
             if not active.any():

@@ -26,6 +26,111 @@ def test_racing_rule_stops_decks_whose_rank_is_clear():
     assert not racing.decide(means, np.full(6, 1e-6), kept=3, z=1.0).any()
     assert racing.decide(means, np.full(6, 1.0), kept=3, z=1.0).all()
     assert not racing.decide(means, ses, kept=6, z=1.0).any()
+    # a margin of 0.05 treats 0.52 / 0.5 / 0.48 as equally good: the fight for third place stops
+    assert not racing.decide(means, ses, kept=3, z=1.0, margin=0.05).any()
+    # 0.01: 0.48's upper bound (0.50) reaches the third lower bound (0.50) only within the margin
+    assert racing.decide(means, ses, kept=3, z=1.0, margin=0.01).tolist() == [False, False, True, True, False, False]
+
+
+def test_racing_rule_never_stops_a_deck_on_the_wrong_side_when_the_intervals_hold():
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        n, kept, z = int(rng.integers(3, 12)), 0, float(rng.uniform(0.5, 2))
+        kept = int(rng.integers(1, n))
+        true = rng.random(n)
+        ses = rng.uniform(0.001, 0.2, n)
+        means = true + rng.uniform(-0.999, 0.999, n) * z * ses  # every interval holds its true score
+        doubt = racing.decide(means, ses, kept, z)
+        by_mean = np.isin(np.arange(n), np.argsort(-means)[:kept])
+        by_truth = np.isin(np.arange(n), np.argsort(-true)[:kept])
+        assert (by_mean == by_truth)[~doubt].all()
+        # a margin only ever stops more decks
+        margin = float(rng.uniform(0, 0.1))
+        assert not (racing.decide(means, ses, kept, z, margin) & ~doubt).any()
+
+
+def test_stratified_standard_error_ignores_the_spread_between_opponents():
+    rng = np.random.default_rng(2)
+    pieces = [rng.normal(mu, 0.1, 5) for mu in (0.2, 0.5, 0.9, 0.4)]
+    mean, se = racing.strata_mean_se(pieces)
+    x = np.concatenate(pieces)
+    within = sum(((p - p.mean()) ** 2).sum() for p in pieces) / (x.size - len(pieces))
+    assert mean == pytest.approx(x.mean()) and se == pytest.approx(np.sqrt(within / x.size))
+    assert se < racing.mean_se(x)[1] / 2  # the opponents' spread (0.2 .. 0.9) would dominate
+    assert racing.strata_mean_se([np.array([0.5])]) == racing.mean_se(np.array([0.5]))  # too few deals
+
+
+def synthetic_sample(true, seed, deals=4):
+    """A race's `sample`: each active deck plays `deals` deals scored around its true score."""
+    played = np.zeros(len(true), int)
+
+    def sample(r, active):
+        rng = np.random.default_rng([seed, r])
+        noise = rng.normal(0, 0.25, (len(true), deals))
+        played[active] += deals
+        return [(int(i), true[i] + noise[i]) for i in np.flatnonzero(active)]
+
+    return sample, played
+
+
+def test_race_spends_its_games_on_the_decks_near_the_boundary():
+    true = np.array([0.95, 0.9, 0.605, 0.6, 0.595, 0.59, 0.1, 0.05])
+    sample, played = synthetic_sample(true, seed=3, deals=32)
+    stopped = racing.race(sample, 8, kept=3, rounds=10, z=2.0)
+    assert stopped[[0, 1, 6, 7]].tolist() == [1, 1, 1, 1]  # far from third place: out after a round
+    assert (stopped[2:6] > 1).all() and played[2:6].min() > played[[0, 1, 6, 7]].max()
+    again, _ = synthetic_sample(true, seed=3, deals=32)
+    assert racing.race(again, 8, kept=3, rounds=10, z=2.0).tolist() == stopped.tolist()  # same seed, same race
+    wide, played_wide = synthetic_sample(true, seed=3, deals=32)
+    racing.race(wide, 8, kept=3, rounds=10, z=2.0, margin=0.05)
+    assert played_wide.sum() < played.sum()
+
+
+def test_racing_study_on_a_synthetic_ground_truth():
+    from evolution.racing_study import plot_study, study
+
+    rng = np.random.default_rng(0)
+    true = np.linspace(0.3, 0.7, 12)
+    store = np.round(np.clip(rng.normal(true[:, None, None], 0.3, (12, 4, 40)), 0, 1) * 4) / 4
+    res = study(store, 4, [16, 80], 5, [1.0], 20, 0, margins=[0.0, 0.05], strata=[False, True])
+    rows = res["rows"]
+    assert [r["method"] for r in rows] == ["fixed"] * 2 + ["racing"] * 4 + ["oracle"] * 2
+    fixed_small, fixed_big = rows[:2]
+    assert fixed_small["games_per_deck"] == 16 and fixed_big["games_per_deck"] == 80
+    assert fixed_big["accuracy_vs_max_fixed"] == 0 and fixed_big["regret"] < fixed_small["regret"]
+    for race in rows[2:6]:
+        assert race["games_per_deck"] < 80 and race["accuracy"] > fixed_small["accuracy"] - 0.2
+        assert 0 <= race["regret"] < 0.4
+    plain, wide = rows[2], rows[3]
+    assert wide["games_per_deck"] < plain["games_per_deck"]
+    assert [round(r["games_per_deck"]) for r in rows[6:]] == [16, 80]  # the oracle spends the same budget
+    assert res == study(store, 4, [16, 80], 5, [1.0], 20, 0, margins=[0.0, 0.05], strata=[False, True])
+    assert plot_study(res)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_oracle_gives_the_budget_to_decks_near_the_boundary_but_not_on_it():
+    from evolution.racing_study import oracle_allocation
+
+    true = np.array([0.9, 0.62, 0.6, 0.5, 0.48, 0.1])
+    store = np.clip(true[:, None, None] + np.random.default_rng(4).normal(0, 0.25, (6, 2, 200)), 0, 1)
+    deals = oracle_allocation(store, kept=3, games=4 * 40, cap=100)
+    assert deals.sum() == 6 * 40 and deals.max() <= 100
+    assert deals[[1, 4]].min() > deals[[0, 5]].max()
+
+
+def test_study_racing_cli_on_a_stored_ground_truth(tmp_path, capsys):
+    from deckopt.cli import main
+
+    rng = np.random.default_rng(5)
+    store = np.round(np.clip(rng.normal(np.linspace(0.3, 0.7, 8)[:, None, None], 0.3, (8, 2, 30)), 0, 1) * 4) / 4
+    np.savez(tmp_path / "truth.npz", store=store)
+    args = ["study", "racing", str(tmp_path), "--kept", "3", "--fixed-games", "8,40", "--rounds", "5"]
+    assert main([*args, "--z", "1", "--margin", "0,0.02", "--se", "plain,strata", "--replicates", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "regret" in out and (tmp_path / "racing.png").is_file()
+    assert len(json.loads((tmp_path / "racing.json").read_text())["rows"]) == 2 + 4 + 2
+    assert main([*args, "--se", "exact"]) == 2
+    assert "--se takes plain" in capsys.readouterr().err
 
 
 def test_split_agent_specs_keeps_options_with_their_spec():
@@ -125,18 +230,6 @@ def test_racing_run_spends_fewer_games_records_them_and_resumes_exactly(tmp_path
 def test_racing_needs_rounds_that_split_the_games():
     with pytest.raises(UserError, match="racing_rounds"):
         tiny(fitness="racing", games_per_pair=10, racing_rounds=2)
-
-
-def test_racing_study_on_a_synthetic_ground_truth():
-    from evolution.racing_study import study
-
-    rng = np.random.default_rng(0)
-    true = np.linspace(0.3, 0.7, 12)
-    store = np.round(np.clip(rng.normal(true[:, None, None], 0.3, (12, 4, 40)), 0, 1) * 4) / 4
-    res = study(store, 4, [16, 80], 5, [1.0], 20, 0)
-    fixed_small, fixed_big, race = res["rows"]
-    assert fixed_small["games_per_deck"] == 16 and fixed_big["games_per_deck"] == 80
-    assert race["games_per_deck"] < 80 and race["accuracy"] > fixed_small["accuracy"] - 0.2
 
 
 def test_spearman():

@@ -1,7 +1,8 @@
 """`deckopt study racing|agents`: the measurements behind the evolution's settings.
 
 - `racing OUT`: ground truth for a pool of decks (each against fixed opponents, many deals, once;
-  kept in OUT/truth.npz) and the selection accuracy of fixed game counts against racing.
+  kept in OUT/truth.npz) and the selection accuracy and regret of fixed game counts, racing and an
+  oracle allocation (OUT/racing.json, OUT/racing.png).
 - `agents OUT --agent SPEC --agent SPEC ...`: a fixed set of decks scored against the yardstick
   under each agent, and the Spearman rank correlation of those scores between agents.
 """
@@ -33,6 +34,13 @@ def register(sub) -> None:
     p.add_argument("--fixed-games", default="96,160,240,400", metavar="LIST", help="racing: fixed games per deck")
     p.add_argument("--rounds", type=positive_int, default=10, metavar="R", help="racing: rounds")
     p.add_argument("--z", default="0.5,1,1.5,2", metavar="LIST", help="racing: z values tried")
+    p.add_argument("--margin", default="0", metavar="LIST", help="racing: indifference margins tried (score)")
+    p.add_argument(
+        "--se",
+        default="plain",
+        metavar="LIST",
+        help="racing: standard errors tried: plain (all deals), strata (within a pairing; comma list)",
+    )
     p.add_argument("--replicates", type=positive_int, default=200, metavar="N", help="racing: replicates")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent (racing: one; agents: repeat)")
     p.add_argument("--decks", action="append", metavar="FILE|DIR", help="agents: the decks ranked (repeatable)")
@@ -68,9 +76,10 @@ def _racing(args, out: Path) -> dict:
     from evolution import fitness as fit
     from evolution import genome
     from evolution.parallel import Mapper
-    from evolution.racing_study import ground_truth, study
+    from evolution.racing_study import ground_truth, plot_study, study
     from evolution.report import Run
     from games.decks import DeckRules
+    from games.errors import UserError
     from games.fileio import atomic_write_json
 
     rules = DeckRules()
@@ -93,18 +102,52 @@ def _racing(args, out: Path) -> dict:
             store = ground_truth(decks, opponents, args.deals, agent, rules, pmap, args.seed, progress=bar)
         np.savez(truth_file, store=store, decks=np.array([list(d) for d in decks], dtype=object), opponents=opponents)
     fixed = [int(x) for x in _floats(args.fixed_games)]
-    res = study(store, args.kept, fixed, args.rounds, _floats(args.z), args.replicates, args.seed)
+    n, m, deals = store.shape
+    if args.kept >= n or max(fixed) // (2 * m) > deals or min(fixed) < 2 * m:
+        raise UserError(f"--kept must be below {n} decks and --fixed-games within {2 * m}..{2 * m * deals}")
+    kinds = [s.strip() for s in args.se.split(",") if s.strip()]
+    if not kinds or set(kinds) - {"plain", "strata"}:
+        raise UserError(f"--se takes plain and/or strata, got {args.se!r}")
+    with Progress() as bar:
+        res = study(
+            store,
+            args.kept,
+            fixed,
+            args.rounds,
+            _floats(args.z),
+            args.replicates,
+            args.seed,
+            bar,
+            margins=_floats(args.margin),
+            strata=[k == "strata" for k in kinds],
+        )
     atomic_write_json(out / "racing.json", res)
+    (out / "racing.png").write_bytes(plot_study(res))
     if not args.json:
-        n, m, deals = store.shape
         print(f"{n} decks x {m} opponents x {deals} deals of ground truth; keep {args.kept}; {args.replicates} reps")
-        print("method  max games/deck  z     games/deck  accuracy")
+        print(
+            f"decks within one standard error of the boundary at {max(fixed)} games: "
+            f"{res['near_boundary_at_max_fixed']}"
+        )
+        print(
+            f"method  se     z    margin games/deck share  accuracy        - fixed {max(fixed):<6} "
+            f"regret            - fixed {max(fixed)}"
+        )
         for r in res["rows"]:
-            z = "" if r["z"] is None else f"{r['z']:.1f}"
+            z = "" if r["z"] is None else f"{r['z']:g}"
+            mg = "" if r["margin"] is None else f"{r['margin']:g}"
+            se = "" if r["strata"] is None else ("strata" if r["strata"] else "plain")
             print(
-                f"{r['method']:<7} {r['max_games_per_deck']:>14}  {z:<4} {r['games_per_deck']:>10.1f}  "
-                f"{r['accuracy']:.3f} +- {r['accuracy_se']:.3f}"
+                f"{r['method']:<7} {se:<6} {z:<4} {mg:<6} {r['games_per_deck']:>10.1f} "
+                f"{r['share_of_max_fixed']:>5.0%}  "
+                f"{r['accuracy']:.3f} +- {r['accuracy_se']:.3f} {r['accuracy_vs_max_fixed']:+.3f} +- "
+                f"{r['accuracy_vs_max_fixed_se']:.3f}  {r['regret']:.4f} +- {r['regret_se']:.4f} "
+                f"{r['regret_vs_max_fixed']:+.4f} +- {r['regret_vs_max_fixed_se']:.4f}"
             )
+        print(
+            f"(+- one standard error over the replicates; '- fixed': paired difference with {max(fixed)} fixed games)"
+        )
+        print(f"plot: {out / 'racing.png'}")
     return res
 
 

@@ -23,8 +23,14 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from evolution.space import KittensBounds
 from games.config import config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckRules
+from games.errors import UserError
+
+#: the games with a deck space and their objectives (evolution.space; listed here so reading a config
+#: needs no numpy code)
+GAME_OBJECTIVES = {"gwent_lite": ("win",), "exploding_kittens": ("fairness", "skill")}
 
 OPPONENT_KINDS = ("population", "panel", "hall-of-fame", "random")
 SELECTIONS = ("truncation", "mu+lambda", "random")
@@ -43,6 +49,18 @@ def _whole(value, minimum: int) -> bool:
 @dataclass
 class EvolveConfig:
     seed: int = setting(0, "root seed (0 .. 2**32-1)", metavar="S")
+    game: str = setting(
+        "gwent_lite",
+        "the game whose decks evolve: gwent_lite (power multisets) or exploding_kittens (card counts)",
+        choices=tuple(GAME_OBJECTIVES),
+    )
+    objective: str | None = setting(
+        None,
+        "what a deck is scored on: gwent_lite: win (match score against opponents, the default); "
+        "exploding_kittens: fairness (default: -|first-player win rate - 0.5| in the agent's self-play) or "
+        "skill (the agent's win rate against random play, seats rotated)",
+        metavar="NAME",
+    )
     # 30 (issue #12): with the yardstick choosing the champion, 30 generations of the settings below
     # validate at 0.594 against the ancestor's decks (the old 150-generation default: 0.563), and the
     # yardstick curve is level after the first generations (README)
@@ -135,6 +153,23 @@ class EvolveConfig:
     yardstick_top: int = setting(3, "the best decks of each generation measured against the yardstick", metavar="K")
     yardstick_games: int = setting(20, "games of each of those decks against each yardstick deck, even", metavar="N")
     rules: DeckRules = setting(factory=DeckRules, help="the deck-building rules (a [rules] table)", flag=False)
+    # --- exploding_kittens (evolution.space, evolution.objectives) ---
+    bounds: KittensBounds = setting(
+        factory=KittensBounds,
+        help="exploding_kittens: the deck space (a [bounds] table: min_cards, max_cards, counts)",
+        flag=False,
+    )
+    game_config: dict = setting(
+        factory=dict,
+        help="exploding_kittens: game settings of every game (a [game_config] table; default open_hands = true, "
+        "hand_defuses = 1: exact values, the validation, exist for open hands only)",
+        flag=False,
+    )
+    # 400: a first-player rate's SE is 0.025 a generation; score_memory pools a survivor's games
+    games_per_deck: int = setting(400, "exploding_kittens: games each deck plays a generation, even", metavar="N")
+    playoff_games_per_deck: int = setting(
+        4000, "exploding_kittens: games of each champion candidate in the final re-measurement, even", metavar="N"
+    )
     # fixed by the config, not by the number of workers, so results do not depend on jobs or the backend
     games_per_task: int = setting(200, "games per work unit sent to a worker", metavar="N")
     playoff_top: int = setting(
@@ -166,6 +201,7 @@ class EvolveConfig:
     )
 
     def __post_init__(self):
+        self._resolve_game()
         self.selection = SELECTION_ALIASES.get(self.selection, self.selection)
         if isinstance(self.opponents, str):
             self.opponents = [self.opponents]
@@ -185,6 +221,47 @@ class EvolveConfig:
         need(isinstance(self.agent, str) and self.agent.strip() != "", "agent must be an agent spec")
         need(isinstance(self.rules, DeckRules), "rules must be a table of min_cards, max_total, min_power")
 
+    def _resolve_game(self) -> None:
+        """The objective and game settings of the chosen game; Gwent Lite-only settings refused elsewhere."""
+        games = ", ".join(GAME_OBJECTIVES)
+        need(self.game in GAME_OBJECTIVES, f"game must be one of {games}, got {self.game!r}")
+        choices = GAME_OBJECTIVES[self.game]
+        if self.objective is None:
+            self.objective = choices[0]
+        need(
+            self.objective in choices,
+            f"objective {self.objective!r} is not available for {self.game}; choose {', '.join(choices)}",
+        )
+        need(isinstance(self.game_config, dict), "game_config must be a table of game settings")
+        if isinstance(self.bounds, dict):
+            self.bounds = config_from_dict(KittensBounds, self.bounds, where="bounds")
+        need(isinstance(self.bounds, KittensBounds), "bounds must be a table of min_cards, max_cards, counts")
+        if self.game == "gwent_lite":
+            need(not self.game_config, "game_config applies to exploding_kittens only (gwent_lite has [rules])")
+            return
+        from evolution.space import KITTENS_GAME_DEFAULTS
+
+        for name, default in (("yardstick", ["decks/yardstick"]), ("validation_panel", ["decks", "decks/ancestor"])):
+            value = getattr(self, name)
+            need(value in ([], default), f"{name} applies to gwent_lite only")
+            setattr(self, name, [])
+        need(not self.panel and "panel" not in self.opponents, "panel decks apply to gwent_lite only")
+        fixed = self.game_config.get("composition", "fixed") == "fixed" and not self.game_config.get("preset")
+        need(
+            "deck" not in self.game_config and fixed,
+            "game_config: the deck is what evolves (no deck, composition or preset); set its [bounds] instead",
+        )
+        self.game_config = {**KITTENS_GAME_DEFAULTS, **self.game_config}
+        import games
+
+        try:  # every setting checked once here, with a deck of the space
+            games.make(self.game, **self.game_config)
+        except TypeError as exc:
+            raise UserError(f"game_config: {exc}") from None
+        from evolution.space import KittensSpace
+
+        KittensSpace(self.bounds, self.game_config)
+
     def _check_numbers(self) -> None:
         for name in (
             "generations",
@@ -194,6 +271,8 @@ class EvolveConfig:
             "jobs",
             "score_memory",
             "racing_rounds",
+            "games_per_deck",
+            "playoff_games_per_deck",
         ):
             value = getattr(self, name)
             need(_whole(value, 1), f"{name} must be a whole number >= 1, got {value!r}")
@@ -216,7 +295,14 @@ class EvolveConfig:
             _whole(self.seed, 0) and self.seed < 2**32,
             f"seed must be a whole number in 0..{2**32 - 1}, got {self.seed!r}",
         )
-        for name in ("games_per_pair", "playoff_games_per_pair", "validation_games", "yardstick_games"):
+        for name in (
+            "games_per_pair",
+            "playoff_games_per_pair",
+            "validation_games",
+            "yardstick_games",
+            "games_per_deck",
+            "playoff_games_per_deck",
+        ):
             value = getattr(self, name)
             need(value % 2 == 0, f"{name} must be even (mirrored pairs of games), got {value}")
         for name in ("cx_prob", "mut_card_rate", "mut_add_prob", "mut_remove_prob"):
@@ -225,7 +311,13 @@ class EvolveConfig:
         need(isinstance(self.mut_step_sigma, (int, float)) and self.mut_step_sigma > 0, "mut_step_sigma must be > 0")
         need(isinstance(self.racing_z, (int, float)) and self.racing_z > 0, "racing_z must be > 0")
         need(self.fitness in FITNESS_MODES, f"fitness must be one of {', '.join(FITNESS_MODES)}, got {self.fitness!r}")
-        if self.fitness == "racing":
+        if self.fitness == "racing" and self.game != "gwent_lite":
+            need(
+                (self.games_per_deck // 2) % self.racing_rounds == 0,
+                f"racing: games_per_deck / 2 ({self.games_per_deck // 2}) must split into "
+                f"racing_rounds ({self.racing_rounds}) equal rounds",
+            )
+        elif self.fitness == "racing":
             need(
                 (self.games_per_pair // 2) % self.racing_rounds == 0,
                 f"racing: games_per_pair / 2 ({self.games_per_pair // 2} deals) must split into "

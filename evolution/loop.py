@@ -23,11 +23,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evolution import genome, yardstick
+from evolution import yardstick
 from evolution.config import EXECUTION_FIELDS, SELECTION_ALIASES, EvolveConfig
 from evolution.evaluation import Evaluator
 from evolution.individuals import score_of
 from evolution.runfolder import RunFolder
+from evolution.space import space_for
 from evolution.state import EvolutionState, update_hall_of_fame
 from evolution.toolbox import build_toolbox, sel_best
 from games.errors import UserError
@@ -65,7 +66,7 @@ def evolve(
     with mapper as pm:  # a Dask scheduler is reached here
         folder.write_config(config)
         tb = build_toolbox(config, state.rng, pm)
-        evaluator = Evaluator(config, agent, tb.map, panel)
+        evaluator = make_evaluator(config, agent, tb.map, panel)
         if state.next_generation < config.generations:
             where = pm.describe() if hasattr(pm, "describe") else "a custom map"
             log(
@@ -82,8 +83,8 @@ def evolve(
             record = record_generation(state, gen, pool, games, seconds)  # hall of fame, logbook, best decks
             folder.write_generation(state, games, seconds, config)  # the checkpoint last
             if config.plot_every and ((gen + 1) % config.plot_every == 0 or gen + 1 == config.generations):
-                folder.write_plots(config.opponents, log)
-            log(generation_line(record, sel_best(pool, 1)[0]))
+                folder.write_plots(config.opponents, log, config=config)
+            log(generation_line(record, sel_best(pool, 1)[0], space_for(config)))
             if on_generation is not None:
                 on_generation(gen)
         if not finish:
@@ -116,11 +117,25 @@ def prepare_run(
     return saved.replace(**{k: v for k, v in changes.items() if k in EXECUTION_FIELDS}), folder
 
 
+def make_evaluator(config: EvolveConfig, agent, pmap, panel: list):
+    """Gwent Lite's pairwise match fitness, or another game's objective (evolution.objectives)."""
+    if config.game == "gwent_lite":
+        return Evaluator(config, agent, pmap, panel)
+    from evolution.objectives import ObjectiveEvaluator
+
+    return ObjectiveEvaluator(config, agent, pmap)
+
+
 def check_inputs(config: EvolveConfig) -> tuple[object, list, list]:
     """The agent, the panel decks and the yardstick decks; UserError if a deck file or the agent is
     wrong, or if a yardstick deck is also a validation deck (the yardstick chooses the champion)."""
     from evolution import fitness as fit
     from evolution.panel import load_panel
+
+    if config.game != "gwent_lite":  # no deck files: the objective is a property of each deck alone
+        from evolution import objectives
+
+        return objectives.build_agent(config, seed=config.seed), [], []
 
     panel = load_panel(config.panel, config.rules) if "panel" in config.opponents else []
     refs = load_panel(config.yardstick, config.rules) if config.yardstick else []
@@ -212,10 +227,13 @@ def _vs_random(ind) -> float:
     return float(d["score"]) if d else float("nan")
 
 
-def generation_line(record: dict, best) -> str:
+def generation_line(record: dict, best, space=None) -> str:
+    from evolution.space import GwentSpace
+
+    space = space or GwentSpace(None)
     return (
         f"gen {record['gen']:>3}: best {record['best']:.3f} [{record['best_lo']:.3f}, {record['best_hi']:.3f}] "
-        f"{genome.counts_text(best)} (total {sum(best)}, {len(best)} cards); mean {record['mean']:.3f}; "
+        f"{space.text(best)}; mean {record['mean']:.3f}; "
         + (f"yardstick {record['yardstick']:.3f}; " if np.isfinite(record.get("yardstick", np.nan)) else "")
         + f"{record['games']} games in {record['seconds']:.1f} s ({record['games_per_s']:.0f}/s)"
     )
@@ -244,8 +262,11 @@ def finish_run_once(
         if config.validate:
             summary["validation"] = folder.read_json(folder.validation)
         return summary
-    from evolution.validation import finish_run
+    if config.game == "gwent_lite":
+        from evolution.validation import finish_run
+    else:
+        from evolution.objectives import finish_run
 
-    folder.write_plots(config.opponents, log)
+    folder.write_plots(config.opponents, log, config=config)
     summary.update(finish_run(folder, config, agent, pmap, log=log, progress=progress))
     return summary

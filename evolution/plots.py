@@ -35,7 +35,20 @@ def _rolling_mean(y: np.ndarray, window: int) -> np.ndarray:
     return out
 
 
-def plot_fitness(rows: list[dict], title: str) -> bytes:
+#: the fitness axis of each non-"win" objective (evolution.objectives): label, limits, reference line
+OBJECTIVE_AXES = {
+    "fairness": {"ylabel": "fitness: -|first-player win rate - 0.5|", "ylim": (-0.5, 0.0), "reference": 0.0},
+    "skill": {"ylabel": "fitness: the agent's score against random play", "ylim": (0.0, 1.0), "reference": 0.5},
+}
+
+
+def plot_fitness(
+    rows: list[dict],
+    title: str,
+    ylabel: str = "fitness (mean match score: win 1, draw 0.5)",
+    ylim: tuple[float, float] = (0.0, 1.0),
+    reference: float = 0.5,
+) -> bytes:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(8, 4.5))
@@ -65,13 +78,13 @@ def plot_fitness(rows: list[dict], title: str) -> bytes:
         hi = np.array([_number(r.get("yardstick_hi")) for r in rows])
         ax.plot(g, y, color="tab:green", lw=1.5, label="best decks vs the fixed yardstick")
         ax.fill_between(g, lo, hi, color="tab:green", alpha=0.15, lw=0)
-    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.axhline(reference, color="grey", lw=0.8, ls="--")
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("generation")
-    ax.set_ylabel("fitness (mean match score: win 1, draw 0.5)")
-    ax.set_ylim(0, 1)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(*ylim)
     ax.set_title(title)
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(alpha=0.3)
@@ -124,4 +137,37 @@ def plot_best_heatmap(best: list[dict], title: str, max_rows: int = 20) -> bytes
     ax.set_ylabel("card power")
     ax.set_title(title)
     fig.colorbar(im, ax=ax, label="cards of this power in the best deck")
+    return _png(fig)
+
+
+def plot_best_counts(best: list[dict], space, title: str) -> bytes:
+    """Rows = the deck space's card types, columns = generation, cell = copies of that card in the
+    generation's best deck (Exploding Kittens)."""
+    from matplotlib.figure import Figure
+
+    gens = [b["generation"] for b in best]
+    names = list(space.deck(best[0]["best"]["cards"]))
+    grid = np.array([[space.deck(b["best"]["cards"])[n] for b in best] for n in names], dtype=int)
+    fig = Figure(figsize=(max(6, min(18, 0.35 * len(gens) + 2)), 1.0 + 0.5 * len(names) + 1.5))
+    ax = fig.add_subplot()
+    im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", interpolation="nearest")
+    if len(gens) <= 40:
+        for r in range(len(names)):
+            for col in range(len(gens)):
+                v = grid[r, col]
+                ax.text(
+                    col,
+                    r,
+                    str(v),
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if v < 0.6 * grid.max() else "black",
+                )
+    ax.set_yticks(range(len(names)), names)
+    step = max(1, len(gens) // 20)
+    ax.set_xticks(range(0, len(gens), step), [str(gens[i]) for i in range(0, len(gens), step)])
+    ax.set_xlabel("generation")
+    ax.set_title(title)
+    fig.colorbar(im, ax=ax, label="copies in the best deck")
     return _png(fig)

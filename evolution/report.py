@@ -57,27 +57,44 @@ class Run:
 # Tables and JSON
 
 
-def _deck_json(d: dict) -> dict:
-    return {"cards": list(d["cards"]), "score": d["score"], "ci95": list(d["ci95"]), "games": d.get("games", 0)}
+def _deck_json(d: dict, space=None) -> dict:
+    out = {"cards": list(d["cards"]), "score": d["score"], "ci95": list(d["ci95"]), "games": d.get("games", 0)}
+    if space is not None and space.name != "gwent_lite":
+        out["deck"] = space.deck(d["cards"])
+        rate = next(iter((d.get("by_opponents") or {}).items()), None)
+        if rate:  # the rate behind the objective (first-player win rate, score against random)
+            out[rate[0]] = {"score": rate[1]["score"], "ci95": list(rate[1]["ci95"])}
+    return out
 
 
 def decks_report(run: Run, generation: int | None = None, top: int | None = None) -> dict:
-    """`deckopt decks --json`: {"run", "generations": [{"generation", "best", ["top"]}]}."""
+    """`deckopt decks --json`: {"run", "generations": [{"generation", "best", ["top"]}]} (and, for
+    another game than Gwent Lite, "game", "objective", and each deck's "deck" counts)."""
+    from evolution.space import space_for
+
+    space = space_for(run.config)
+    kittens = run.config.game != "gwent_lite"
     gens = [generation] if generation is not None else run.generations
     k = top if top is not None else (10 if generation is not None else 1)
     out = []
     for g in gens:
-        if k > 1 or generation is not None:
+        if k > 1 or generation is not None or kittens:
             decks = run.generation(g)["decks"][:k]
-            row = {"generation": g, "best": _deck_json(decks[0]), "top": [_deck_json(d) for d in decks]}
+            row = {"generation": g, "best": _deck_json(decks[0], space)}
+            if k > 1 or generation is not None:
+                row["top"] = [_deck_json(d, space) for d in decks]
         else:
             best = next(b["best"] for b in run.best if b["generation"] == g)
             row = {"generation": g, "best": _deck_json(best)}
         out.append(row)
+    if kittens:
+        return {"run": run.name, "game": run.config.game, "objective": run.config.objective, "generations": out}
     return {"run": run.name, "generations": out}
 
 
 def decks_table(report: dict) -> str:
+    if report.get("game", "gwent_lite") != "gwent_lite":
+        return _objective_table(report)
     rows = []
     for g in report["generations"]:
         decks = g.get("top") or [g["best"]]
@@ -106,6 +123,39 @@ def decks_table(report: dict) -> str:
     return "\n".join([f"run {report['run']}", fmt(head)] + [fmt(r) for r in rows])
 
 
+def _objective_table(report: dict) -> str:
+    """The kittens table: composition, cards, fitness with CI, the rate behind it, games."""
+    rows = []
+    for g in report["generations"]:
+        for rank, d in enumerate(g.get("top") or [g["best"]], 1):
+            rate = d.get("first_player") or d.get("random")
+            rows.append(
+                (
+                    str(g["generation"]) if rank == 1 else "",
+                    str(rank),
+                    ", ".join(f"{n} {k}" for k, n in d["deck"].items()),
+                    str(len(d["cards"])),
+                    f"{d['score']:.3f} [{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}]",
+                    f"{rate['score']:.3f} [{rate['ci95'][0]:.3f}, {rate['ci95'][1]:.3f}]" if rate else "",
+                    str(d["games"]),
+                )
+            )
+    rate_name = "first player wins [95% CI]" if report["objective"] == "fairness" else "vs random [95% CI]"
+    head = ("gen", "rank", "deck (count card)", "cards", f"{report['objective']} [95% CI]", rate_name, "games")
+    if all(r[1] == "1" for r in rows):
+        rows = [r[:1] + r[2:] for r in rows]
+        head = head[:1] + head[2:]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    left = {head.index("deck (count card)")}
+
+    def fmt(r):
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+
+    return "\n".join(
+        [f"run {report['run']} ({report['game']}, objective {report['objective']})", fmt(head)] + [fmt(r) for r in rows]
+    )
+
+
 def check_export_path(path, force: bool = False) -> Path:
     """Where a deck file may be written: a .toml or .json file name in a writable folder, not an
     existing file unless `force` (an exported deck never silently replaces another)."""
@@ -123,11 +173,10 @@ def check_export_path(path, force: bool = False) -> Path:
 
 
 def export_deck(run: Run, path, generation: int | None = None, force: bool = False) -> tuple[list[int], str]:
-    from games.decks import Deck, save_deck
+    from evolution.space import space_for
 
     path = check_export_path(path, force)
     cards, how = run.champion(generation)
     name = f"{run.name}_champion" if generation is None else f"{run.name}_gen{generation}"
-    deck = Deck(cards, run.config.rules, name=name)
-    save_deck(deck, path, comment=f"from evolution run {run.name}: {how}")
+    space_for(run.config).save(cards, path, name, f"from evolution run {run.name}: {how}")
     return cards, how

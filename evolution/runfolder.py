@@ -156,7 +156,10 @@ class RunFolder:
     def write_generation(self, state: EvolutionState, games: int, seconds: float, config: EvolveConfig) -> None:
         """Everything a user inspects about the generation just finished, then the checkpoint (last:
         a generation counts as finished once its checkpoint is written)."""
+        from evolution.space import space_for
+
         pool = state.pool
+        space = space_for(config)
         order = np.argsort([-score_of(ind) for ind in pool], kind="stable")
         atomic_write_json(
             self.generation_file(state.generation),
@@ -164,9 +167,12 @@ class RunFolder:
                 "generation": state.generation,
                 "games": games,
                 "seconds": round(seconds, 3),
-                "opponents": list(config.opponents),
-                "games_per_pair": config.games_per_pair,
-                "decks": [deck_entry(pool[i], rank=r + 1) for r, i in enumerate(order)],
+                **(
+                    {"opponents": list(config.opponents), "games_per_pair": config.games_per_pair}
+                    if config.game == "gwent_lite"
+                    else {"objective": config.objective, "games_per_deck": config.games_per_deck}
+                ),
+                "decks": [deck_entry(pool[i], rank=r + 1, **space.entry_extra(pool[i])) for r, i in enumerate(order)],
             },
         )
         atomic_write_text(self.logbook, logbook_csv(list(state.logbook)))
@@ -174,33 +180,50 @@ class RunFolder:
         atomic_write_json(self.hall_of_fame, [deck_entry(h, with_generation=True) for h in state.hall_of_fame])
         atomic_write_json(self.checkpoint, state.to_json(config), indent=None)
 
-    def write_champion(self, champion: dict, rules, how: str) -> None:
-        from games.decks import Deck, save_deck
+    def write_champion(self, champion: dict, rules, how: str, space=None) -> None:
+        """champion.json and the champion as a deck file (Gwent Lite under `rules`, or `space`'s)."""
+        from evolution.space import GwentSpace
 
         atomic_write_json(self.champion, champion)
-        save_deck(
-            Deck(champion["cards"], rules, name=f"{self.name}_champion"),
+        (space or GwentSpace(rules)).save(
+            champion["cards"],
             self.champion_deck,
-            comment=f"champion of evolution run {self.name}: {how}",
+            f"{self.name}_champion",
+            f"champion of evolution run {self.name}: {how}",
         )
 
     def write_validation(self, report: dict) -> None:
         atomic_write_json(self.validation, report)
 
-    def write_plots(self, opponents: list[str], log: Callable[[str], None] | None = None) -> list[Path]:
-        """fitness.png and best_deck_powers.png; a plot that fails is reported, never fatal."""
+    def write_plots(
+        self, opponents: list[str], log: Callable[[str], None] | None = None, config: EvolveConfig | None = None
+    ) -> list[Path]:
+        """fitness.png and best_deck_powers.png (Exploding Kittens: card counts); a plot that fails is
+        reported, never fatal."""
         from evolution import plots
 
         written = []
+        kittens = config is not None and config.game == "exploding_kittens"
         try:
             rows = self.read_logbook()
             if rows:
-                title = f"{self.name}: fitness per generation ({' + '.join(opponents)})"
-                atomic_write_bytes(self.fitness_plot, plots.plot_fitness(rows, title))
+                if kittens:
+                    title = f"{self.name}: {config.objective} per generation (agent self-play)"
+                    png = plots.plot_fitness(rows, title, **plots.OBJECTIVE_AXES[config.objective])
+                else:
+                    png = plots.plot_fitness(rows, f"{self.name}: fitness per generation ({' + '.join(opponents)})")
+                atomic_write_bytes(self.fitness_plot, png)
                 written.append(self.fitness_plot)
             best = self.read_best_decks()
-            title = f"{self.name}: card powers of the best deck per generation"
-            atomic_write_bytes(self.powers_plot, plots.plot_best_heatmap(best, title))
+            if kittens:
+                from evolution.space import space_for
+
+                title = f"{self.name}: card counts of the best deck per generation"
+                png = plots.plot_best_counts(best, space_for(config), title)
+            else:
+                title = f"{self.name}: card powers of the best deck per generation"
+                png = plots.plot_best_heatmap(best, title)
+            atomic_write_bytes(self.powers_plot, png)
             written.append(self.powers_plot)
         except Exception as exc:  # noqa: BLE001 - a plot must never cost a run
             if log is not None:

@@ -140,7 +140,9 @@ def _checked_deck(entry, config: EvolveConfig, where: str) -> dict:
     cards = entry["cards"]
     if not isinstance(cards, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in cards):
         raise UserError(f"damaged checkpoint ({where}: cards {cards!r} are not whole numbers)")
-    problems = config.rules.problems(cards)
+    from evolution.space import space_for
+
+    problems = space_for(config).problems(cards)
     if problems:
         raise UserError(f"damaged checkpoint ({where}: an illegal deck: {'; '.join(problems)})")
     return entry

@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 from deap import base, tools
 
-from evolution import genome
 from evolution.config import EvolveConfig
 from evolution.individuals import kept_individual, make_individual, score_of
 
@@ -41,26 +40,19 @@ def sel_best(individuals, k: int) -> list:
 def build_toolbox(config: EvolveConfig, rng: np.random.Generator, pmap=None) -> base.Toolbox:
     """init (`individual`, `population`), `mutate`, `mate`, `select`, `select_best`, `next_pool`
     and, given `pmap`, the parallel `map`."""
-    rules = config.rules
+    from evolution.space import space_for
+
+    space = space_for(config)  # the game's deck space: its random decks, mutation and crossover
     tb = base.Toolbox()
-    tb.register("random_cards", genome.random_deck, rules, rng, tuple(config.init_shapes))
+    tb.register("random_cards", space.random_deck, rng, tuple(config.init_shapes))
     tb.register("individual", lambda origin="random": make_individual(tb.random_cards(), origin))
     tb.register("population", tools.initRepeat, list, tb.individual)
 
     def mutate(ind):
-        cards = genome.mutate(
-            ind,
-            rules,
-            rng,
-            card_rate=config.mut_card_rate,
-            step_sigma=config.mut_step_sigma,
-            add_prob=config.mut_add_prob,
-            remove_prob=config.mut_remove_prob,
-        )
-        return make_individual(genome.assert_legal(cards, rules), "mutant")
+        return make_individual(space.mutate(ind, rng, config), "mutant")
 
     def mate(a, b):
-        ca, cb = genome.crossover(a, b, rules, rng)
+        ca, cb = space.crossover(a, b, rng)
         return make_individual(ca, "crossover"), make_individual(cb, "crossover")
 
     tb.register("mutate", mutate)

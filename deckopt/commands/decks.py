@@ -16,7 +16,9 @@ def register(sub) -> None:
         description="Print the best deck of every generation of an evolution run (powers as "
         "COUNTxPOWER, total, cards, score with 95% CI), or the top K of one generation. "
         "--export writes the champion (or --generation N's best) as a deck file that match, play "
-        "and evolve --panel accept. --validate plays it against the reference decks with fresh seeds.",
+        "and evolve --panel accept. --validate plays it against the reference decks with fresh seeds; for an "
+        "exploding_kittens run it measures the champion and the best decks again with fresh seeds and prints "
+        "their exact first-player values (open hands) beside the agent's estimates (validation_exact.json).",
     )
     p.add_argument("run", metavar="RUN", help="an evolution run folder (runs/NAME)")
     p.add_argument("--generation", type=_non_negative, metavar="N", help="only generation N (its top 10 unless --top)")
@@ -88,7 +90,10 @@ def run(args: argparse.Namespace) -> int:
 
             print(f"deckopt decks: error: {exc}", file=sys.stderr)
             return 1
-        from evolution.validation import validation_table
+        if r.config.game == "gwent_lite":
+            from evolution.validation import validation_table
+        else:
+            from evolution.objectives import validation_table
 
         notes.append(validation_table(out["validation"]))
     if args.json:
@@ -101,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _validate(r, args) -> dict:
+    if r.config.game != "gwent_lite":
+        return _validate_exact(r, args)
     from evolution import fitness as fit
     from evolution.panel import load_panel
     from evolution.parallel import Mapper
@@ -120,3 +127,40 @@ def _validate(r, args) -> dict:
         )
     v["how"] = how
     return v
+
+
+def _validate_exact(r, args) -> dict:
+    """A kittens run: the champion (or generation N's best) and the best deck of every generation,
+    measured again with fresh seeds (--games each, default the run's playoff_games_per_deck), beside
+    their exact first-player values; written to RUN/validation_exact.json."""
+    from evolution import fitness as fit
+    from evolution import objectives
+    from evolution.parallel import Mapper
+    from evolution.space import space_for
+    from games.fileio import atomic_write_json
+
+    c = r.config
+    if args.panel:
+        from games.errors import UserError
+
+        raise UserError("--panel applies to gwent_lite runs (a kittens deck is judged alone)")
+    if args.agent:
+        c = c.replace(agent=args.agent)
+    space = space_for(c)
+    cards, how = r.champion(args.generation)
+    decks = [tuple(cards)] + [t for t in dict.fromkeys(tuple(b["best"]["cards"]) for b in r.best) if t != tuple(cards)]
+    seed = args.seed if args.seed is not None else c.seed + 1
+    games = args.games or c.playoff_games_per_deck
+    agent = objectives.build_agent(c, seed=seed)
+    with Mapper(args.jobs or c.jobs, "loky", task_timeout=c.task_timeout) as pmap, Progress() as bar:
+        scored = objectives.measure(
+            decks, c.replace(seed=seed), agent, pmap, games, fit.STAGE_VALIDATE, 0, bar, "validation"
+        )
+    entries = [
+        {"cards": list(d), "score": v, "ci95": list(ci), "rate": s.score, "rate_ci95": list(s.ci95), "games": s.games}
+        for d, (v, ci, s) in zip(decks, scored)
+    ]
+    report = objectives.validation_report({"playoff": entries}, [], space, c)
+    report.update({"how": how, "seed": seed, "games_per_deck": games})
+    atomic_write_json(r.folder.path / "validation_exact.json", report)
+    return report

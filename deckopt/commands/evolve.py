@@ -1,4 +1,5 @@
-"""`deckopt evolve`: evolve Gwent Lite decks (DEAP), fitness by mirrored matches, in parallel.
+"""`deckopt evolve`: evolve Gwent Lite decks (DEAP), fitness by mirrored matches, in parallel; or
+Exploding Kittens compositions (`--game exploding_kittens --objective fairness|skill`).
 
 The settings flags are generated from `evolution.config.EvolveConfig` (one line per field there);
 this module adds the command's own options, turns Ctrl-C, SIGTERM and a dead or hung worker into one
@@ -22,7 +23,7 @@ from evolution.config import EvolveConfig
 def register(sub) -> None:
     p = sub.add_parser(
         "evolve",
-        help="evolve Gwent Lite decks under the deck rules (DEAP, parallel mirrored matches)",
+        help="evolve Gwent Lite decks (or Exploding Kittens compositions: --game exploding_kittens)",
         description="Evolve legal Gwent Lite decks. Each generation every deck plays its opponents "
         "(the population round robin, the hall of fame, fresh random decks, and/or a panel of "
         "reference decks) in mirrored games with fresh seeds; fitness is the mean score (win 1, draw 0.5) "
@@ -34,11 +35,21 @@ def register(sub) -> None:
         "the random-search baseline at the same game budget; --fitness racing stops decks whose rank is clear; "
         "--agent A,B,C splits every pairing's games across several evaluator agents. validation.json: "
         "the champion against decks/ and decks/ancestor/. Ctrl-C keeps every "
-        "finished generation; continue with --resume. Settings: defaults < --config FILE < flags.",
+        "finished generation; continue with --resume. --game exploding_kittens evolves card counts within [bounds] "
+        "(default Skip 0..8, Attack 0..8, Defuse 0..4, 4..16 cards, one Defuse in each hand, open hands) for "
+        "--objective fairness (first-player win rate nearest 0.5 in the agent's self-play) or skill (the agent's "
+        "score against random play); validation.json then holds the exact first-player values (never the fitness). "
+        "Settings: defaults < --config FILE < flags.",
     )
     p.add_argument("--config", metavar="FILE", help="TOML (or JSON) file of settings (see evolution/config.py)")
     add_config_flags(p, EvolveConfig, skip=("seed",))
     p.add_argument("--seed", type=seed_int, metavar="S", help="root seed, 0 .. 2**32-1 (default 0)")
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="exploding_kittens: a game setting of every game (repeatable; a TOML value), e.g. --set open_hands=false",
+    )
     p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last finished generation")
     p.add_argument("--quiet", action="store_true", help="no progress bars or per-generation lines")
@@ -53,6 +64,10 @@ def _settings(args) -> dict:
     flags = config_overrides(args, EvolveConfig)
     if args.seed is not None:
         flags["seed"] = args.seed
+    if args.set:
+        from deckopt.commands._common import _setting
+
+        flags["game_config"] = dict(_setting(item) for item in args.set)
     if flags.get("scheduler"):
         if flags.get("backend") == "loky":
             raise UserError("--scheduler needs the dask backend (drop --backend loky)")
@@ -68,6 +83,8 @@ def _new_config(args, flags: dict) -> EvolveConfig:
     opponents = file_settings.get("opponents", EvolveConfig.__dataclass_fields__["opponents"].default_factory())
     if "panel" in flags and "opponents" not in flags and isinstance(opponents, list) and "panel" not in opponents:
         flags["opponents"] = list(opponents) + ["panel"]  # --panel alone means: also play the panel
+    if isinstance(file_settings.get("game_config"), dict) and "game_config" in flags:
+        flags["game_config"] = {**file_settings["game_config"], **flags["game_config"]}  # --set adds to the file's
     where = ""
     if args.config:
         where = f"config file {args.config!r}" + (" with the command-line settings" if flags else "")
@@ -152,14 +169,16 @@ def _print_summary(summary: dict, as_json: bool) -> None:
     champ = summary.get("champion")
     print(f"run folder: {summary['run']} ({summary['generations']} generations)")
     if champ:
-        from evolution.genome import counts_text
+        from evolution.report import Run
+        from evolution.space import space_for
 
-        print(
-            f"champion: {counts_text(champ['cards'])} (total {sum(champ['cards'])}, {len(champ['cards'])} cards)"
-            f" -> {Path(summary['run']) / 'champion.toml'}"
-        )
+        space = space_for(Run(summary["run"]).config)
+        print(f"champion: {space.text(champ['cards'])} -> {Path(summary['run']) / 'champion.toml'}")
     if summary.get("validation"):
-        from evolution.validation import validation_table
+        if summary["validation"].get("game") == "exploding_kittens":
+            from evolution.objectives import validation_table
+        else:
+            from evolution.validation import validation_table
 
         print(validation_table(summary["validation"]))
     print(f"inspect: deckopt decks {summary['run']}")

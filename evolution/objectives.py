@@ -1,0 +1,466 @@
+"""Objectives other than "win", for Exploding Kittens deck compositions: fitness from the agent's games.
+
+- `fairness`: p = the first player's win rate when the agent plays both seats (self-play) on the deck;
+  fitness = -|p - 0.5| (0 is a perfectly fair deck). Its games come in pairs of independent games,
+  so the pair means are the units of p's interval; the fitness interval is the image of p's.
+- `skill`: the agent's score against uniformly random play, seats rotated: each deal is played
+  twice from the same seed, the agent first in seat 0, then in seat 1 (the deal's luck changes
+  hands); fitness = that score (0.5: on this deck, skill against random play is worth nothing).
+
+Fitness comes from played games only, never from the exact solver; the exact first-player value
+(agents.kittens_exact, open hands) appears in the validation only (`exact_rows`).
+
+Games are played like Gwent Lite's pairings: a task holds plain tuples (each deck's card types, its
+seed key, its deals), a worker plays all of a task's games in one lock-step batch (one agent call
+per step), every game's seed comes from its deck's key, the agent's choices from the task's key,
+so results do not depend on how many workers there are. A deck's scores are `fitness.Score`s (from
+seat 0's view for fairness, the agent's for skill), pooled over `score_memory` generations as Gwent
+Lite's are; racing (`config.fitness = "racing"`) uses `racing.decide` on the fitness and its SE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from evolution import fitness as fit
+from evolution import racing
+from evolution.individuals import set_score
+
+#: what the Score behind each objective counts (the by_opponents key of a deck's entry)
+RATE_NAME = {"fairness": "first_player", "skill": "random"}
+
+
+@dataclass(frozen=True)
+class DeckGames:
+    """`deals` deals of one deck (2 games each) from seed key `key`."""
+
+    cards: tuple[int, ...]
+    key: tuple[int, ...]
+    deals: int
+
+    @property
+    def games(self) -> int:
+        return 2 * self.deals
+
+
+@dataclass(frozen=True)
+class ObjectiveTask:
+    """One worker's work unit: decks' games played as one lock-step batch (plain data only)."""
+
+    objective: str
+    settings: tuple[tuple[str, object], ...]  # the game settings besides the deck
+    decks: tuple[DeckGames, ...]
+    agent_key: tuple[int, ...]
+
+    @property
+    def games(self) -> int:
+        return sum(d.games for d in self.decks)
+
+
+def _composition(cards) -> dict[str, int]:
+    from games.exploding_kittens import CARD_NAMES
+
+    counts = np.bincount(np.asarray(cards, dtype=np.int64), minlength=len(CARD_NAMES))
+    return {name: int(n) for name, n in zip(CARD_NAMES, counts)}
+
+
+def play_objective_task(agent, task: ObjectiveTask) -> list[np.ndarray]:
+    """Worker entry point: per deck an int8 array (deals, 2) of outcomes (1 win, -1 loss): seat 0's in
+    two independent self-play games (fairness), or the agent's with seat 0 then seat 1 (skill)."""
+    import games
+    from agents.arena import play_states
+    from agents.base import RandomAgent
+
+    settings = dict(task.settings)
+    me = fit._reseeded(agent, task.agent_key)
+    players = [me, RandomAgent(np.random.default_rng(list(task.agent_key) + [1]))]
+    states, seats = [], []
+    for d in task.decks:
+        game = games.make("exploding_kittens", deck=_composition(d.cards), **settings)
+        for s in fit.deal_seeds(d.key, 2 * d.deals if task.objective == "fairness" else d.deals):
+            if task.objective == "fairness":
+                states.append(game.new_initial_state(s))
+                seats.append((0, 0))
+            else:  # the same deal twice: the agent in seat 0, then in seat 1
+                states += [game.new_initial_state(s), game.new_initial_state(s)]
+                seats += [(0, 1), (1, 0)]
+    play_states(states, seats, players)
+    out, i = [], 0
+    for d in task.decks:
+        r = np.array([s.returns() for s in states[i : i + d.games]])
+        i += d.games
+        if task.objective == "fairness":
+            res = np.sign(r[:, 0]).reshape(d.deals, 2)
+        else:
+            res = np.stack([np.sign(r[0::2, 0]), np.sign(r[1::2, 1])], axis=1)
+        out.append(res.astype(np.int8))
+    return out
+
+
+def play_decks(
+    decks: list[DeckGames],
+    objective: str,
+    settings: dict,
+    agent,
+    mapper,
+    games_per_task: int,
+    key_prefix,
+    progress=None,
+    what: str = "games",
+) -> list[np.ndarray]:
+    """The (deals, 2) outcomes of every deck, in order, through `mapper`; tasks of about
+    `games_per_task` games (a deck's games are never split), fixed by the decks alone."""
+    plain = tuple(sorted(settings.items()))
+    tasks, current, n = [], [], 0
+
+    def flush():
+        nonlocal current, n
+        if current:
+            key = [int(k) for k in key_prefix] + [len(tasks)]
+            key[1] += fit._AGENT_STAGE_OFFSET
+            tasks.append((agent, ObjectiveTask(objective, plain, tuple(current), tuple(key))))
+            current, n = [], 0
+
+    for d in decks:
+        current.append(DeckGames(tuple(int(c) for c in d.cards), tuple(int(k) for k in d.key), int(d.deals)))
+        n += d.games
+        if n >= games_per_task:
+            flush()
+    flush()
+    total, done = sum(t.games for _, t in tasks), 0
+    if progress is not None:
+        progress(0, total, what)
+
+    def on_result(i, result):
+        nonlocal done
+        done += tasks[i][1].games
+        if progress is not None:
+            progress(done, total, what)
+
+    results = mapper(play_objective_task, tasks, on_result=on_result, scatter=[agent])
+    return [o for r in results for o in r]
+
+
+def score_of_outcomes(outcomes: list[np.ndarray]) -> fit.Score:
+    s = fit.Score()
+    for o in outcomes:
+        s.add(o)
+    return s
+
+
+def objective_value(objective: str, score: fit.Score) -> tuple[float, tuple[float, float]]:
+    """The fitness and its 95 % interval from the rate `score` counts (see the module docstring)."""
+    p, (lo, hi) = score.score, score.ci95
+    if objective == "skill":
+        return p, (lo, hi)
+    far, near = max(abs(lo - 0.5), abs(hi - 0.5)), (0.0 if lo <= 0.5 <= hi else min(abs(lo - 0.5), abs(hi - 0.5)))
+    return -abs(p - 0.5), (-far, -near if near else 0.0)
+
+
+class ObjectiveEvaluator:
+    """The kittens counterpart of evolution.evaluation.Evaluator: every deck of a pool plays its own
+    `games_per_deck` games (no opponents: the objective is a property of the deck)."""
+
+    def __init__(self, config, agent, pmap):
+        self.config = config
+        self.agent = agent
+        self.pmap = pmap
+
+    def evaluate(self, pool: list, hof, gen: int, progress: Callable | None = None, what: str = "") -> int:
+        from evolution.space import space_for
+
+        c = self.config
+        space = space_for(c)
+        for ind in pool:
+            space.assert_legal(ind)
+        what = what or f"gen {gen}"
+        deals = c.games_per_deck // 2
+        fresh = [fit.Score() for _ in pool]
+        if c.fitness == "racing":
+            played = self._race(pool, fresh, gen, progress, what)
+        else:
+            decks = [DeckGames(tuple(ind), (c.seed, fit.STAGE_EVOLVE, gen, i), deals) for i, ind in enumerate(pool)]
+            results = self._play(decks, (c.seed, fit.STAGE_EVOLVE, gen), progress, what)
+            for s, o in zip(fresh, results):
+                s.add(o)
+            played = sum(d.games for d in decks)
+        self._set_scores(pool, fresh)
+        return played
+
+    def _play(self, decks, prefix, progress, what):
+        c = self.config
+        return play_decks(
+            decks, c.objective, c.game_config, self.agent, self.pmap, c.games_per_task, prefix, progress, what
+        )
+
+    def _pooled(self, ind, fresh: fit.Score) -> fit.Score:
+        keep = self.config.score_memory - 1
+        pooled = fresh
+        for p in ind.stats.past[-keep:] if keep else []:
+            pooled = pooled.merge(p)
+        return pooled
+
+    def _race(self, pool, fresh, gen, progress, what) -> int:
+        """Rounds of the decks whose rank (among the kept or not) is still in doubt: racing.decide on
+        the fitness (pooled with past generations) and the SE of the rate behind it."""
+        c = self.config
+        per_round = (c.games_per_deck // 2) // c.racing_rounds
+        active = np.ones(len(pool), bool)
+        played = 0
+        for r in range(c.racing_rounds):
+            idx = [i for i in range(len(pool)) if active[i]]
+            decks = [DeckGames(tuple(pool[i]), (c.seed, fit.STAGE_EVOLVE, gen, i, r), per_round) for i in idx]
+            results = self._play(decks, (c.seed, fit.STAGE_EVOLVE, gen, 1000 + r), progress, f"{what} round {r + 1}")
+            for i, o in zip(idx, results):
+                fresh[i].add(o)
+            played += sum(d.games for d in decks)
+            if r + 1 == c.racing_rounds:
+                break
+            means, ses = [], []
+            for ind, s in zip(pool, fresh):
+                pooled = self._pooled(ind, s)
+                _, se = racing.mean_se(np.concatenate(pooled.deal_scores))
+                means.append(objective_value(c.objective, pooled)[0])
+                ses.append(se)  # |d fitness / d p| = 1 for both objectives
+            active &= racing.decide(np.array(means), np.array(ses), c.kept, c.racing_z)
+            if not active.any():
+                break
+        for ind, s in zip(pool, fresh):
+            ind.stats.racing_games = s.games
+        return played
+
+    def _set_scores(self, pool, fresh) -> None:
+        c = self.config
+        keep = c.score_memory - 1
+        for ind, s in zip(pool, fresh):
+            pooled = self._pooled(ind, s)
+            value, ci = objective_value(c.objective, pooled)
+            set_score(ind, value, ci, pooled.record)
+            past = ind.stats.past[-keep:] if keep else []
+            ind.stats.past = (past + [s])[-keep:] if keep else []
+            d = pooled.as_dict()
+            ind.stats.by_opponents = {RATE_NAME[c.objective]: {k: d[k] for k in ("score", "ci95", "games")}}
+
+
+# ------------------------------------------------------------------------------------------------
+# The agent
+
+
+def agent_spec_path(spec: str) -> str:
+    """`pretrained` in a kittens evolution is the open-hands agent trained on random compositions
+    (exploding_kittens_compositions.npz; the default-deck open-hands agent where it is missing)."""
+    if spec != "pretrained":
+        return spec
+    from agents.learned import PRETRAINED_DIR
+
+    for stem in ("exploding_kittens_compositions", "exploding_kittens_open"):
+        if (PRETRAINED_DIR / f"{stem}.npz").is_file():
+            return str(PRETRAINED_DIR / f"{stem}.npz")
+    return spec
+
+
+def build_agent(config, seed: int = 0):
+    """The one agent that plays every kittens game (a picklable numpy object); UserError if unusable."""
+    import pickle
+
+    import agents
+    import games
+    from evolution.config import split_agent_specs
+    from games.errors import UserError
+
+    specs = split_agent_specs(config.agent)
+    if len(specs) != 1:
+        raise UserError(f"agent {config.agent!r}: exploding_kittens evolution takes one agent, not a panel")
+    game = games.make("exploding_kittens", **config.game_config)
+    try:
+        agent = agents.make(agent_spec_path(specs[0]), game, seed=seed)
+    except ModuleNotFoundError as exc:
+        raise UserError(f"agent {config.agent!r} is not available in this install ({exc})") from None
+    except UserError as exc:
+        raise UserError(f"agent {config.agent!r}: {exc}") from None
+    try:
+        pickle.dumps(agent)
+    except Exception as exc:  # noqa: BLE001 - any pickling failure means workers cannot get it
+        raise UserError(f"agent {config.agent!r} cannot be sent to worker processes ({exc})") from None
+    return agent
+
+
+# ------------------------------------------------------------------------------------------------
+# The champion and its validation against exact values
+
+
+def measure(decks: list, config, agent, pmap, games: int, stage: int, gen: int, progress=None, what="") -> list:
+    """Each deck's (fitness, interval, Score) from `games` fresh games (seeds of `stage`)."""
+    plain = [DeckGames(tuple(d), (config.seed, stage, gen, i), games // 2) for i, d in enumerate(decks)]
+    results = play_decks(
+        plain,
+        config.objective,
+        config.game_config,
+        agent,
+        pmap,
+        config.games_per_task,
+        (config.seed, stage, gen),
+        progress,
+        what or "champion candidates",
+    )
+    out = []
+    for o in results:
+        s = score_of_outcomes([o])
+        out.append((*objective_value(config.objective, s), s))
+    return out
+
+
+def choose_champion(folder, config, agent, pmap, progress=None) -> dict:
+    """The last generation's `playoff_top` best decks and the hall of fame, each measured again with
+    `playoff_games_per_deck` fresh games; the best of that look is the champion."""
+    from evolution.space import space_for
+
+    space = space_for(config)
+    last = folder.read_last_generation()
+    gen = last["generation"]
+    candidates = []
+    for d in last["decks"]:
+        if tuple(d["cards"]) not in candidates and len(candidates) < max(1, config.playoff_top):
+            candidates.append(tuple(d["cards"]))
+    candidates += [
+        c for c in dict.fromkeys(tuple(d["cards"]) for d in folder.read_hall_of_fame()) if c not in candidates
+    ]
+    scored = measure(candidates, config, agent, pmap, config.playoff_games_per_deck, fit.STAGE_PLAYOFF, gen, progress)
+    entries = [
+        {
+            "cards": list(c),
+            "deck": space.deck(c),
+            "score": v,
+            "ci95": list(ci),
+            "rate": s.score,
+            "rate_ci95": list(s.ci95),
+            "games": s.games,
+        }
+        for c, (v, ci, s) in zip(candidates, scored)
+    ]
+    entries.sort(key=lambda e: -e["score"])
+    how = (
+        f"best {config.objective} of generation {gen}'s top {min(len(candidates), config.playoff_top)} and the hall of "
+        f"fame ({len(candidates)} decks), each measured again with {config.playoff_games_per_deck} fresh games"
+    )
+    return {"cards": entries[0]["cards"], "deck": entries[0]["deck"], "generation": gen, "how": how, "playoff": entries}
+
+
+def exact_value(space, cards) -> float:
+    """The exact first-player value of the open-hands game on this deck (agents.kittens_exact)."""
+    from agents.kittens_exact import game_value
+
+    settings = {k: v for k, v in space.game_settings(cards).items() if k != "open_hands"}
+    return float(game_value({**settings, "open_hands": True}))
+
+
+def exact_rows(space, entries: list[dict], objective: str) -> list[dict]:
+    """Each deck entry (cards, score, ci95, and the rate behind the score) beside its exact value."""
+    rows = []
+    for e in entries:
+        v = exact_value(space, e["cards"])
+        row = {
+            "cards": list(e["cards"]),
+            "deck": space.deck(e["cards"]),
+            "exact_first_player": v,
+            "exact_distance_from_half": abs(v - 0.5),
+            "score": e.get("score"),
+            "ci95": e.get("ci95"),
+        }
+        if objective == "fairness":
+            row["agent_first_player"] = e.get("rate")
+            row["agent_first_player_ci95"] = e.get("rate_ci95")
+        rows.append(row)
+    return rows
+
+
+def validation_report(champion: dict, best: list[dict], space, config) -> dict:
+    """The champion's and the best decks' exact first-player values next to the agent's estimates."""
+    rows = exact_rows(space, champion["playoff"], config.objective)
+    best_rows = exact_rows(space, best, config.objective)
+    everything = [exact_value(space, c) for c in space.all_decks()] if len(space.types) <= 4 else []
+    distances = np.sort(np.abs(np.array(everything) - 0.5)) if everything else np.empty(0)
+    c = rows[0]
+    report = {
+        "game": "exploding_kittens",
+        "objective": config.objective,
+        "agent": config.agent,
+        "open_hands": bool(config.game_config.get("open_hands")),
+        "champion": c,
+        "candidates": rows,
+        "best_per_generation": best_rows,
+    }
+    if distances.size:
+        report["space"] = {
+            "decks": int(distances.size),
+            "median_exact_distance_from_half": float(np.median(distances)),
+            "decks_within_0.005": int(np.sum(distances <= 0.005)),
+            "champion_rank_by_exact_fairness": int(np.searchsorted(distances, c["exact_distance_from_half"], "left"))
+            + 1,
+        }
+    if config.objective == "fairness":
+        report["targets"] = {"champion_exact_within_0.005_of_half": c["exact_distance_from_half"] <= 0.005}
+    return report
+
+
+def validation_table(report: dict) -> str:
+    lines = [f"exact first-player values (open hands) of {report['objective']} decks, agent {report['agent']!r}"]
+    if not report.get("open_hands"):
+        lines.append("  (the run's games had hidden hands: the exact values are those of the open-hands game)")
+    lines.append(f"  {'':<8} {'deck':<26} {'exact':>7} {'|exact-0.5|':>11}  agent's estimate [95% CI]")
+
+    def row(name, r):
+        deck = ", ".join(f"{n} {k}" for k, n in r["deck"].items())
+        est = ""
+        if r.get("agent_first_player") is not None:
+            lo, hi = r["agent_first_player_ci95"]
+            est = f"first player {r['agent_first_player']:.3f} [{lo:.3f}, {hi:.3f}]"
+        elif r.get("score") is not None:
+            est = f"score {r['score']:.3f}"
+        return f"  {name:<8} {deck:<26} {r['exact_first_player']:>7.4f} {r['exact_distance_from_half']:>11.4f}  {est}"
+
+    lines.append(row("champion", report["champion"]))
+    for r in report["candidates"][1:]:
+        lines.append(row("", r))
+    s = report.get("space")
+    if s:
+        lines.append(
+            f"the space holds {s['decks']} decks: median |exact-0.5| {s['median_exact_distance_from_half']:.4f}, "
+            f"{s['decks_within_0.005']} within 0.005; the champion ranks {s['champion_rank_by_exact_fairness']} "
+            "by exact fairness"
+        )
+    t = report.get("targets")
+    if t:
+        met = "met" if t["champion_exact_within_0.005_of_half"] else "NOT met"
+        lines.append(f"target |exact - 0.5| <= 0.005 for the champion: {met}")
+    return "\n".join(lines)
+
+
+def finish_run(folder, config, agent, pmap, log=None, progress=None) -> dict:
+    """Champion (re-measured candidates) and, with `config.validate`, its exact value (reporting only)."""
+    from evolution.space import space_for
+
+    log = log or (lambda line: None)
+    space = space_for(config)
+    champion = choose_champion(folder, config, agent, pmap, progress)
+    folder.write_champion(champion, None, champion["how"], space=space)
+    e = champion["playoff"][0]
+    log(
+        f"champion: {space.text(champion['cards'])}, {config.objective} {e['score']:.4f} "
+        f"[{e['ci95'][0]:.4f}, {e['ci95'][1]:.4f}], {champion['how']}"
+    )
+    out = {"champion": champion}
+    if config.validate:
+        best = [b["best"] for b in folder.read_best_decks()]
+        report = validation_report(champion, best, space, config)
+        folder.write_validation(report)
+        c = report["champion"]
+        log(
+            f"validation: the champion's exact first-player value {c['exact_first_player']:.4f} "
+            f"(|value - 0.5| = {c['exact_distance_from_half']:.4f})"
+        )
+        out["validation"] = report
+    return out

@@ -167,6 +167,26 @@ def test_information_states_show_what_the_player_saw_and_no_hidden_card(spiel):
     assert a.information_state_string(1).startswith(before)
 
 
+def test_information_states_have_perfect_recall_on_tiny_exploding_kittens(spiel):
+    """Every decision of the whole game tree: the histories sharing an information state string have
+    the same legal actions and the same earlier (information state, own action) sequence."""
+    from open_spiel.python.algorithms import get_all_states
+
+    game = load("exploding_kittens", **TINY_KITTENS)
+    groups = {}
+    for state in get_all_states.get_all_states(game, include_terminals=False, include_chance_states=False).values():
+        player = state.current_player()
+        own, replay = [], game.new_initial_state()
+        for action in state.history():
+            if replay.current_player() == player:
+                own.append((replay.information_state_string(player), action))
+            replay.apply_action(action)
+        groups.setdefault(state.information_state_string(player), set()).add((tuple(state.legal_actions()), tuple(own)))
+    assert len(groups) == 71  # the information states CFR tabulates
+    assert all(len(seen) == 1 for seen in groups.values())
+    assert any("drew a card" in key for key in groups)  # the opponent's draw: seen, its card not
+
+
 def test_mcts_bot_beats_random_on_tic_tac_toe_and_finishes_connect_four(spiel):
     from open_spiel.python.algorithms import mcts
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.exploding_kittens import KITTEN, MAX_CARDS, NUM_TYPES, SHUFFLE, ExplodingKittens
+from games.exploding_kittens import CARD_NAMES, KITTEN, MAX_CARDS, NUM_TYPES, SHUFFLE, ExplodingKittens
 
 MAX_CHANCE_OUTCOMES = MAX_CARDS + 1  # reinsertion places in the fullest deck; >= 11 card kinds
 
@@ -114,6 +114,18 @@ class ExplicitKittens:
             return [(t, hand[t] / sum(hand)) for t in range(NUM_TYPES) if hand[t]]
         total = sum(self._pool)  # deal and deck: a card of the pool
         return [(t, n / total) for t, n in enumerate(self._pool) if n]
+
+    def outcome_name(self, outcome: int) -> str:
+        """The next chance outcome `outcome` in words, e.g. "deck: skip", "Kitten back at place 2"."""
+        slot = self._slots[0]
+        card = "Kitten" if outcome == KITTEN else CARD_NAMES[outcome] if outcome < NUM_TYPES else str(outcome)
+        if slot == "count":
+            return f"{outcome} x {CARD_NAMES[len(self._counts)]}"
+        if slot == "deal":
+            return f"deal {card} to player {len(self._dealt) % 2}"
+        if slot == "reinsert":
+            return f"Kitten back at place {outcome} from the bottom"
+        return f"{slot}: {card}"
 
     def apply_chance(self, outcome: int) -> None:
         if outcome not in dict(self.chance_outcomes()):

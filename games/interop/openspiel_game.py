@@ -243,7 +243,8 @@ class DeckoptState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"chance outcome {action}"
+            core = self._track.core  # named by the node it is drawn at; elsewhere only a number
+            return core.outcome_name(action) if core.is_chance() else f"chance outcome {action}"
         return self._track.game.engine.action_name(action)
 
     def is_terminal(self) -> bool:
@@ -278,7 +279,7 @@ class DeckoptState(pyspiel.State):
         return seen.text()
 
 
-_MAX_REPLAYS = 200_000  # replays kept per root: ample for CFR on small games, bounded for long runs
+_MAX_REPLAYS = 50_000  # replays kept per root: ample for CFR on small games, bounded for long runs
 
 
 class _Seen:

@@ -211,9 +211,9 @@ def _write_model(path: Path, game, network) -> None:
 
 
 def test_spec_grammar_and_errors(tmp_path):
-    assert az.parse_spec("az") == ("pretrained", 100, 1.5)
+    assert az.parse_spec("az") == ("pretrained", None, None)
     assert az.parse_spec("az:runs/x,sims=20,c=2") == ("runs/x", 20, 2.0)
-    assert az.parse_spec("az:sims=5") == ("pretrained", 5, 1.5)
+    assert az.parse_spec("az:sims=5") == ("pretrained", 5, None)
     for bad in ("az:m,sims=0", "az:m,sims=x", "az:m,foo=1", "az:a,b", "az:m,c=-1", "az:m,,sims=3"):
         with pytest.raises(UserError):
             az.parse_spec(bad)
@@ -224,8 +224,10 @@ def test_spec_grammar_and_errors(tmp_path):
     assert agent.simulations == 12
     s = after("tic_tac_toe", [0, 3, 1, 4])
     assert agent.act([s])[0] == 2
-    with pytest.raises(UserError, match="not an az"):  # the shipped DQN is no policy+value model
-        agents.make(f"az:{agents.learned.PRETRAINED_DIR / 'tic_tac_toe.npz'}", game)
+    dqn = agents.make("az:dqn,sims=30", game, seed=0)  # the shipped DQN's Q as prior and value
+    assert dqn.act([s])[0] == 2
+    with pytest.raises(UserError, match="neither an az"):  # a PPO policy has no value
+        agents.make("az:dqn", games.make("incan_gold"))
     with pytest.raises(UserError, match="for tic_tac_toe"):
         agents.make(f"az:{model}", games.make("connect_four"))
 

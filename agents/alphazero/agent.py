@@ -2,7 +2,9 @@
 
 A model is the `.npz` of agents.learned (a chain of Dense layers) whose last layer has
 `num_actions + 1` outputs and whose metadata says `"alphazero": true`; `az:pretrained` is
-`agents/pretrained/az_<game>.npz` (or `az_<game>_<n>p.npz`).
+`agents/pretrained/az_<game>.npz` (or `az_<game>_<n>p.npz`). The cheap route: `az:dqn` (the
+game's shipped DQN) or the path of any DQN Q-network guides the same search, its softmax(Q / 0.1)
+as the prior and its best legal Q as the value (two-player games).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.alphazero.search import network_evaluator, puct_search
+from agents.alphazero.search import network_evaluator, puct_search, q_evaluator
 from agents.base import Agent
 from agents.learned import PRETRAINED_DIR, read_keras, read_npz, resolve_model_path
 from games import Game, State, UserError
@@ -21,7 +23,11 @@ from games import Game, State, UserError
 DEFAULT_SIMULATIONS = 100
 DEFAULT_C = 1.5
 MAX_SIMULATIONS = 1_000_000
-SPEC_GRAMMAR = "az[:MODEL][,sims=N][,c=FLOAT]  (MODEL: pretrained (default), a .npz/.keras file or a run folder)"
+SPEC_GRAMMAR = (
+    "az[:MODEL][,sims=N][,c=FLOAT]  (MODEL: pretrained (default), dqn (the shipped DQN as prior and "
+    "value), a .npz/.keras file or a run folder; "
+    "sims and c default to the model's own, else 100 and 1.5)"
+)
 
 
 class AlphaZeroAgent(Agent):
@@ -29,18 +35,21 @@ class AlphaZeroAgent(Agent):
     Each state of a batch gets its own generator drawn from the agent's, and the searches of a
     batch run in lock-step (their leaves share one network call)."""
 
-    def __init__(self, game: Game, network, rng: np.random.Generator, simulations=DEFAULT_SIMULATIONS, c=DEFAULT_C):
-        if network.input_size != game.observation_size or network.output_size != game.num_actions + 1:
+    def __init__(
+        self, game: Game, network, rng: np.random.Generator, simulations=DEFAULT_SIMULATIONS, c=DEFAULT_C, q=False
+    ):
+        outputs = game.num_actions + (0 if q else 1)
+        if network.input_size != game.observation_size or network.output_size != outputs:
             raise UserError(
                 f"network has {network.input_size} inputs and {network.output_size} outputs; an az model of "
-                f"{game.name} needs {game.observation_size} and {game.num_actions + 1}"
+                f"{game.name} needs {game.observation_size} and {outputs}"
             )
         self.game = game
         self.network = network
         self.rng = rng
         self.simulations = simulations
         self.c = c
-        self.evaluate = network_evaluator(game, network)
+        self.evaluate = q_evaluator(game, network) if q else network_evaluator(game, network)
         self.search_seconds = 0.0  # thinking time, summed over the searched moves
         self.searched_moves = 0
 
@@ -66,18 +75,19 @@ class AlphaZeroAgent(Agent):
         return out
 
 
-def parse_spec(spec: str) -> tuple[str, int, float]:
-    """`az:MODEL,sims=N,c=F` -> (model spec, simulations, c); UserError on a bad spec."""
+def parse_spec(spec: str) -> tuple[str, int | None, float | None]:
+    """`az:MODEL,sims=N,c=F` -> (model spec, simulations, c), None where not given (the model's
+    metadata then decides); UserError on a bad spec."""
     text = str(spec).strip()
 
     def bad(why: str) -> UserError:
         return UserError(f"bad az spec {text!r}: {why} (grammar: {SPEC_GRAMMAR})")
 
     if text == "az":
-        return "pretrained", DEFAULT_SIMULATIONS, DEFAULT_C
+        return "pretrained", None, None
     if not text.startswith("az:"):
         raise bad("expected 'az' or 'az:' followed by a model and options")
-    model, sims, c = None, DEFAULT_SIMULATIONS, DEFAULT_C
+    model, sims, c = None, None, None
     seen = set()
     for item in text[3:].split(","):
         item = item.strip()
@@ -102,9 +112,9 @@ def parse_spec(spec: str) -> tuple[str, int, float]:
                 raise bad(f"unknown option {key!r}; options are sims, c")
         except ValueError:
             raise bad(f"{key} must be a number, got {value!r}") from None
-    if not 1 <= sims <= MAX_SIMULATIONS:
+    if sims is not None and not 1 <= sims <= MAX_SIMULATIONS:
         raise bad(f"sims must be in 1..{MAX_SIMULATIONS}, got {sims}")
-    if not (c > 0 and np.isfinite(c)):
+    if c is not None and not (c > 0 and np.isfinite(c)):
         raise bad(f"c must be a finite number > 0, got {c:g}")
     return model or "pretrained", sims, c
 
@@ -122,20 +132,30 @@ def pretrained_path(game: Game) -> Path:
 
 
 def load_network(model: str, game: Game):
-    path = pretrained_path(game) if model == "pretrained" else resolve_model_path(model, game)
+    """(network, metadata, is a Q-network) of an az model spec."""
+    if model == "pretrained":
+        path = pretrained_path(game)
+    else:
+        path = resolve_model_path("pretrained" if model == "dqn" else model, game)
     network, metadata = read_npz(path) if path.suffix == ".npz" else read_keras(path)
-    if not metadata.get("alphazero", path.suffix == ".keras"):
-        raise UserError(f"{path} is not an az (policy + value) model; use it as an agent spec of its own")
     trained_for = metadata.get("game")
     if trained_for is not None and trained_for != game.name:
         raise UserError(f"{path} is a model for {trained_for}, not {game.name}")
-    return network, metadata
+    if metadata.get("alphazero", path.suffix == ".keras"):
+        return network, metadata, False
+    if "policy" in metadata or metadata.get("value") or network.output_size != game.num_actions:
+        raise UserError(f"{path} is neither an az (policy + value) model nor a DQN Q-network")
+    if game.num_players != 2:
+        raise UserError(f"{path} is a DQN Q-network: it guides the az search in two-player games only")
+    return network, metadata, True
 
 
 def make_agent(spec: str, game: Game, rng: np.random.Generator) -> AlphaZeroAgent:
     """agents.make routes every spec starting with 'az' here."""
     model, sims, c = parse_spec(spec)
-    network, metadata = load_network(model, game)
-    agent = AlphaZeroAgent(game, network, rng, sims, c)
+    network, metadata, q = load_network(model, game)
+    sims = sims if sims is not None else int(metadata.get("simulations", DEFAULT_SIMULATIONS))
+    c = c if c is not None else float(metadata.get("c_puct", DEFAULT_C))
+    agent = AlphaZeroAgent(game, network, rng, sims, c, q=q)
     agent.metadata = metadata
     return agent

@@ -32,22 +32,25 @@ Evaluate = Callable[[Sequence[State]], tuple[np.ndarray, np.ndarray]]
 
 
 class Node:
-    __slots__ = ("prior", "n", "w", "kids", "value")
+    __slots__ = ("prior", "n", "w", "q", "kids", "value", "_mask", "_cp", "_neg")
 
     def __init__(self, prior: np.ndarray, value: float):
         self.prior = prior
         self.n = np.zeros(len(prior))
         self.w = np.zeros(len(prior))
+        self.q = np.full(len(prior), float(value))  # mean value of each action; unvisited: the node's
         self.kids: dict[int, Node] = {}
         self.value = value  # the network's value for the player to move here
+        self._mask = None  # the legal mask the cached c * prior was normalised over
 
     def select(self, mask: np.ndarray, c: float) -> int:
-        p = np.where(mask, self.prior, 0.0)
-        p /= p.sum()
+        if mask is not self._mask:  # a new legal set (games that share mask arrays skip this)
+            p = np.where(mask, self.prior, 0.0)
+            self._cp = p * (c / p.sum())
+            self._neg = np.where(mask, 0.0, -np.inf)
+            self._mask = mask
         n = self.n
-        q = np.where(n > 0, self.w / np.maximum(n, 1.0), self.value)
-        score = q + c * p * math.sqrt(n[mask].sum() + 1.0) / (1.0 + n)
-        score[~mask] = -np.inf
+        score = self.q + self._cp * (math.sqrt(n[mask].sum() + 1.0) / (1.0 + n)) + self._neg
         return int(score.argmax())
 
 
@@ -80,10 +83,31 @@ def network_evaluator(game, network) -> Evaluate:
     return evaluate
 
 
+def q_evaluator(game, network, temperature: float = 0.1) -> Evaluate:
+    """`evaluate` from a DQN's Q-network (tanh outputs, one per action): prior = softmax(Q / T) over
+    the actions, value = the best legal Q for the mover (the other player: its negation; two-player
+    games only). The cheap route: a network trained without search guides the search."""
+    if game.num_players != 2:
+        raise ValueError("a Q-network guides the search in two-player games only")
+
+    def evaluate(states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        k = len(states)
+        movers = np.array([s.current_player for s in states])
+        q = network(game.observations(states, movers.tolist())).astype(np.float64)
+        v = np.where(game.legal_masks(states), q, -np.inf).max(axis=1)
+        values = np.empty((k, 2))
+        values[np.arange(k), movers] = v
+        values[np.arange(k), 1 - movers] = -v
+        return np.exp((q - q.max(axis=1, keepdims=True)) / temperature), np.clip(values, -1.0, 1.0)
+
+    return evaluate
+
+
 def _backup(path: list, values) -> None:
     for node, action, mover in path:
-        node.n[action] += 1.0
-        node.w[action] += values[mover]
+        n = node.n[action] + 1.0
+        w = node.w[action] + values[mover]
+        node.n[action], node.w[action], node.q[action] = n, w, w / n
 
 
 def puct_search(
@@ -121,6 +145,7 @@ def puct_search(
             noise = rngs[i].dirichlet(np.full(int(mask.sum()), dirichlet_alpha))
             p[mask] = (1 - dirichlet_fraction) * p[mask] + dirichlet_fraction * noise
             root.prior = p
+            root._mask = None
         roots.append(root)
     c = c_puct
     for _ in range(simulations):

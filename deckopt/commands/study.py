@@ -24,7 +24,7 @@ def register(sub) -> None:
         "against racing. agents OUT: decks scored against the yardstick under each --agent, with the Spearman "
         "rank correlation between agents (OUT/agents.json).",
     )
-    p.add_argument("what", choices=("racing", "agents"))
+    p.add_argument("what", choices=("racing", "agents", "kittens"))
     p.add_argument("out", metavar="OUT", help="folder of the study's files")
     p.add_argument("--source", metavar="RUN", help="racing: an evolution run whose last pool gives the evolved decks")
     p.add_argument("--random-decks", type=positive_int, default=10, metavar="N", help="racing: random decks added")
@@ -46,6 +46,15 @@ def register(sub) -> None:
     p.add_argument("--decks", action="append", metavar="FILE|DIR", help="agents: the decks ranked (repeatable)")
     p.add_argument("--yardstick", default="decks/yardstick", metavar="DIR", help="agents: the opponent decks")
     p.add_argument("--games", type=positive_int, default=40, metavar="N", help="agents: games per deck and opponent")
+    p.add_argument(
+        "--compositions", type=positive_int, default=80, metavar="N", help="kittens: compositions of the space sampled"
+    )
+    p.add_argument(
+        "--games-per-composition", type=positive_int, default=2000, metavar="N", help="kittens: self-play games each"
+    )
+    p.add_argument(
+        "--runs", action="append", metavar="RUN", help="kittens: finished kittens evolution runs judged (repeatable)"
+    )
     p.add_argument("--seed", type=seed_int, default=0)
     p.add_argument("--jobs", type=positive_int, default=2, metavar="J")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -55,7 +64,10 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    result = _racing(args, out) if args.what == "racing" else _agents(args, out)
+    if args.what == "kittens":
+        result = _kittens(args, out)
+    else:
+        result = _racing(args, out) if args.what == "racing" else _agents(args, out)
     if args.json:
         print_json(result)
     return 0
@@ -198,4 +210,43 @@ def _agents(args, out: Path) -> dict:
     if not args.json:
         for k, v in corr.items():
             print(f"Spearman {k}: {v:.3f}")
+    return res
+
+
+def _kittens(args, out: Path) -> dict:
+    """Exploding Kittens against exact values: the agent's self-play estimate of the first player's
+    chance over --compositions decks (Spearman), and the champions of --runs (exact |value - 0.5|)."""
+    from evolution import kittens_study, objectives
+    from evolution.config import EvolveConfig
+    from evolution.parallel import Mapper
+    from games.fileio import atomic_write_json
+
+    spec = (args.agent or ["pretrained"])[0]
+    config = EvolveConfig(game="exploding_kittens", agent=spec, seed=args.seed, jobs=args.jobs)
+    res = {}
+    if args.compositions:
+        agent = objectives.build_agent(config, seed=args.seed)
+        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+            res["estimates"] = kittens_study.estimates_vs_exact(
+                config, agent, pmap, args.compositions, args.games_per_composition, bar
+            )
+    if args.runs:
+        res["runs"] = kittens_study.runs_vs_exact(args.runs)
+    atomic_write_json(out / "kittens.json", res)
+    if not args.json:
+        e = res.get("estimates")
+        if e:
+            print(
+                f"{e['compositions']} of {e['space_decks']} compositions, {e['games_per_composition']} self-play games "
+                f"each, agent {e['agent']!r}: Spearman {e['spearman']:.3f} (target >= 0.95; sampling noise alone "
+                f"would leave {e['spearman_with_sampling_noise_only']:.3f}); mean |error| {e['mean_abs_error']:.4f}, "
+                f"max {e['max_abs_error']:.4f}, mean error {e['mean_error']:+.4f}, {e['errors_beyond_2se']} beyond 2 SE"
+            )
+        for r in res.get("runs", []):
+            deck = ", ".join(f"{n} {k}" for k, n in r["champion"].items())
+            print(
+                f"{r['run']}: {r['selection']}/{r['fitness']} seed {r['seed']}, {r['evolution_games']} games: champion "
+                f"{deck}, exact {r['exact_first_player']:.4f} (|-0.5| {r['exact_distance_from_half']:.4f}, "
+                f"rank {r['rank_in_space']} of {r['space_decks']})"
+            )
     return res

@@ -302,3 +302,12 @@ def test_bench_alphazero_report_shape(monkeypatch):
     assert report["bench"] == "alphazero" and set(report) == {"bench", "results", "ratios"}
     assert {r["name"] for r in report["results"]} == {"az_batched_connect_four", "az_per_leaf_connect_four"}
     assert all(r["value"] > 0 for r in report["results"]) and report["ratios"]["az_batched_vs_per_leaf"] > 0
+
+
+def test_the_shipped_tic_tac_toe_search_is_unexploitable():
+    from agents.evaluate import exploitability
+
+    game = games.make("tic_tac_toe")
+    agent = agents.make("az:pretrained", game, seed=0)
+    assert agent.simulations == 32  # the shipped model's own budget
+    assert exploitability(game, agent)["exploitability"] <= 0

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.exploding_kittens import CARD_NAMES, KITTEN, MAX_CARDS, NUM_TYPES, SHUFFLE, ExplodingKittens
+from games.exploding_kittens import CARD_NAMES, DEFUSE, KITTEN, MAX_CARDS, NUM_TYPES, SHUFFLE, ExplodingKittens
 
 MAX_CHANCE_OUTCOMES = MAX_CARDS + 1  # reinsertion places in the fullest deck; >= 11 card kinds
 
@@ -86,7 +86,7 @@ class ExplicitKittens:
         s._comp = tuple(self._counts)
         s._hands = [[0] * NUM_TYPES for _ in range(2)]
         for p in range(2):
-            s._hands[p][0] = cfg.hand_defuses
+            s._hands[p][DEFUSE] = cfg.hand_defuses
         s._log = []
         for p, c in self._dealt:
             s._hands[p][c] += 1

@@ -337,7 +337,11 @@ def advice_table(advice: dict, top: int = 10) -> str:
     lines += _columns(rows)
     if advice["candidates"]:
         best = advice["candidates"][0]
-        verdict = "clearly better" if best["delta_ci95"][0] > 0 else "not clearly better (its interval reaches 0)"
+        verdict = (
+            "its interval is above 0 (the best of many estimates is biased upwards: --check re-measures it)"
+            if best["delta_ci95"][0] > 0
+            else "not clearly better (its interval reaches 0)"
+        )
         lines.append(f"top change: {best['change']} -> {counts_text(best['cards'])}: {verdict}")
     contrib = advice.get("contributions") or []
     if contrib:

@@ -34,8 +34,9 @@ def strata_mean_se(pieces: list[np.ndarray]) -> tuple[float, float]:
     """Mean and standard error of a deck's deals when each piece is one pairing's deals of one round
     and every pairing plays in each round: the spread between opponents is the same for every deck
     and cancels in the ranking, so only the spread within a piece counts (stratified sampling)."""
-    sizes = np.array([np.size(p) for p in pieces if np.size(p)], dtype=np.int64)
-    x = np.concatenate([np.ravel(p) for p in pieces]).astype(np.float64) if sizes.size else np.empty(0)
+    pieces = [p for p in (np.asarray(p, dtype=np.float64).ravel() for p in pieces) if p.size]
+    sizes = np.array([p.size for p in pieces], dtype=np.int64)
+    x = np.concatenate(pieces) if pieces else np.empty(0)
     df = x.size - sizes.size
     if df < 2:  # too few deals to see the spread within a pairing
         return mean_se(x)
@@ -69,12 +70,16 @@ def race(
     active = np.ones(n_decks, bool)
     stopped = np.full(n_decks, rounds)
     estimate = strata_mean_se if strata else (lambda s: mean_se(np.concatenate(s) if s else np.empty(0)))
+    ms = np.array([estimate(s) for s in scores])  # (mean, se) of each deck
     for r in range(rounds):
+        fresh = set()
         for i, x in sample(r, active):
             scores[i].append(np.asarray(x, float))
+            fresh.add(i)
         if r + 1 < rounds:
-            ms = [estimate(s) for s in scores]
-            still = decide(np.array([m for m, _ in ms]), np.array([s for _, s in ms]), kept, z, margin)
+            for i in fresh:
+                ms[i] = estimate(scores[i])
+            still = decide(ms[:, 0], ms[:, 1], kept, z, margin)
             stopped[active & ~still] = r + 1
             active &= still
             if not active.any():

@@ -131,6 +131,8 @@ def test_study_racing_cli_on_a_stored_ground_truth(tmp_path, capsys):
     assert len(json.loads((tmp_path / "racing.json").read_text())["rows"]) == 2 + 4 + 2
     assert main([*args, "--se", "exact"]) == 2
     assert "--se takes plain" in capsys.readouterr().err
+    assert main(["study", "racing", str(tmp_path / "none"), "--random-decks", "0"]) == 2
+    assert "0 decks to study" in capsys.readouterr().err
 
 
 def test_split_agent_specs_keeps_options_with_their_spec():

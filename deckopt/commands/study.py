@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from deckopt.commands._common import Progress, positive_int, print_json, seed_int
+from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -27,7 +27,7 @@ def register(sub) -> None:
     p.add_argument("what", choices=("racing", "agents", "kittens"))
     p.add_argument("out", metavar="OUT", help="folder of the study's files")
     p.add_argument("--source", metavar="RUN", help="racing: an evolution run whose last pool gives the evolved decks")
-    p.add_argument("--random-decks", type=positive_int, default=10, metavar="N", help="racing: random decks added")
+    p.add_argument("--random-decks", type=int_at_least(0), default=10, metavar="N", help="racing: random decks added")
     p.add_argument("--opponents", type=positive_int, default=8, metavar="N", help="racing: fixed random opponents")
     p.add_argument("--deals", type=positive_int, default=300, metavar="N", help="racing: ground-truth deals a pairing")
     p.add_argument("--kept", type=positive_int, default=10, metavar="K", help="racing: decks selection keeps")
@@ -108,6 +108,10 @@ def _racing(args, out: Path) -> dict:
                 if tuple(d["cards"]) not in decks:
                     decks.append(tuple(d["cards"]))
         decks += [tuple(genome.random_deck(rules, rng)) for _ in range(args.random_decks)]
+        if len(decks) <= args.kept:
+            raise UserError(
+                f"{len(decks)} decks to study: more than --kept {args.kept} needed (--source, --random-decks)"
+            )
         opponents = [tuple(genome.random_deck(rules, rng)) for _ in range(args.opponents)]
         agent = fit.build_agent((args.agent or ["pretrained"])[0], rules, seed=args.seed)
         with Mapper(args.jobs, "loky") as pmap, Progress() as bar:

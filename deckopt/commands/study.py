@@ -20,8 +20,9 @@ def register(sub) -> None:
         "study",
         help="measurements behind the evolution's settings: racing accuracy, rank agreement across agents",
         description="racing OUT: ground truth (a pool of decks each against fixed opponent decks for many "
-        "mirrored deals, saved in OUT/truth.npz and reused) and the selection accuracy of fixed game counts "
-        "against racing. agents OUT: decks scored against the yardstick under each --agent, with the Spearman "
+        "mirrored deals, saved in OUT/truth.npz and reused) and the selection accuracy and regret of fixed game "
+        "counts, racing (each --z x --margin x --se) and an oracle allocation (OUT/racing.json, OUT/racing.png). "
+        "agents OUT: decks scored against the yardstick under each --agent, with the Spearman "
         "rank correlation between agents (OUT/agents.json).",
     )
     p.add_argument("what", choices=("racing", "agents", "kittens"))

@@ -2,7 +2,8 @@
 what each of its cards contributes.
 
 The neighbourhood of a deck (`neighbours`), every change keeping the deck legal under its rules,
-with k = 1 .. `step` power units (step 1: the finest changes):
+with k = 1 .. `step` power units (step 1: the finest changes; the default: any size, measured to find
+real improvements where unit moves alone did not, see the README):
 - move:   k power units from one card to another (a p becomes p-k, a q becomes q+k; p-k >= min_power);
           the card count and the total stay;
 - raise:  one card p becomes p+k (only while the total stays within the budget);
@@ -47,9 +48,9 @@ STAGE_REMEASURE = 12
 class AdviceConfig:
     """Hyperparameters of the advisor (one place)."""
 
-    games: int = 80  # most mirrored games a candidate plays against each field deck
-    rounds: int = 4  # racing rounds the games come in (games / 2 deals split evenly)
-    step: int = 1  # largest change of a card's power (see the neighbourhood)
+    games: int = 160  # most mirrored games a candidate plays against each field deck
+    rounds: int = 8  # racing rounds the games come in (games / 2 deals split evenly)
+    step: int | None = None  # largest change of a card's power (see the neighbourhood); None: any
     z: float = 2.0  # a candidate stops when its difference +- z standard errors settles its rank
     kept: int = 1  # race for the best `kept` changes
     contribution_games: int = 40  # mirrored games per field deck for each card's contribution (0: none)
@@ -86,11 +87,12 @@ def _changed(cards: Counter, out: tuple[int, ...], into: tuple[int, ...]) -> tup
     return tuple(sorted(c.elements()))
 
 
-def neighbours(cards, rules: DeckRules, step: int = 1) -> list[Change]:
-    """Every legal single-card change of a legal deck by up to `step` power units, in a fixed order
-    (moves, raises, lowers, adds, removes; powers ascending, then k ascending), each resulting deck
-    once."""
+def neighbours(cards, rules: DeckRules, step: int | None = 1) -> list[Change]:
+    """Every legal single-card change of a legal deck by up to `step` power units (None: any), in a
+    fixed order (moves, raises, lowers, adds, removes; powers ascending, then k ascending), each
+    resulting deck once."""
     cards = rules.validate(cards)
+    step = rules.max_total if step is None else step
     count = Counter(cards)
     powers = sorted(count)
     total, n, m = sum(cards), len(cards), rules.min_power

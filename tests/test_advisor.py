@@ -103,7 +103,7 @@ def advice():
 
 def test_the_race_stops_the_changes_clearly_out_and_is_seeded(advice):
     cands = advice["candidates"]
-    assert len(cands) == len(neighbours(WEAK, RULES))
+    assert len(cands) == len(neighbours(WEAK, RULES, SMALL.step))
     rounds = [c["rounds"] for c in cands]
     assert min(rounds) < SMALL.rounds  # games went elsewhere
     for c in cands:  # paired games: a candidate plays exactly the base's deals of its rounds
@@ -170,7 +170,7 @@ def test_the_command_prints_json_with_a_check(capsys, tmp_path):
     deck.write_text("cards = [1, 1, 1, 1, 1, 1]\n[rules]\nmin_cards = 6\nmax_total = 30\nmin_power = 1\n")
     field = tmp_path / "field.toml"
     field.write_text("cards = [5, 5, 5, 5, 5, 5]\n[rules]\nmin_cards = 6\nmax_total = 30\nmin_power = 1\n")
-    argv = ["advise", str(deck), "--vs", str(field), "--agent", "heuristic", "--games", "8"]
+    argv = ["advise", str(deck), "--vs", str(field), "--agent", "heuristic", "--games", "8", "--rounds", "4"]
     assert main(argv + ["--contribution-games", "0", "--check", "10", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["check"]["cards"] == data["candidates"][0]["cards"] and data["contributions"] == []

@@ -18,7 +18,7 @@ def register(sub) -> None:
         "raise or lower one card by 1..--step within the budget, add a card with spare budget, remove a card "
         "above the minimum count) plays the field on the same deals as DECK; racing gives the games to "
         "the changes still in doubt of being the best. Prints the top changes with the score "
-        "difference and its 95%% CI, and each card power's contribution (DECK's score minus its score "
+        "difference and its 95% CI, and each card power's contribution (DECK's score minus its score "
         "without one such card). --check N re-measures the top change on fresh seeds.",
     )
     p.add_argument("deck", metavar="DECK", help="the deck file")
@@ -35,19 +35,19 @@ def register(sub) -> None:
     p.add_argument(
         "--games",
         type=positive_int,
-        default=80,
+        default=160,
         metavar="N",
-        help="most mirrored games a change plays against each field deck (default 80; a multiple of 2 x --rounds)",
+        help="most mirrored games a change plays against each field deck (default 160; a multiple of 2 x --rounds)",
     )
     p.add_argument(
         "--step",
         type=positive_int,
-        default=1,
+        default=None,
         metavar="K",
         help="largest change of one card's power: moves of 1..K units between two cards, raises and lowers by "
-        "1..K (default 1)",
+        "1..K (default: any size)",
     )
-    p.add_argument("--rounds", type=positive_int, default=4, metavar="R", help="racing rounds (default 4)")
+    p.add_argument("--rounds", type=positive_int, default=8, metavar="R", help="racing rounds (default 8)")
     p.add_argument(
         "--contribution-games",
         type=_non_negative,

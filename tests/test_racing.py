@@ -133,6 +133,26 @@ def test_study_racing_cli_on_a_stored_ground_truth(tmp_path, capsys):
     assert "--se takes plain" in capsys.readouterr().err
     assert main(["study", "racing", str(tmp_path / "none"), "--random-decks", "0"]) == 2
     assert "0 decks to study" in capsys.readouterr().err
+    # a ground truth played here: random decks of any size are saved with it
+    small = [
+        "--random-decks",
+        "3",
+        "--opponents",
+        "2",
+        "--deals",
+        "2",
+        "--kept",
+        "1",
+        "--fixed-games",
+        "4,8",
+        "--z",
+        "1",
+        "--replicates",
+        "2",
+    ]
+    assert main(["study", "racing", str(tmp_path / "new"), *small, "--agent", "heuristic", "--jobs", "1"]) == 0
+    saved = np.load(tmp_path / "new" / "truth.npz", allow_pickle=True)
+    assert saved["store"].shape == (3, 2, 2) and len(saved["decks"]) == 3 and len(saved["opponents"]) == 2
 
 
 def test_split_agent_specs_keeps_options_with_their_spec():

@@ -117,7 +117,9 @@ def _racing(args, out: Path) -> dict:
         agent = fit.build_agent((args.agent or ["pretrained"])[0], rules, seed=args.seed)
         with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
             store = ground_truth(decks, opponents, args.deals, agent, rules, pmap, args.seed, progress=bar)
-        np.savez(truth_file, store=store, decks=np.array([list(d) for d in decks], dtype=object), opponents=opponents)
+        with open(out / "truth.tmp.npz", "wb") as f:  # a failed save leaves no truth.npz behind
+            np.savez(f, store=store, decks=_ragged(decks), opponents=_ragged(opponents))
+        (out / "truth.tmp.npz").replace(truth_file)
     fixed = [int(x) for x in _floats(args.fixed_games)]
     n, m, deals = store.shape
     if args.kept >= n or max(fixed) // (2 * m) > deals or min(fixed) < 2 * m:
@@ -166,6 +168,16 @@ def _racing(args, out: Path) -> dict:
         )
         print(f"plot: {out / 'racing.png'}")
     return res
+
+
+def _ragged(decks):
+    """Decks of different sizes as a 1-d object array (numpy would refuse or make them 2-d)."""
+    import numpy as np
+
+    rows = np.empty(len(decks), dtype=object)
+    for i, d in enumerate(decks):
+        rows[i] = list(d)
+    return rows
 
 
 def _ranks(x):

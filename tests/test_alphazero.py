@@ -311,3 +311,30 @@ def test_the_shipped_tic_tac_toe_search_is_unexploitable():
     agent = agents.make("az:pretrained", game, seed=0)
     assert agent.simulations == 32  # the shipped model's own budget
     assert exploitability(game, agent)["exploitability"] <= 0
+
+
+def test_the_connect_four_solver_agrees_with_exhaustive_search():
+    from agents.alphazero.connect_four_solver import Solver
+
+    def exhaustive(s) -> int:
+        if s.is_terminal():
+            return 0 if s.returns()[0] == 0 else -1
+        best = -1
+        for a in s.legal_actions():
+            c = s.clone()
+            c.apply_action(a)
+            best = max(best, -exhaustive(c))
+        return best
+
+    game, rng, values = games.make("connect_four"), np.random.default_rng(0), []
+    while len(values) < 12:
+        s = game.new_initial_state()
+        for _ in range(33):
+            s.apply_action(int(rng.choice(s.legal_actions())))
+            if s.is_terminal():
+                break
+        if not s.is_terminal():
+            v = exhaustive(s)
+            assert Solver().value(s) == v, str(s)
+            values.append(v)
+    assert len(set(values)) >= 2  # not only one kind of position

@@ -212,6 +212,7 @@ def plot_study(res: dict) -> bytes:
                 [r[key] for r in rs],
                 yerr=[1.96 * r[f"{key}_se"] for r in rs],
                 ls=":",
+                color=("tab:blue", "tab:orange", "tab:red", "tab:purple", "tab:brown", "tab:pink")[g % 6],
                 marker="s^vD<>"[g % 6],
                 ms=5,
                 capsize=3,

@@ -37,7 +37,7 @@ def _rolling_mean(y: np.ndarray, window: int) -> np.ndarray:
 
 #: the fitness axis of each non-"win" objective (evolution.objectives): label, limits, reference line
 OBJECTIVE_AXES = {
-    "fairness": {"ylabel": "fitness: -|first-player win rate - 0.5|", "ylim": (-0.5, 0.0), "reference": 0.0},
+    "fairness": {"ylabel": "fitness: -|first-player win rate - 0.5|", "ylim": None, "reference": 0.0},
     "skill": {"ylabel": "fitness: the agent's score against random play", "ylim": (0.0, 1.0), "reference": 0.5},
 }
 
@@ -46,7 +46,7 @@ def plot_fitness(
     rows: list[dict],
     title: str,
     ylabel: str = "fitness (mean match score: win 1, draw 0.5)",
-    ylim: tuple[float, float] = (0.0, 1.0),
+    ylim: tuple[float, float] | None = (0.0, 1.0),
     reference: float = 0.5,
 ) -> bytes:
     from matplotlib.figure import Figure
@@ -84,7 +84,8 @@ def plot_fitness(
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("generation")
     ax.set_ylabel(ylabel)
-    ax.set_ylim(*ylim)
+    if ylim is not None:  # None: fitted to the data (fairness lives just below 0)
+        ax.set_ylim(*ylim)
     ax.set_title(title)
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(alpha=0.3)

@@ -48,7 +48,11 @@ def register(sub) -> None:
     p.add_argument("--yardstick", default="decks/yardstick", metavar="DIR", help="agents: the opponent decks")
     p.add_argument("--games", type=positive_int, default=40, metavar="N", help="agents: games per deck and opponent")
     p.add_argument(
-        "--compositions", type=positive_int, default=80, metavar="N", help="kittens: compositions of the space sampled"
+        "--compositions",
+        type=int_at_least(0),
+        default=80,
+        metavar="N",
+        help="kittens: compositions of the space sampled (0: none, only --runs)",
     )
     p.add_argument(
         "--games-per-composition", type=positive_int, default=2000, metavar="N", help="kittens: self-play games each"

@@ -6,7 +6,10 @@ import dataclasses
 import json
 import sys
 
+from games import GAME_NAMES
 from games.errors import UserError
+
+GAME_HELP = ", ".join(GAME_NAMES)  # the positional game argument's help: every registered game
 
 
 def print_json(obj) -> None:

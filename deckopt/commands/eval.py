@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from deckopt.commands._common import Progress, game_config_args, game_count, make_game, print_json, seed_int
+from deckopt.commands._common import GAME_HELP, Progress, game_config_args, game_count, make_game, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -18,7 +18,7 @@ def register(sub) -> None:
         "searched over every opponent move). Specs: random, heuristic, minimax, mcts:SIMS, pretrained, or a "
         "model path / run folder.",
     )
-    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("spec", metavar="SPEC", help="the agent to evaluate")
     p.add_argument(
         "--vs",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import Progress, game_config_args, game_count, make_game, print_json, seed_int
+from deckopt.commands._common import GAME_HELP, Progress, game_config_args, game_count, make_game, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -16,7 +16,7 @@ def register(sub) -> None:
         "chance seed so luck is mirrored. Agent specs: random, heuristic, minimax, mcts:SIMS, pretrained, "
         "or a model path / run folder.",
     )
-    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("specs", nargs="+", metavar="SPEC", help="one agent per seat (fewer than the seats: they repeat)")
     p.add_argument("--games", type=game_count, required=True, help="number of games")
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")

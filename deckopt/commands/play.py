@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import game_config_args, make_game, seed_int
+from deckopt.commands._common import GAME_HELP, game_config_args, make_game, seed_int
 
 
 def register(sub) -> None:
@@ -15,7 +15,7 @@ def register(sub) -> None:
         description="Play against an agent in the terminal. The legal moves are listed at each turn; type a "
         "move's number (or the start of its name). Ctrl-D or 'q' quits.",
     )
-    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--vs", default="heuristic", metavar="SPEC", help="the opponent(s) (default: heuristic)")
     p.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0: you move first)")
     p.add_argument(

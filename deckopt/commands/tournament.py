@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from deckopt.commands._common import Progress, game_config_args, game_count, make_game, print_json, seed_int
+from deckopt.commands._common import GAME_HELP, Progress, game_config_args, game_count, make_game, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -20,7 +20,7 @@ def register(sub) -> None:
         "seats are taken by --filler. Specs: random, heuristic, minimax, mcts:SIMS[,c=..], pretrained, "
         "or a model path / run folder / checkpoint.",
     )
-    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold or gwent_lite")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("specs", nargs="+", metavar="SPEC", help="the agents (at least two)")
     p.add_argument("--games", type=game_count, required=True, help="games per pair of agents")
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")

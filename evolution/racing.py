@@ -64,7 +64,8 @@ def race(
     """Run the racing rule: `sample(r, active)` plays round r of the decks still `active` and returns
     (deck index, deal scores) pieces (for them and any others their pairings credit). `prior[i]`: deck
     i's deal scores of past generations, which count in the decisions. `strata`: a piece is one
-    pairing's deals of the round and the standard error is the stratified one (strata_mean_se).
+    pairing's deals of the round and the standard error is the stratified one (strata_mean_se; with
+    one deal a piece it cannot see the spread within a pairing and is the plain one).
     Returns the round after which each deck stopped (`rounds`: never)."""
     scores: list[list[np.ndarray]] = [[np.asarray(p, float)] for p in prior] if prior else [[] for _ in range(n_decks)]
     active = np.ones(n_decks, bool)

@@ -15,7 +15,8 @@ import threading
 from games.errors import UserError
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
-COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study", "matchups", "advise", "report"]
+COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study"]
+COMMAND_MODULES += ["matchups", "advise", "report"]  # deck designer tools (issue #17)
 
 
 class _Parser(argparse.ArgumentParser):

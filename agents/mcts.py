@@ -7,6 +7,7 @@
 Spec grammar (items after the colon are comma-separated, in any order; all optional):
 
     mcts[:BUDGET][,c=FLOAT][,rollout=random|heuristic][,value=SPEC][,lambda=FLOAT][,solve=0|1]
+        [,prune=none|uniform|bimodal|PATH][,soft=0|1]
 
     BUDGET          N simulations per move (default 400), or `Nms` / `Ns`: wall-clock time per move
                     (a time budget depends on the machine's load, so it is not reproducible)
@@ -18,6 +19,10 @@ Spec grammar (items after the colon are comma-separated, in any order; all optio
                     paper's combined score (default 0.5 with value=, 0 without; 1 skips the rollout)
     solve           1 (default): MCTS-Solver, proven wins and losses are backed up and the search
                     stops early once the root is proven; 0: plain UCT. Perfect information only.
+    prune           root pruning by the pruning networks of Papagiannis et al. 2022 (agents/pruning):
+                    `uniform` / `bimodal` (the shipped networks) or a networks file; default none.
+                    Needs a simulation budget (the schedule plans against the total)
+    soft            with prune: 1 lets pruned root actions come back (agents/pruning/schedule.py)
 
 The search (UCT with UCB1): select children by `Q + c * sqrt(ln N / n)` from the point of view of
 the player who moves at that node (`state.returns()[mover]`, so any number of players works),
@@ -46,7 +51,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -61,7 +66,10 @@ _MAX_RETURN = 1.0  # every game's best return (a win)
 # a move of 10 million simulations takes about 10 minutes here: anything beyond is a typo, not a plan
 MAX_SIMULATIONS = 10_000_000
 MAX_MILLISECONDS = 3_600_000.0
-SPEC_GRAMMAR = "mcts[:SIMS|:MSms][,c=FLOAT][,rollout=random|heuristic][,value=SPEC][,lambda=FLOAT][,solve=0|1]"
+SPEC_GRAMMAR = (
+    "mcts[:SIMS|:MSms][,c=FLOAT][,rollout=random|heuristic][,value=SPEC][,lambda=FLOAT][,solve=0|1]"
+    "[,prune=none|uniform|bimodal|PATH][,soft=0|1]"
+)
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,8 @@ class MCTSConfig:
     value: str | None = None  # a learned agent spec whose Q estimates leaf values
     lam: float = 0.0  # weight of the value estimate in the leaf evaluation
     solve: bool = True  # MCTS-Solver: back up proven wins/losses (perfect information only)
+    prune: str | None = None  # pruning networks ("uniform", "bimodal", a path); None: no pruning
+    soft: bool = False  # soft pruning: pruned root actions may come back
 
     def describe(self) -> str:
         budget = f"{self.simulations}" if self.milliseconds is None else f"{self.milliseconds:g}ms"
@@ -83,6 +93,8 @@ class MCTSConfig:
             parts += [f"value={self.value}", f"lambda={self.lam:g}"]
         if not self.solve:
             parts.append("solve=0")
+        if self.prune is not None:
+            parts.append(f"prune={self.prune}" + (",soft=1" if self.soft else ""))
         return ",".join(parts)
 
 
@@ -113,8 +125,8 @@ def parse_spec(spec: str) -> MCTSConfig:
             continue
         key, _, value = item.partition("=")
         key, value = key.strip().lower(), value.strip()
-        if key not in ("c", "rollout", "value", "lambda", "solve"):
-            raise bad(f"unknown option {key!r}; options are c, rollout, value, lambda, solve")
+        if key not in ("c", "rollout", "value", "lambda", "solve", "prune", "soft"):
+            raise bad(f"unknown option {key!r}; options are c, rollout, value, lambda, solve, prune, soft")
         if key in options:
             raise bad(f"option {key!r} given twice")
         options[key] = value
@@ -137,7 +149,17 @@ def parse_spec(spec: str) -> MCTSConfig:
     if solve_text not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
         raise bad(f"solve must be 0 or 1, got {solve_text!r}")
     solve = solve_text in ("1", "true", "yes", "on")
-    return MCTSConfig(simulations, milliseconds, c, rollout, value, lam, solve)
+    prune = options.get("prune", "none")
+    prune = None if prune.lower() in ("none", "") else prune
+    soft_text = options.get("soft", "0").lower()
+    if soft_text not in ("0", "1"):
+        raise bad(f"soft must be 0 or 1, got {soft_text!r}")
+    soft = soft_text == "1"
+    if soft and prune is None:
+        raise bad("soft=1 needs prune=uniform|bimodal|PATH")
+    if prune is not None and milliseconds is not None:
+        raise bad("prune needs a simulation budget (the schedule plans against the total), not a time")
+    return MCTSConfig(simulations, milliseconds, c, rollout, value, lam, solve, prune, soft)
 
 
 def _parse_budget(item: str, bad) -> tuple[int | None, float | None]:
@@ -231,6 +253,7 @@ class SearchResult:
     values: dict[int, float]  # root action -> mean return of the root player
     simulations: int
     seconds: float
+    pruned: list[int] = field(default_factory=list)  # root actions pruned when the search ended
 
 
 class _Uniforms:
@@ -260,6 +283,11 @@ class MCTSAgent(Agent):
         self._value_fn: Callable[[State], np.ndarray] | None = None
         if config.value is not None and config.lam > 0:
             self._value_fn = make_value_fn(config.value, game, rng)
+        self._prune_nets = None
+        if config.prune is not None:
+            from agents.pruning.networks import load
+
+            self._prune_nets = load(config.prune)
 
     # public ---------------------------------------------------------------------------------
     def act(self, states: Sequence[State]) -> np.ndarray:
@@ -284,19 +312,25 @@ class MCTSAgent(Agent):
         # a fresh rollout policy per search, drawing from this search's generator only
         policy = _heuristic_policy(self.game, rng) if cfg.rollout == "heuristic" else None
         hidden = type(state).resample_hidden is not State.resample_hidden
+        sched = None
+        if self._prune_nets is not None:
+            from agents.pruning.schedule import PruneSchedule, ScheduleConfig
+
+            sched = PruneSchedule(self._prune_nets, legal, budget, ScheduleConfig(soft=cfg.soft))
         if hidden:
-            stats, sims = self._search_hidden(state, rng, budget, deadline, policy)
+            stats, sims = self._search_hidden(state, rng, budget, deadline, policy, sched)
         else:
-            stats, sims = self._search_perfect(state, rng, budget, deadline, policy)
+            stats, sims = self._search_perfect(state, rng, budget, deadline, policy, sched)
         # a proven win first, a proven loss last; else most visits, then higher mean value, then
         # the lower action
         best = min(stats, key=lambda a: (-(stats[a][2] or 0.0), -stats[a][0], -stats[a][1], a))
         visits = {a: n for a, (n, _, _) in sorted(stats.items())}
         values = {a: q if o is None else o for a, (_, q, o) in sorted(stats.items())}
-        return SearchResult(int(best), visits, values, sims, time.perf_counter() - t0)
+        pruned = [] if sched is None else sorted(sched.pruned)
+        return SearchResult(int(best), visits, values, sims, time.perf_counter() - t0, pruned)
 
     # perfect information: clone the root, parallel child lists, MCTS-Solver -------------------
-    def _search_perfect(self, root_state, rng, budget, deadline, policy):
+    def _search_perfect(self, root_state, rng, budget, deadline, policy, sched=None):
         c = self.config.c
         lam = self.config.lam
         solve = self.config.solve
@@ -306,6 +340,7 @@ class MCTSAgent(Agent):
         evaluate = self._evaluate
         root = _Node()
         sims = 0
+        active = None  # with pruning: indices of the root children still searched (None: all)
         while sims < budget and root.outcome is None:
             if deadline is not None and sims and time.perf_counter() >= deadline:
                 break
@@ -351,7 +386,8 @@ class MCTSAgent(Agent):
                 explore = c * sqrt(log(node.n))
                 best_i = 0
                 best_v = -math.inf
-                for i, k in enumerate(node.kids):
+                pairs = enumerate(node.kids) if active is None or node is not root else active
+                for i, k in pairs:
                     o = k.outcome
                     v = o[p] if o is not None else k.w / k.n + explore / sqrt(k.n)
                     if v > best_v:
@@ -368,6 +404,16 @@ class MCTSAgent(Agent):
             if solved:
                 _solve_up(path, movers)
             sims += 1
+            if sched is not None and sims == sched.next_at:
+                if root.untried:  # every root action must have a value before any is pruned
+                    sched.next_at += 1
+                else:
+                    keep = sched.update(
+                        sims,
+                        {a: k.n for a, k in zip(root.acts, root.kids)},
+                        {a: k.w / k.n for a, k in zip(root.acts, root.kids)},
+                    )
+                    active = [(i, k) for i, (a, k) in enumerate(zip(root.acts, root.kids)) if a in keep]
         stats = {
             a: (k.n, k.w / k.n if k.n else 0.0, None if k.outcome is None else k.outcome[root_state.current_player])
             for a, k in zip(root.acts, root.kids)
@@ -375,7 +421,7 @@ class MCTSAgent(Agent):
         return stats, sims
 
     # hidden information: a fresh determinization per simulation ----------------------------
-    def _search_hidden(self, root_state, rng, budget, deadline, policy):
+    def _search_hidden(self, root_state, rng, budget, deadline, policy, sched=None):
         c = self.config.c
         lam = self.config.lam
         value_fn = self._value_fn
@@ -384,6 +430,8 @@ class MCTSAgent(Agent):
         log, sqrt = math.log, math.sqrt
         root = _InfoNode()
         sims = 0
+        active = None  # with pruning: the root actions still searched (None: all)
+        root_actions = len(root_state.legal_actions())
         while sims < budget:
             if deadline is not None and sims and time.perf_counter() >= deadline:
                 break
@@ -394,6 +442,8 @@ class MCTSAgent(Agent):
             while not s.is_terminal():
                 p = s.current_player
                 legal = s.legal_actions()
+                if active is not None and node is root:
+                    legal = [a for a in legal if a in active] or legal
                 kids = node.kids
                 untried = [a for a in legal if a not in kids]
                 if untried:
@@ -429,6 +479,12 @@ class MCTSAgent(Agent):
                 k.n += 1
                 k.w += r[p]
             sims += 1
+            if sched is not None and sims == sched.next_at:
+                if len(root.kids) < root_actions:  # every root action must have a value first
+                    sched.next_at += 1
+                else:
+                    kids = root.kids.items()
+                    active = sched.update(sims, {a: k.n for a, k in kids}, {a: k.w / k.n for a, k in kids})
         stats = {a: (k.n, k.w / k.n if k.n else 0.0, None) for a, k in root.kids.items()}
         return stats, sims
 

@@ -1,0 +1,74 @@
+"""`deckopt train-pruning`: the pruning networks of `mcts:...,prune=` (datasets, training, files).
+
+deckopt train-pruning                        # both: uniform, then bimodal fitted to MCTS self-play
+deckopt train-pruning --arms uniform --out runs/pruning
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from deckopt.commands._common import int_at_least, print_json
+from games.errors import UserError
+
+DEFAULT_OUT = Path(__file__).resolve().parents[2] / "agents" / "pretrained"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "train-pruning",
+        help="make the MCTS pruning networks (UCB1 bandit datasets + Keras training)",
+        description="Simulate UCB1 on Bernoulli bandits (arm means uniform, or bimodal as fitted to "
+        "MCTS root values from self-play on gwent_lite, durak 2p and the Exploding Kittens paper deck), "
+        "train the Safety and Probability Networks and save them as OUT/pruning_ARMS.npz. Progress on stderr.",
+    )
+    p.add_argument("--arms", choices=["uniform", "bimodal", "both"], default="both", help="arm-mean distribution")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder of the .npz files (default: the shipped ones)")
+    p.add_argument("--seed", type=int_at_least(0), default=0, help="root seed (default 0)")
+    p.add_argument("--simulations", type=int_at_least(10), default=1000, help="bandits per arm count (default 1000)")
+    p.add_argument("--epochs", type=int_at_least(1), default=300, help="training epochs (default 300)")
+    p.add_argument("--bimodal", default=None, help="w0,m0,sd0,w1,m1,sd1: skip the self-play fit")
+    p.add_argument("--fit-spec", default="mcts:300", help="MCTS of the self-play fit (default mcts:300)")
+    p.add_argument("--fit-games", type=int_at_least(1), default=4, help="self-play games per card game (default 4)")
+    p.add_argument("--datasets", action="store_true", help="also save the datasets as OUT/pruning_ARMS_data.npz")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(func=main)
+
+
+def main(args) -> int:
+    from agents.pruning import make
+
+    def say(text: str) -> None:
+        print(f"train-pruning: {text}", file=sys.stderr, flush=True)
+
+    reports = {}
+    for arms in ("uniform", "bimodal") if args.arms == "both" else (args.arms,):
+        params: tuple[float, ...] = ()
+        if arms == "bimodal":
+            if args.bimodal is not None:
+                try:
+                    params = tuple(float(v) for v in args.bimodal.split(","))
+                except ValueError:
+                    raise UserError(f"--bimodal: expected six numbers, got {args.bimodal!r}") from None
+                if len(params) != 6:
+                    raise UserError(f"--bimodal: expected six numbers, got {len(params)}")
+            else:
+                params, count = make.fit_root_distribution(args.fit_spec, args.fit_games, args.seed, say)
+                say(f"bimodal fit of {count} root values: {', '.join(f'{v:.3f}' for v in params)}")
+        out = args.out / f"pruning_{arms}.npz"
+        data = args.out / f"pruning_{arms}_data.npz" if args.datasets else None
+        report = make.build(arms, out, args.seed, params, args.simulations, args.epochs, data, say)
+        report["file"] = str(out)
+        reports[arms] = report
+        say(
+            f"{arms}: {out} ({report['safety_rows']} + {report['probability_rows']} rows; "
+            f"safety MSE {report['safety_mse']:.3f}, exact {report['safety_exact']:.2f}; "
+            f"probability MSE {report['probability_mse']:.5f})"
+        )
+    if args.json:
+        print_json(reports)
+    else:
+        for arms, r in reports.items():
+            print(f"{arms}: {r['file']}")
+    return 0

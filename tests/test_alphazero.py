@@ -232,6 +232,19 @@ def test_spec_grammar_and_errors(tmp_path):
         agents.make(f"az:{model}", games.make("connect_four"))
 
 
+def test_az_agents_pickle_for_worker_processes():
+    import pickle
+
+    game = games.make("gwent_lite")
+    for spec in ("az:dqn,sims=3",):
+        agent = pickle.loads(pickle.dumps(agents.make(spec, game, seed=0)))
+        s = game.new_initial_state(np.random.default_rng(0))
+        assert s.legal_mask()[agent.act([s])[0]]
+    ttt = games.make("tic_tac_toe")
+    agent = pickle.loads(pickle.dumps(agents.make("az:pretrained", ttt, seed=0)))
+    assert agent.act([after("tic_tac_toe", [0, 3, 1, 4])])[0] == 2
+
+
 def test_the_agent_plays_legal_moves_in_lock_step_in_every_game():
     for name, config in [("incan_gold", {"num_players": 3}), ("gwent_lite", {}), ("exploding_kittens", {})]:
         game = games.make(name, **config)

@@ -58,14 +58,17 @@ def has_hidden_information(state: State) -> bool:
     return type(state).resample_hidden is not State.resample_hidden
 
 
-def network_evaluator(game, network) -> Evaluate:
+class network_evaluator:  # noqa: N801 - used as a function; a class so that agents pickle
     """`evaluate` from a numpy network whose last layer is [policy logits..., value]. Two players:
     the mover's observation, the other player's value is the negation (zero-sum games). More
     players: each player's value from that player's own observation of the same world."""
-    a, n = game.num_actions, game.num_players
 
-    def evaluate(states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
-        k = len(states)
+    def __init__(self, game, network):
+        self.game, self.network = game, network
+
+    def __call__(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        game, network = self.game, self.network
+        a, n, k = game.num_actions, game.num_players, len(states)
         movers = np.array([s.current_player for s in states])
         if n == 2:
             out = network(game.observations(states, movers.tolist())).astype(np.float64)
@@ -80,27 +83,26 @@ def network_evaluator(game, network) -> Evaluate:
         priors = np.exp(logits - logits.max(axis=1, keepdims=True))
         return priors, values
 
-    return evaluate
 
-
-def q_evaluator(game, network, temperature: float = 0.1) -> Evaluate:
+class q_evaluator:  # noqa: N801 - used as a function; a class so that agents pickle
     """`evaluate` from a DQN's Q-network (tanh outputs, one per action): prior = softmax(Q / T) over
     the actions, value = the best legal Q for the mover (the other player: its negation; two-player
     games only). The cheap route: a network trained without search guides the search."""
-    if game.num_players != 2:
-        raise ValueError("a Q-network guides the search in two-player games only")
 
-    def evaluate(states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
-        k = len(states)
+    def __init__(self, game, network, temperature: float = 0.1):
+        if game.num_players != 2:
+            raise ValueError("a Q-network guides the search in two-player games only")
+        self.game, self.network, self.temperature = game, network, temperature
+
+    def __call__(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
+        game, k = self.game, len(states)
         movers = np.array([s.current_player for s in states])
-        q = network(game.observations(states, movers.tolist())).astype(np.float64)
+        q = self.network(game.observations(states, movers.tolist())).astype(np.float64)
         v = np.where(game.legal_masks(states), q, -np.inf).max(axis=1)
         values = np.empty((k, 2))
         values[np.arange(k), movers] = v
         values[np.arange(k), 1 - movers] = -v
-        return np.exp((q - q.max(axis=1, keepdims=True)) / temperature), np.clip(values, -1.0, 1.0)
-
-    return evaluate
+        return np.exp((q - q.max(axis=1, keepdims=True)) / self.temperature), np.clip(values, -1.0, 1.0)
 
 
 def _backup(path: list, values) -> None:

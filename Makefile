@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint format bench install clean
+.PHONY: run test lint format bench install browser clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,17 @@ run: $(BIN)/.installed
 	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 
 # lint, format check and the architecture contract first (seconds), then the suite
-test: lint
+test: lint browser
 	$(BIN)/python -m pytest
+
+# Debian's Chromium and its driver, for the HTML report's browser test (tests/test_html_report.py
+# skips with its reason where they cannot be installed: no apt, or neither root nor sudo)
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif ! command -v apt-get >/dev/null; then echo "no apt-get: the browser test will be skipped"; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	elif command -v sudo >/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "cannot install chromium (not root, no sudo): the browser test will be skipped"; fi
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

@@ -254,11 +254,15 @@ def agent_spec_path(spec: str) -> str:
     (exploding_kittens_compositions.npz; the default-deck open-hands agent where it is missing)."""
     if spec != "pretrained":
         return spec
-    from agents.learned import PRETRAINED_DIR
+    from pathlib import Path
 
+    import agents
+
+    # agents/pretrained, named here rather than imported from agents.learned (whose module reaches Keras)
+    pretrained_dir = Path(agents.__file__).resolve().parent / "pretrained"
     for stem in ("exploding_kittens_compositions", "exploding_kittens_open"):
-        if (PRETRAINED_DIR / f"{stem}.npz").is_file():
-            return str(PRETRAINED_DIR / f"{stem}.npz")
+        if (pretrained_dir / f"{stem}.npz").is_file():
+            return str(pretrained_dir / f"{stem}.npz")
     return spec
 
 

@@ -1,4 +1,5 @@
-"""Deck evolution for Gwent Lite: DEAP loop, fitness by mirrored matches, parallel evaluation.
+"""Deck evolution for Gwent Lite (fitness by mirrored matches) and Exploding Kittens compositions
+(fairness or skill from the agent's self-play): DEAP loop, parallel evaluation.
 
     from evolution import EvolveConfig, evolve
     evolve(EvolveConfig(generations=20, agent="heuristic"), "runs/my_run")
@@ -9,7 +10,10 @@ loky processes or a Dask cluster), `individuals` (DEAP individuals and their Dec
 (selection and variation), `evaluation` (a pool's fitness), `state` (the checkpointed
 EvolutionState), `runfolder` (every file of a run), `loop` (the generation loop), `validation`
 (champion playoff, held-out reference panel), `report` (tables, deck export), `plots`, `panel`
-(reference deck files). No TensorFlow is imported here or in any worker.
+(reference deck files), `space` (each game's deck space: Gwent Lite power multisets, Exploding Kittens
+card counts), `objectives` (the kittens objectives, champion and exact-value validation),
+`kittens_study` (the agent's estimates against exact values). No TensorFlow is imported here or in any
+worker.
 """
 
 from evolution.config import EvolveConfig, load_config

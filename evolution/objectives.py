@@ -250,20 +250,16 @@ class ObjectiveEvaluator:
 
 
 def agent_spec_path(spec: str) -> str:
-    """`pretrained` in a kittens evolution is the open-hands agent trained on random compositions
-    (exploding_kittens_compositions.npz; the default-deck open-hands agent where it is missing)."""
+    """`pretrained` in a kittens evolution is the open-hands agent trained on random compositions,
+    agents/pretrained/exploding_kittens_compositions.npz (named here rather than imported from
+    agents.learned, whose module reaches Keras)."""
     if spec != "pretrained":
         return spec
     from pathlib import Path
 
     import agents
 
-    # agents/pretrained, named here rather than imported from agents.learned (whose module reaches Keras)
-    pretrained_dir = Path(agents.__file__).resolve().parent / "pretrained"
-    for stem in ("exploding_kittens_compositions", "exploding_kittens_open"):
-        if (pretrained_dir / f"{stem}.npz").is_file():
-            return str(pretrained_dir / f"{stem}.npz")
-    return spec
+    return str(Path(agents.__file__).resolve().parent / "pretrained" / "exploding_kittens_compositions.npz")
 
 
 def build_agent(config, seed: int = 0):

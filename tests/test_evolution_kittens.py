@@ -208,3 +208,14 @@ def test_pretrained_in_a_kittens_run_is_the_composition_agent_and_near_perfect_p
     play_states(states, [(0, 1) if g % 2 == 0 else (1, 0) for g in range(200)], [me, exact])
     score = np.mean([(s.returns()[g % 2] > 0) for g, s in enumerate(states)])
     assert score > 0.4
+
+
+def test_a_resumed_kittens_run_ends_where_the_uninterrupted_one_does(tiny_run, tmp_path):
+    run = tmp_path / "resumed"
+    evolve(EvolveConfig(**{**TINY, "generations": 1}), run, finish=False)
+    evolve(None, run, resume=True, overrides={"generations": 2})
+    a = json.loads((tiny_run / "generations/gen_0001.json").read_text())
+    b = json.loads((run / "generations/gen_0001.json").read_text())
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+    assert json.loads((run / "champion.json").read_text()) == json.loads((tiny_run / "champion.json").read_text())

@@ -184,13 +184,13 @@ def test_pruning_never_removes_the_most_visited_action(make_state, tmp_path):
 
 
 def test_shipped_networks_load_and_time_per_move_stays_close():
-    game, state = kittens_state(1)
     for name in ("uniform", "bimodal"):
         nets = load(name)
         assert nets.keep([100, 300], 20).min() >= 1
+    game, state = connect_four_state()
     plain = agents.make("mcts:300", game, seed=0)
-    pruned = agents.make("mcts:300,prune=uniform", game, seed=0)
-    pruned.search(state)  # the networks' tables are filled once per process
+    pruned = agents.make("mcts:300,prune=bimodal", game, seed=0)
+    assert pruned.search(state, np.random.default_rng(0)).pruned  # it prunes here (and fills its tables)
 
     def median_time(agent):
         times = []
@@ -201,3 +201,16 @@ def test_shipped_networks_load_and_time_per_move_stays_close():
         return float(np.median(times))
 
     assert median_time(pruned) < 2.0 * median_time(plain) + 0.01
+
+
+def test_soft_pruning_lets_pruned_actions_back_into_the_search(tmp_path):
+    game, state = connect_four_state()
+    save(tmp_path / "hard.npz", linear_nets(1.0))
+    hard = agents.make(f"mcts:400,prune={tmp_path / 'hard.npz'},solve=0", game, seed=0)
+    soft = agents.make(f"mcts:400,prune={tmp_path / 'hard.npz'},soft=1,solve=0", game, seed=0)
+    for seed in range(2):
+        h = hard.search(state, np.random.default_rng(seed))
+        s = soft.search(state, np.random.default_rng(seed))
+        # the same first 100 simulations, then hard search spends every later one on one action
+        assert max(h.visits.values()) >= 300 > max(s.visits.values())
+        assert s.visits[s.action] == max(s.visits.values())

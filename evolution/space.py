@@ -191,8 +191,9 @@ class KittensSpace:
         return c
 
     def random_deck(self, rng: np.random.Generator, shapes=None) -> list[int]:
-        """A size drawn uniformly from the legal sizes, the cards above the lower bounds spread one
-        at a time over the types chosen uniformly among those still below their upper bound."""
+        """A size drawn uniformly from the legal sizes, the cards above the lower bounds spread one at a
+        time over the types chosen uniformly among those still below their upper bound (`shapes`
+        are Gwent Lite's, ignored here)."""
         b = self.bounds
         lo_n, hi_n = max(b.min_cards, int(self.lo.sum())), min(b.max_cards, int(self.hi.sum()))
         n = int(rng.integers(lo_n, hi_n + 1))
@@ -231,15 +232,17 @@ class KittensSpace:
 
     # --- legality and words ----------------------------------------------------------------------
     def problems(self, cards) -> list[str]:
+        """What makes `cards` illegal here ([] for a legal deck)."""
         from games.exploding_kittens import CARD_NAMES
 
         cards = list(cards)
-        out = []
-        extra = sorted({int(t) for t in cards} - set(self.types)) if all(isinstance(t, int) for t in cards) else None
-        if extra is None or any(t < 0 or t >= len(CARD_NAMES) for t in extra):
+        types = range(len(CARD_NAMES))
+        if not all(isinstance(t, int) and not isinstance(t, bool) and t in types for t in cards):
             return [f"cards must be card types 0..{len(CARD_NAMES) - 1}, got {cards!r}"]
-        if extra:
-            out.append(f"{', '.join(CARD_NAMES[t] for t in extra)} not in the deck space")
+        out = []
+        outside = sorted(set(cards) - set(self.types))
+        if outside:
+            out.append(f"{', '.join(CARD_NAMES[t] for t in outside)} not in the deck space")
         c = self.counts(cards)
         for t, n, lo, hi in zip(self.types, c, self.lo, self.hi):
             if not lo <= n <= hi:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from evolution.space import KittensBounds
 from games.config import config_from_dict, config_to_dict, need, read_settings, setting
-from games.decks import DeckRules
+from games.decks import DeckConstraints, DeckRules
 from games.errors import UserError
 
 #: the games with a deck space and their objectives (evolution.space; listed here so reading a config
@@ -143,6 +143,11 @@ class EvolveConfig:
     racing_z: float = setting(
         1.0, "racing: a deck stops when its score +- z standard errors clears the boundary of the kept", metavar="Z"
     )
+    racing_margin: float = setting(
+        0.0,
+        "racing: an indifference margin of score; a deck whose place can cost the selection at most this stops too",
+        metavar="M",
+    )
     yardstick: list[str] = setting(
         factory=lambda: ["decks/yardstick"],
         metavar="FILE|DIR",
@@ -153,6 +158,12 @@ class EvolveConfig:
     yardstick_top: int = setting(3, "the best decks of each generation measured against the yardstick", metavar="K")
     yardstick_games: int = setting(20, "games of each of those decks against each yardstick deck, even", metavar="N")
     rules: DeckRules = setting(factory=DeckRules, help="the deck-building rules (a [rules] table)", flag=False)
+    constraints: DeckConstraints = setting(
+        factory=DeckConstraints,
+        help="gwent_lite: a designer's limits every evolved deck keeps (a [constraints] table: locked, forbidden, "
+        "[[constraints.count]]; or --constraints FILE)",
+        flag=False,
+    )
     # --- exploding_kittens (evolution.space, evolution.objectives) ---
     bounds: KittensBounds = setting(
         factory=KittensBounds,
@@ -236,6 +247,13 @@ class EvolveConfig:
         if isinstance(self.bounds, dict):
             self.bounds = config_from_dict(KittensBounds, self.bounds, where="bounds")
         need(isinstance(self.bounds, KittensBounds), "bounds must be a table of min_cards, max_cards, counts")
+        if isinstance(self.constraints, dict):
+            self.constraints = config_from_dict(DeckConstraints, self.constraints, where="constraints")
+        need(isinstance(self.constraints, DeckConstraints), "constraints must be a table (locked, forbidden, count)")
+        need(
+            isinstance(self.racing_margin, (int, float)) and 0 <= self.racing_margin < 1,
+            f"racing_margin must be from 0 to 1, got {self.racing_margin!r}",
+        )
         if self.game == "gwent_lite":
             need(not self.game_config, "game_config applies to exploding_kittens only (gwent_lite has [rules])")
             return
@@ -246,6 +264,7 @@ class EvolveConfig:
             need(value in ([], default), f"{name} applies to gwent_lite only")
             setattr(self, name, [])
         need(not self.panel and "panel" not in self.opponents, "panel decks apply to gwent_lite only")
+        need(not self.constraints, "constraints apply to gwent_lite only (exploding_kittens has [bounds])")
         fixed = self.game_config.get("composition", "fixed") == "fixed" and not self.game_config.get("preset")
         need(
             "deck" not in self.game_config and fixed,

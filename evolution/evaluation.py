@@ -133,7 +133,7 @@ class Evaluator:
             played += sum(p.games for p in round_pairings)
             return [(i, d) for i, s in enumerate(scores) for d in s.deal_scores[before[i] :]]
 
-        racing.race(sample, len(pool), c.kept, c.racing_rounds, c.racing_z, prior)
+        racing.race(sample, len(pool), c.kept, c.racing_rounds, c.racing_z, prior, margin=c.racing_margin)
         for ind, s in zip(pool, scores):
             ind.stats.racing_games = s.games
         return played

@@ -137,6 +137,9 @@ def check_inputs(config: EvolveConfig) -> tuple[object, list, list]:
 
         return objectives.build_agent(config, seed=config.seed), [], []
 
+    from evolution.constraints import check_feasible
+
+    check_feasible(config.rules, config.constraints, seed=config.seed)
     panel = load_panel(config.panel, config.rules) if "panel" in config.opponents else []
     refs = load_panel(config.yardstick, config.rules) if config.yardstick else []
     agent = fit.build_agent(config.agent, config.rules, seed=config.seed)

@@ -225,7 +225,7 @@ class ObjectiveEvaluator:
                 _, se = racing.mean_se(np.concatenate(pooled.deal_scores))
                 means.append(objective_value(c.objective, pooled)[0])
                 ses.append(se)  # |d fitness / d p| = 1 for both objectives
-            active &= racing.decide(np.array(means), np.array(ses), c.kept, c.racing_z)
+            active &= racing.decide(np.array(means), np.array(ses), c.kept, c.racing_z, margin=c.racing_margin)
             if not active.any():
                 break
         for ind, s in zip(pool, fresh):

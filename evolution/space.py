@@ -77,17 +77,35 @@ class KittensBounds:
 
 
 class GwentSpace:
-    """Gwent Lite's power multisets under DeckRules: evolution.genome's operators."""
+    """Gwent Lite's power multisets under DeckRules: evolution.genome's operators, each followed by
+    evolution.constraints.enforce when the run has constraints (a child that cannot be brought inside
+    them gives way to a copy of its parent, or to a fresh random deck inside them)."""
 
     name = "gwent_lite"
 
-    def __init__(self, rules):
+    def __init__(self, rules, constraints=None):
+        from games.decks import DeckConstraints
+
         self.rules = rules
+        self.constraints = constraints or DeckConstraints()
+
+    def _inside(self, cards, rng: np.random.Generator, fallback) -> list[int]:
+        if not self.constraints:
+            return cards
+        from evolution.constraints import enforce
+
+        fixed = enforce(cards, self.rules, self.constraints, rng)
+        return fixed if fixed is not None else list(fallback())
 
     def random_deck(self, rng: np.random.Generator, shapes=None) -> list[int]:
         from evolution import genome
 
-        return genome.random_deck(self.rules, rng, tuple(shapes or genome.SHAPES))
+        deck = genome.random_deck(self.rules, rng, tuple(shapes or genome.SHAPES))
+        if not self.constraints:
+            return deck
+        from evolution.constraints import random_constrained
+
+        return self._inside(deck, rng, lambda: random_constrained(self.rules, self.constraints, rng))
 
     def mutate(self, cards, rng: np.random.Generator, config) -> list[int]:
         from evolution import genome
@@ -101,17 +119,18 @@ class GwentSpace:
             add_prob=config.mut_add_prob,
             remove_prob=config.mut_remove_prob,
         )
-        return genome.assert_legal(out, self.rules)
+        return genome.assert_legal(self._inside(out, rng, lambda: cards), self.rules)
 
     def crossover(self, a, b, rng: np.random.Generator):
         from evolution import genome
 
-        return genome.crossover(a, b, self.rules, rng)
+        x, y = genome.crossover(a, b, self.rules, rng)
+        return self._inside(x, rng, lambda: a), self._inside(y, rng, lambda: b)
 
     def repair(self, cards, rng: np.random.Generator) -> list[int]:
         from evolution import genome
 
-        return genome.repair(cards, self.rules, rng)
+        return self._inside(genome.repair(cards, self.rules, rng), rng, lambda: self.random_deck(rng))
 
     def problems(self, cards) -> list[str]:
         return self.rules.problems(cards)
@@ -132,7 +151,7 @@ class GwentSpace:
     def save(self, cards, path, name: str, comment: str) -> None:
         from games.decks import Deck, save_deck
 
-        save_deck(Deck(list(cards), self.rules, name=name), path, comment=comment)
+        save_deck(Deck(list(cards), self.rules, name=name, constraints=self.constraints), path, comment=comment)
 
 
 class KittensSpace:
@@ -309,4 +328,4 @@ def space_for(config):
     """The deck space of an EvolveConfig."""
     if config.game == "exploding_kittens":
         return KittensSpace(config.bounds, config.game_config)
-    return GwentSpace(config.rules)
+    return GwentSpace(config.rules, getattr(config, "constraints", None))

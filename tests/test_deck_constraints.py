@@ -101,3 +101,50 @@ def test_the_same_seed_gives_the_same_constrained_deck():
 def test_constraints_that_admit_no_deck_are_refused_in_one_line(constraints, message):
     with pytest.raises(UserError, match=message):
         check_feasible(RULES, constraints)
+
+
+# --- evolution runs keep the constraints --------------------------------------------------------------
+def test_an_evolution_run_keeps_every_deck_inside_its_constraints(tmp_path):
+    import json
+
+    from evolution.loop import evolve
+    from tests.test_evolution import tiny
+
+    config = tiny(
+        generations=3, constraints={"locked": [9, 9], "forbidden": [7, 8], "count": [{"low": 11, "at_most": 2}]}
+    )
+    evolve(config, tmp_path / "run", log=None)
+    constraints = config.constraints
+    seen = 0
+    for f in sorted((tmp_path / "run" / "generations").glob("gen_*.json")):
+        for d in json.loads(f.read_text())["decks"]:
+            assert constraints.problems(d["cards"]) == [] and RULES.problems(d["cards"]) == []
+            seen += 1
+    assert seen == 18
+    saved = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert saved["constraints"]["locked"] == [9, 9]
+
+
+def test_evolve_refuses_constraints_that_admit_no_deck_and_constraints_on_kittens(tmp_path):
+    from evolution.loop import evolve
+    from tests.test_evolution import tiny
+
+    with pytest.raises(UserError, match="over the budget"):
+        evolve(tiny(constraints={"locked": [60, 50]}), tmp_path / "run", log=None)
+    assert not (tmp_path / "run" / "config.json").exists()
+    with pytest.raises(UserError, match="constraints apply to gwent_lite only"):
+        tiny(game="exploding_kittens", agent="exact", constraints={"locked": [1]})
+
+
+def test_evolve_reads_constraints_from_a_file_and_names_a_missing_table(tmp_path):
+    import subprocess
+    import sys
+
+    bad = tmp_path / "none.toml"
+    bad.write_text("x = 1\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "deckopt", "evolve", "--constraints", str(bad), "--out", str(tmp_path / "r")],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2 and "has no [constraints] table" in out.stderr and "Traceback" not in out.stderr

@@ -50,6 +50,12 @@ def register(sub) -> None:
         metavar="KEY=VALUE",
         help="exploding_kittens: a game setting of every game (repeatable; a TOML value), e.g. --set open_hands=false",
     )
+    p.add_argument(
+        "--constraints",
+        metavar="FILE",
+        help="gwent_lite: a TOML (or JSON) file whose [constraints] table (locked, forbidden, [[constraints.count]]) "
+        "every evolved deck keeps; a deck file with constraints works too",
+    )
     p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last finished generation")
     p.add_argument("--quiet", action="store_true", help="no progress bars or per-generation lines")
@@ -68,6 +74,13 @@ def _settings(args) -> dict:
         from deckopt.commands._common import _setting
 
         flags["game_config"] = dict(_setting(item) for item in args.set)
+    if args.constraints:
+        from games.config import read_settings
+
+        table = read_settings(args.constraints, what="constraints file")
+        if "constraints" not in table:
+            raise UserError(f"constraints file {args.constraints!r} has no [constraints] table")
+        flags["constraints"] = table["constraints"]
     if flags.get("scheduler"):
         if flags.get("backend") == "loky":
             raise UserError("--scheduler needs the dask backend (drop --backend loky)")

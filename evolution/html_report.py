@@ -99,8 +99,13 @@ def _fitness(folder: RunFolder, config: dict) -> str:
     rows = folder.read_logbook()
     if not rows:
         return _note("no finished generation yet (no logbook.csv)")
-    opponents = " + ".join(config.get("opponents", []))
-    png = plots.plot_fitness(rows, f"{folder.name}: fitness per generation ({opponents})")
+    if config.get("game") == "exploding_kittens":  # fitness of an objective, not a match score (evolution.plots)
+        objective = config.get("objective") or "fairness"
+        title = f"{folder.name}: {objective} per generation (agent self-play)"
+        png = plots.plot_fitness(rows, title, **plots.OBJECTIVE_AXES[objective])
+    else:
+        opponents = " + ".join(config.get("opponents", []))
+        png = plots.plot_fitness(rows, f"{folder.name}: fitness per generation ({opponents})")
     last = rows[-1]
     text = (
         f"{len(rows)} generations; last generation: best {last['best']:.3f} "
@@ -117,17 +122,27 @@ def _best(folder: RunFolder) -> str:
     best = folder.read_best_decks()
     if not best:
         return _note("no finished generation yet")
-    png = plots.plot_best_heatmap(best, f"{folder.name}: card powers of the best deck per generation")
+    space = None
+    if folder.read_config().game == "exploding_kittens":
+        from evolution.space import space_for
+
+        space = space_for(folder.read_config())
+        png = plots.plot_best_counts(best, space, f"{folder.name}: card counts of the best deck per generation")
+    else:
+        png = plots.plot_best_heatmap(best, f"{folder.name}: card powers of the best deck per generation")
+    deck_text = space.short_text if space is not None else counts_text
     has_yard = any(b.get("yardstick") for b in best)
     rows = []
     for b in best:
         d = b["best"]
-        row = [b["generation"], counts_text(d["cards"]), sum(d["cards"]), len(d["cards"]), _ci(d), d.get("games", "")]
+        total = [] if space is not None else [sum(d["cards"])]  # a kittens deck's "total" would sum card types
+        row = [b["generation"], deck_text(d["cards"]), *total, len(d["cards"]), _ci(d), d.get("games", "")]
         if has_yard:
             y = b.get("yardstick")
             row.append(f"{y[0]:.3f} [{y[1]:.3f}, {y[2]:.3f}]" if y else "")
         rows.append(row)
-    head = ["gen", "powers (count x power)", "total", "cards", "fitness [95% CI]", "games"]
+    head = ["gen", "deck", "cards"] if space is not None else ["gen", "powers (count x power)", "total", "cards"]
+    head += ["fitness [95% CI]", "games"]
     head += ["vs yardstick [95% CI]"] if has_yard else []
     return _img(png, "card powers of the best deck per generation") + _table(head, rows, left={1})
 
@@ -152,11 +167,75 @@ def _yardstick(config: dict, champion: dict | None) -> str:
     return "".join(parts)
 
 
+def _deck_words(d: dict) -> str:
+    """A deck as people read it: Gwent Lite powers, or an Exploding Kittens composition."""
+    if isinstance(d.get("deck"), dict):
+        return ", ".join(f"{n} {k}" for k, n in d["deck"].items())
+    return counts_text(d["cards"])
+
+
+def _kittens_champion(champion: dict, validation: dict | None) -> str:
+    """An Exploding Kittens run: the champion and candidates with the agent's first-player estimate
+    next to the exact value (the solver is used here only, never for fitness)."""
+    parts = [
+        _table(
+            ["champion", "cards", "generation", "how chosen"],
+            [[_deck_words(champion), len(champion["cards"]), champion.get("generation", ""), champion.get("how", "")]],
+            left={0, 3},
+        )
+    ]
+    if validation is None or "_unreadable" in validation:
+        return "".join(parts) + _note("no exact-value validation in this run (deckopt decks RUN --validate)")
+
+    def est(d):
+        ci = d.get("agent_first_player_ci95")
+        p = d.get("agent_first_player")
+        return "" if p is None else f"{p:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+
+    rows = [
+        [
+            "champion",
+            _deck_words(validation["champion"]),
+            est(validation["champion"]),
+            f"{validation['champion']['exact_first_player']:.4f}",
+            f"{validation['champion']['exact_distance_from_half']:.4f}",
+        ]
+    ]
+    rows += [
+        [
+            f"candidate {k}",
+            _deck_words(c),
+            est(c),
+            f"{c['exact_first_player']:.4f}",
+            f"{c['exact_distance_from_half']:.4f}",
+        ]
+        for k, c in enumerate(validation.get("candidates", []), 1)
+    ]
+    parts.append(
+        f"<h3>Against exact values</h3><p>Objective {_e(validation.get('objective'))}, agent "
+        f"{_e(validation.get('agent'))}; the agent's self-play first-player win rate beside the exact value.</p>"
+        + _table(
+            ["", "deck", "agent's estimate [95% CI]", "exact first-player value", "|exact - 0.5|"], rows, left={0, 1}
+        )
+    )
+    space = validation.get("space") or {}
+    if space:
+        parts.append(
+            f"<p>The space holds {_e(space.get('decks'))} decks; median |exact - 0.5| "
+            f"{_e(round(space.get('median_exact_distance_from_half', float('nan')), 4))}; "
+            f"{_e(space.get('decks_within_0.005'))} within 0.005; the champion ranks "
+            f"{_e(space.get('champion_rank_by_exact_fairness'))} by exact fairness.</p>"
+        )
+    return "".join(parts)
+
+
 def _champion(champion: dict | None, validation: dict | None) -> str:
     if champion is None:
         return _note("no champion yet (the run has not finished)")
     if "_unreadable" in champion:
         return _note(champion["_unreadable"])
+    if isinstance(champion.get("deck"), dict):
+        return _kittens_champion(champion, validation)
     cards = champion["cards"]
     parts = [
         _table(
@@ -307,7 +386,7 @@ def write_report(
 def run_matchups(folder: RunFolder, games: int, agent_spec: str | None = None, jobs: int = 1, progress=None):
     """The run's decks (champion and the best decks of its last generations) against its validation
     decks, written as matchups.csv/json/png into the run folder (seed: the run's seed + 2, fresh
-    against its validation's)."""
+    against its validation's). Returns the table."""
     from evolution import fitness as fit
     from evolution.matchups import NamedDeck, load_decks, play_matchups, write_matchups
     from evolution.panel import load_panel
@@ -322,4 +401,5 @@ def run_matchups(folder: RunFolder, games: int, agent_spec: str | None = None, j
         table = play_matchups(
             decks, rules, agent, pmap, games, config.seed + 2, field, spec, config.games_per_task, progress
         )
-    return write_matchups(table, folder.path)
+    write_matchups(table, folder.path)
+    return table

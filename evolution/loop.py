@@ -272,4 +272,8 @@ def finish_run_once(
 
     folder.write_plots(config.opponents, log, config=config)
     summary.update(finish_run(folder, config, agent, pmap, log=log, progress=progress))
+    from evolution.html_report import write_report
+
+    summary["report"] = str(write_report(folder.path, log=log))
+    log(f"report: {summary['report']}")
     return summary

@@ -108,3 +108,15 @@ def test_the_report_opens_in_a_real_browser_without_errors(run, tmp_path):
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     finally:
         browser.quit()
+
+
+def test_a_kittens_run_reports_its_objective_counts_and_exact_values(tmp_path):
+    from evolution.config import EvolveConfig
+    from tests.test_evolution_kittens import TINY
+
+    folder = tmp_path / "ek"
+    evolve(EvolveConfig(**TINY), folder)  # the end of every run writes report.html
+    page = (folder / REPORT_NAME).read_text(encoding="utf-8")
+    assert "Against exact values" in page and "exact first-player value" in page
+    assert "defuse" in page and "could not be drawn" not in page
+    assert len(re.findall(r'src="data:image/png;base64,', page)) == 2

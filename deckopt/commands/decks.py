@@ -53,7 +53,14 @@ def register(sub) -> None:
         type=seed_int,
         help="--validate: seed (default: the run's seed + 1, fresh against the end-of-run validation)",
     )
-    p.add_argument("--agent", metavar="SPEC", help="--validate: the agent (default: the run's)")
+    p.add_argument(
+        "--matchups",
+        type=positive_int,
+        metavar="N",
+        help="gwent_lite: play the champion and the last generations' best decks against the reference decks, "
+        "N games per pair (even), and write matchups.csv/json/png into the run folder",
+    )
+    p.add_argument("--agent", metavar="SPEC", help="--validate/--matchups: the agent (default: the run's)")
     p.add_argument("--jobs", type=positive_int, metavar="J", help="--validate: worker processes (default: the run's)")
     p.set_defaults(func=run)
 
@@ -73,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         check_export_path(args.export, args.force)
     if args.validate and args.games is not None and args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
+    if args.matchups is not None and (args.matchups % 2 or r.config.game != "gwent_lite"):
+        raise UserError("--matchups takes an even number of games and a gwent_lite run")
     report = decks_report(r, args.generation, args.top)
     out = dict(report)
     notes = []
@@ -96,6 +105,14 @@ def run(args: argparse.Namespace) -> int:
             from evolution.objectives import validation_table
 
         notes.append(validation_table(out["validation"]))
+    if args.matchups:
+        from evolution.html_report import run_matchups
+        from evolution.matchups import ranking_table
+
+        with Progress(enabled=not args.json) as bar:
+            table = run_matchups(r.folder, args.matchups, args.agent, args.jobs or r.config.jobs, bar)
+        out["matchups"] = table.to_json()
+        notes.append(ranking_table(table) + f"\nwrote matchups.csv, matchups.json, matchups.png in {r.folder.path}")
     if args.json:
         print_json(out)
     else:

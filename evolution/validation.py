@@ -22,6 +22,7 @@ from evolution import fitness as fit
 from evolution.config import EvolveConfig
 from evolution.panel import ReferenceDeck, load_panel
 from evolution.runfolder import RunFolder
+from evolution.space import space_for
 from games.decks import DeckRules
 
 ANCESTOR_GROUP = "ancestor"
@@ -218,7 +219,7 @@ def finish_run(
     log = log or (lambda line: None)
     champion = choose_champion(folder, config, agent, pmap, progress)
     champ, how = champion["cards"], champion["how"]
-    folder.write_champion(champion, config.rules, how)
+    folder.write_champion(champion, config.rules, how, space=space_for(config))
     log(f"champion: {genome.counts_text(champ)} (total {sum(champ)}, {len(champ)} cards), {how}")
     out = {"champion": champion}
     if config.validate:

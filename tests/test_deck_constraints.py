@@ -123,6 +123,7 @@ def test_an_evolution_run_keeps_every_deck_inside_its_constraints(tmp_path):
     assert seen == 18
     saved = json.loads((tmp_path / "run" / "config.json").read_text())
     assert saved["constraints"]["locked"] == [9, 9]
+    assert load_deck(tmp_path / "run" / "champion.toml").constraints == constraints  # the deck file keeps them
 
 
 def test_evolve_refuses_constraints_that_admit_no_deck_and_constraints_on_kittens(tmp_path):

@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,dask]'
+	$(BIN)/python -m pip install -q -e '.[dev,dask,interop]'
 	touch $@
 
 install: $(BIN)/.installed

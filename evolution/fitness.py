@@ -296,19 +296,10 @@ def play_pairings(
 ) -> list[np.ndarray]:
     """The (deals, 2) outcome array of every pairing, in order, played through `mapper` (see
     evolution.parallel); `progress(done, total, what)` counts games as each task finishes."""
+    from evolution.parallel import map_tasks
+
     tasks = make_tasks(pairings, agent, rules, games_per_task, key_prefix)
-    total = sum(task.games for _, task in tasks)
-    done_games = 0
-    if progress is not None:
-        progress(0, total, what)
-
-    def done(i, result):
-        nonlocal done_games
-        done_games += tasks[i][1].games
-        if progress is not None:
-            progress(done_games, total, what)
-
-    results = mapper(play_task, tasks, on_result=done, scatter=[agent])
+    results = map_tasks(play_task, tasks, mapper, agent, progress, what)
     return [outcomes for task_result in results for outcomes in task_result]
 
 

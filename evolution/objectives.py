@@ -130,17 +130,9 @@ def play_decks(
         if n >= games_per_task:
             flush()
     flush()
-    total, done = sum(t.games for _, t in tasks), 0
-    if progress is not None:
-        progress(0, total, what)
+    from evolution.parallel import map_tasks
 
-    def on_result(i, result):
-        nonlocal done
-        done += tasks[i][1].games
-        if progress is not None:
-            progress(done, total, what)
-
-    results = mapper(play_objective_task, tasks, on_result=on_result, scatter=[agent])
+    results = map_tasks(play_objective_task, tasks, mapper, agent, progress, what)
     return [o for r in results for o in r]
 
 

@@ -186,6 +186,23 @@ class Mapper:
         )
 
 
+def map_tasks(worker: Callable, tasks: list[tuple], mapper, agent, progress=None, what: str = "games") -> list:
+    """`worker(agent, task)` for every `(agent, task)` pair of `tasks` through `mapper`, in order (the
+    agent scattered once to the workers); `progress(done, total, what)` counts `task.games` as each
+    task finishes."""
+    total, done = sum(task.games for _, task in tasks), 0
+    if progress is not None:
+        progress(0, total, what)
+
+    def on_result(i, result):
+        nonlocal done
+        done += tasks[i][1].games
+        if progress is not None:
+            progress(done, total, what)
+
+    return mapper(worker, tasks, on_result=on_result, scatter=[agent])
+
+
 def kill_loky_workers() -> None:
     """Kill the worker processes of joblib's reusable loky executor, if any (no new one is made).
     SIGKILL, which also ends a stopped (SIGSTOP) worker, unlike loky's own SIGTERM."""

@@ -210,6 +210,10 @@ class EvolveConfig:
     task_timeout: float = setting(
         300.0, "seconds one work unit may take before the run stops (a hung or stopped worker)", metavar="SECONDS"
     )
+    archive: bool = setting(False, "MAP-Elites: fill a quality-diversity archive of decks instead of selection")
+    archive_cells: str = setting(
+        "10x10", "MAP-Elites: cells of the archive's grid over its two descriptors", metavar="NxM"
+    )
 
     def __post_init__(self):
         self._resolve_game()
@@ -231,6 +235,18 @@ class EvolveConfig:
         need(self.backend in BACKENDS, f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         need(isinstance(self.agent, str) and self.agent.strip() != "", "agent must be an agent spec")
         need(isinstance(self.rules, DeckRules), "rules must be a table of min_cards, max_total, min_power")
+        self._check_archive()
+
+    def _check_archive(self) -> None:
+        need(isinstance(self.archive, bool), f"archive must be true or false, got {self.archive!r}")
+        if not self.archive:
+            return
+        from evolution.archive import parse_cells
+
+        try:
+            parse_cells(self.archive_cells)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
 
     def _resolve_game(self) -> None:
         """The objective and game settings of the chosen game; Gwent Lite-only settings refused elsewhere."""

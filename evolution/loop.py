@@ -55,7 +55,10 @@ def evolve(
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
     agent, panel, yardstick_refs = check_inputs(config)  # everything a user can get wrong, before a file is written
+    if config.archive and resume:  # the checkpoint does not hold the archive
+        raise UserError(f"{folder.path} is an archive (MAP-Elites) run; archive runs cannot be resumed yet")
     state = (folder.read_state(config) if resume else None) or EvolutionState.start(config)
+    archive = _archive(config)
     if state.generation >= 0:
         log(f"resuming {folder.path} after generation {state.generation}")
     mapper = (
@@ -75,12 +78,20 @@ def evolve(
             )
         clock, start = Clock(config.generations), state.next_generation
         for gen in range(start, config.generations):
-            pool = tb.population(n=config.pool) if gen == 0 else tb.next_pool(state.pool)  # select + vary
+            if archive is not None:  # MAP-Elites: children of the archive's elites (random decks at first)
+                pool = archive.ask(config.pool, state.rng)
+            else:
+                pool = tb.population(n=config.pool) if gen == 0 else tb.next_pool(state.pool)  # select + vary
             clock.start()
             games = evaluator.evaluate(pool, state.hall_of_fame, gen, progress, what=clock.stage(gen, state))
             games += yardstick.measure_generation(pool, yardstick_refs, agent, config, tb.map, gen, progress)
             seconds = clock.stop()
             record = record_generation(state, gen, pool, games, seconds)  # hall of fame, logbook, best decks
+            if archive is not None:
+                from evolution.archive import write_archive
+
+                record["archive_entered"] = archive.tell(pool)
+                write_archive(folder, archive, gen)
             folder.write_generation(state, games, seconds, config)  # the checkpoint last
             if config.plot_every and ((gen + 1) % config.plot_every == 0 or gen + 1 == config.generations):
                 folder.write_plots(config.opponents, log, config=config)
@@ -90,6 +101,15 @@ def evolve(
         if not finish:
             return summary_of(folder, state)
         return finish_run_once(folder, config, state, agent, pm, start < config.generations, progress, log)
+
+
+def _archive(config: EvolveConfig):
+    """The run's MAP-Elites archive (evolution.archive), or None for a run with selection."""
+    if not config.archive:
+        return None
+    from evolution.archive import DeckArchive
+
+    return DeckArchive(config)
 
 
 def prepare_run(

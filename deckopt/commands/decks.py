@@ -30,6 +30,11 @@ def register(sub) -> None:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument(
+        "--archive",
+        action="store_true",
+        help="the elites of an archive (MAP-Elites) run, best first, with their niches",
+    )
+    p.add_argument(
         "--export", metavar="FILE", help="write the champion (or generation N's best) as a deck file (.toml or .json)"
     )
     p.add_argument("--force", action="store_true", help="--export: replace an existing deck file")
@@ -82,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--games must be even (mirrored pairs of games)")
     if args.matchups is not None and (args.matchups % 2 or r.config.game != "gwent_lite"):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
+    if args.archive:
+        return _archive(r, args.json)
     report = decks_report(r, args.generation, args.top)
     out = dict(report)
     notes = []
@@ -119,6 +126,19 @@ def run(args: argparse.Namespace) -> int:
         print(decks_table(report))
         for n in notes:
             print(n)
+    return 0
+
+
+def _archive(r, as_json: bool) -> int:
+    from evolution.archive import elites_table
+    from evolution.space import space_for
+    from games.errors import UserError
+
+    path = r.folder.path / "archive.json"
+    if not path.is_file():
+        raise UserError(f"run {str(r.folder.path)!r} has no archive (evolve it with --archive)")
+    data = r.folder.read_json(path)
+    print_json(data) if as_json else print(elites_table(data, space_for(r.config)))
     return 0
 
 

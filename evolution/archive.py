@@ -15,6 +15,7 @@ Descriptors (each bounded, so the grid covers every legal deck):
   upper bound.)
 - Exploding Kittens: the Skip count and the Attack count (each within its bounds).
 
+A resumed run rebuilds the archive from archive.json (written before the checkpoint each generation).
 The deck is stored in the archive itself as a fixed-length vector (its cards, padded with -1), so the
 archive alone holds everything (no side table to keep in step). The emitter draws every random choice
 from the run's numpy Generator (parents chosen among the elites sorted by cell index, not with ribs's
@@ -83,6 +84,32 @@ class DeckArchive:
             extra_fields={"ci_lo": ((), np.float64), "ci_hi": ((), np.float64), "games": ((), np.int64)},
             dtype=np.float64,
         )
+
+    @classmethod
+    def read(cls, config, folder, generation: int) -> DeckArchive:
+        """The archive of a run resumed after `generation`, rebuilt from its archive.json (each elite
+        into its empty cell: the same archive); UserError if the file is not that generation's."""
+        from games.errors import UserError
+
+        archive = cls(config)
+        path = folder.path / "archive.json"
+        data = folder.read_json(path) if path.is_file() else None
+        if not isinstance(data, dict) or data.get("generation") != generation:
+            raise UserError(f"{path} is missing or not of generation {generation}; the archive run cannot be resumed")
+        entries = data["entries"]
+        if entries:
+            solutions = np.full((len(entries), archive.width), PAD, dtype=np.float64)
+            for i, e in enumerate(entries):
+                solutions[i, : len(e["cards"])] = e["cards"]
+            archive.grid.add(
+                solutions,
+                np.array([e["score"] for e in entries]),
+                np.array([[e[n] for n in archive.names] for e in entries]),
+                ci_lo=np.array([e["ci95"][0] for e in entries]),
+                ci_hi=np.array([e["ci95"][1] for e in entries]),
+                games=np.array([e["games"] for e in entries]),
+            )
+        return archive
 
     def __len__(self) -> int:
         return len(self.grid)

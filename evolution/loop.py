@@ -55,10 +55,8 @@ def evolve(
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
     agent, panel, yardstick_refs = check_inputs(config)  # everything a user can get wrong, before a file is written
-    if config.archive and resume:  # the checkpoint does not hold the archive
-        raise UserError(f"{folder.path} is an archive (MAP-Elites) run; archive runs cannot be resumed yet")
     state = (folder.read_state(config) if resume else None) or EvolutionState.start(config)
-    archive = _archive(config)
+    archive = _archive(config, folder, state)
     if state.generation >= 0:
         log(f"resuming {folder.path} after generation {state.generation}")
     mapper = (
@@ -103,13 +101,14 @@ def evolve(
         return finish_run_once(folder, config, state, agent, pm, start < config.generations, progress, log)
 
 
-def _archive(config: EvolveConfig):
-    """The run's MAP-Elites archive (evolution.archive), or None for a run with selection."""
+def _archive(config: EvolveConfig, folder: RunFolder, state: EvolutionState):
+    """The run's MAP-Elites archive (evolution.archive; a resumed run's read back from its folder),
+    or None for a run with selection."""
     if not config.archive:
         return None
     from evolution.archive import DeckArchive
 
-    return DeckArchive(config)
+    return DeckArchive.read(config, folder, state.generation) if state.generation >= 0 else DeckArchive(config)
 
 
 def prepare_run(

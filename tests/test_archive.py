@@ -73,12 +73,10 @@ def test_decks_archive_prints_the_elites(archive_run, capsys):
     assert f"score {best['score']:.3f}" in out.splitlines()[1]
 
 
-def test_decks_archive_of_a_plain_run_and_resume_of_an_archive_run_are_refused(archive_run, tmp_path, capsys):
+def test_decks_archive_of_a_plain_run_and_bad_cells_are_refused(archive_run, tmp_path, capsys):
     evolve(tiny(), tmp_path / "plain", log=None, finish=False)
     assert main(["decks", str(tmp_path / "plain"), "--archive"]) != 0
     assert "has no archive (evolve it with --archive)" in capsys.readouterr().err
-    with pytest.raises(UserError, match="cannot be resumed"):
-        evolve(None, archive_run, resume=True, log=None)
     with pytest.raises(UserError, match="10x10"):
         tiny(archive=True, archive_cells="ten")
 
@@ -91,3 +89,21 @@ def test_kittens_archive_counts_skips_and_attacks(tmp_path):
     for e in data["entries"]:
         skips, attacks = np.bincount(e["cards"], minlength=3)[1:3]
         assert (e["skips"], e["attacks"]) == (skips, attacks)
+
+
+def test_resumed_archive_run_ends_with_the_same_archive(archive_run, tmp_path):
+    run = tmp_path / "cut"
+
+    def stop_after_first(gen):
+        if gen == 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evolve(archive_config(), run, log=None, on_generation=stop_after_first)
+    assert json.loads((run / "archive.json").read_text())["generation"] == 0
+    evolve(None, run, resume=True, log=None, finish=False)
+    assert json.loads((run / "archive.json").read_text()) == json.loads((archive_run / "archive.json").read_text())
+    data = json.loads((run / "archive.json").read_text())
+    (run / "archive.json").write_text(json.dumps({**data, "generation": 0}))  # behind the checkpoint
+    with pytest.raises(UserError, match="not of generation 2"):
+        evolve(None, run, resume=True, overrides={"generations": 4}, log=None, finish=False)

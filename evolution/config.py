@@ -15,6 +15,9 @@ Every field carries its help text (`games.config.setting`); `deckopt evolve` mak
 them. The resolved config is saved in the run folder as `config.json` and inside every checkpoint;
 a resumed run reads it back. Only the fields in `EXECUTION_FIELDS` (how and how long to run, not
 what to compute) may change on resume.
+
+One module on purpose: every setting of a run with its help text and its checks in one dataclass, from
+which the command-line flags are generated, so a reader finds any setting on this one page.
 """
 
 from __future__ import annotations

@@ -64,6 +64,13 @@ class Task:
         return sum(p.games for p in self.pairings)
 
 
+def agent_key(prefix, task_index: int) -> tuple[int, ...]:
+    """Seed key of the agent's own random choices in task `task_index` of a batch keyed `prefix`."""
+    key = [int(k) for k in prefix] + [task_index]
+    key[1] += _AGENT_STAGE_OFFSET
+    return tuple(key)
+
+
 def deal_seeds(key, deals: int) -> list[int]:
     return np.random.default_rng(list(key)).integers(2**63, size=deals).tolist()
 
@@ -136,31 +143,16 @@ def make_tasks(
     """Consecutive pairings grouped into tasks of about `games_per_task` games (a pairing is never
     split): a list of `(agent, task)` argument pairs for `play_task`. The grouping depends only on
     the pairings and `games_per_task`, never on the workers."""
-    tasks: list[tuple[object, Task]] = []
-    current: list[Pairing] = []
-    games = 0
+    from evolution.parallel import group_by_games
+
     rules_t = (rules.min_cards, rules.max_total, rules.min_power)
-
-    def flush():
-        nonlocal current, games
-        if current:
-            key = [int(k) for k in agent_key_prefix] + [len(tasks)]
-            key[1] += _AGENT_STAGE_OFFSET
-            plain = tuple(
-                Pairing(
-                    tuple(int(c) for c in p.a), tuple(int(c) for c in p.b), tuple(int(k) for k in p.key), int(p.deals)
-                )
-                for p in current
-            )
-            tasks.append((agent, Task(rules_t, plain, tuple(key))))
-            current, games = [], 0
-
-    for p in pairings:
-        current.append(p)
-        games += p.games
-        if games >= games_per_task:
-            flush()
-    flush()
+    tasks: list[tuple[object, Task]] = []
+    for i, group in enumerate(group_by_games(pairings, games_per_task)):
+        plain = tuple(
+            Pairing(tuple(int(c) for c in p.a), tuple(int(c) for c in p.b), tuple(int(k) for k in p.key), int(p.deals))
+            for p in group
+        )
+        tasks.append((agent, Task(rules_t, plain, agent_key(agent_key_prefix, i))))
     return tasks
 
 

@@ -113,25 +113,15 @@ def play_decks(
 ) -> list[np.ndarray]:
     """The (deals, 2) outcomes of every deck, in order, through `mapper`; tasks of about
     `games_per_task` games (a deck's games are never split), fixed by the decks alone."""
+    from evolution.parallel import group_by_games, map_tasks
+
     plain = tuple(sorted(settings.items()))
-    tasks, current, n = [], [], 0
-
-    def flush():
-        nonlocal current, n
-        if current:
-            key = [int(k) for k in key_prefix] + [len(tasks)]
-            key[1] += fit._AGENT_STAGE_OFFSET
-            tasks.append((agent, ObjectiveTask(objective, plain, tuple(current), tuple(key))))
-            current, n = [], 0
-
-    for d in decks:
-        current.append(DeckGames(tuple(int(c) for c in d.cards), tuple(int(k) for k in d.key), int(d.deals)))
-        n += d.games
-        if n >= games_per_task:
-            flush()
-    flush()
-    from evolution.parallel import map_tasks
-
+    tasks = []
+    for i, group in enumerate(group_by_games(decks, games_per_task)):
+        plain_decks = tuple(
+            DeckGames(tuple(int(c) for c in d.cards), tuple(int(k) for k in d.key), int(d.deals)) for d in group
+        )
+        tasks.append((agent, ObjectiveTask(objective, plain, plain_decks, fit.agent_key(key_prefix, i))))
     results = map_tasks(play_objective_task, tasks, mapper, agent, progress, what)
     return [o for r in results for o in r]
 

@@ -186,6 +186,21 @@ class Mapper:
         )
 
 
+def group_by_games(items: list, games_per_task: int) -> list[list]:
+    """Consecutive items (each with a `.games` count) in groups of at least `games_per_task` games (an
+    item is never split; the last group may hold fewer): fixed by the items alone, never by the workers."""
+    groups, current, games = [], [], 0
+    for item in items:
+        current.append(item)
+        games += item.games
+        if games >= games_per_task:
+            groups.append(current)
+            current, games = [], 0
+    if current:
+        groups.append(current)
+    return groups
+
+
 def map_tasks(worker: Callable, tasks: list[tuple], mapper, agent, progress=None, what: str = "games") -> list:
     """`worker(agent, task)` for every `(agent, task)` pair of `tasks` through `mapper`, in order (the
     agent scattered once to the workers); `progress(done, total, what)` counts `task.games` as each

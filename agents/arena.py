@@ -16,7 +16,8 @@ import numpy as np
 
 from agents.base import Agent
 from agents.stats import Record
-from games import Game, State
+from games import TERMINAL, Game, State
+from games.batch import BatchState, StateBatch
 
 
 def play_states(
@@ -27,24 +28,35 @@ def play_states(
 ) -> int:
     """Play every state to the end, in place. `seat_agents[g][p]` is the index in `agents` of the
     agent playing seat `p` of game `g`. Returns the number of actions applied."""
-    active = [g for g, s in enumerate(states) if not s.is_terminal()]
+    return play_batch(StateBatch(states), seat_agents, agents, on_step)
+
+
+def play_batch(
+    batch: BatchState,
+    seat_agents: Sequence[Sequence[int]],
+    agents: Sequence[Agent],
+    on_step: Callable[[int], None] | None = None,
+) -> int:
+    """`play_states` for any batch form (games/batch.py), e.g. a vectorised engine: every game of
+    `batch` played to the end, each agent asked once per step for all the games it moves in
+    (`Agent.act_batch`). Returns the number of actions applied."""
+    seats = np.asarray(seat_agents, dtype=np.int64).reshape(batch.size, -1)
+    players = batch.current_players()
+    active = np.flatnonzero(players != TERMINAL)
     steps = 0
-    n_agents = len(agents)
-    while active:
-        groups: list[list[int]] = [[] for _ in range(n_agents)]
-        for g in active:
-            groups[seat_agents[g][states[g].current_player]].append(g)
-        for a, gs in enumerate(groups):
-            if not gs:
-                continue
-            batch = [states[g] for g in gs]
-            actions = agents[a].act(batch)
-            for s, action in zip(batch, actions):
-                s.apply_action(int(action))
-        steps += len(active)
+    while active.size:
+        who = seats[active, players[active]]
+        actions = np.empty(active.size, dtype=np.int64)
+        for a, agent in enumerate(agents):
+            mine = who == a
+            if mine.any():
+                actions[mine] = agent.act_batch(batch, active[mine])
+        batch.apply_actions(active, actions)
+        steps += active.size
         if on_step is not None:
-            on_step(len(active))
-        active = [g for g in active if not states[g].is_terminal()]
+            on_step(active.size)
+        players = batch.current_players()
+        active = np.flatnonzero(players != TERMINAL)
     return steps
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from games import State
+from games.batch import BatchState
 
 
 class Agent(abc.ABC):
@@ -22,6 +23,12 @@ class Agent(abc.ABC):
     @abc.abstractmethod
     def act(self, states: Sequence[State]) -> np.ndarray:
         """One legal action per state (int64 array of len(states))."""
+
+    def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
+        """One legal action for each game `games` of `batch` (agents/arena.play_batch). By default
+        through `act` on the games as states; agents that need only observations and legal masks
+        override it, so a vectorised engine never builds a state for them."""
+        return self.act([batch.state(g) for g in games.tolist()])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.spec!r})"
@@ -43,6 +50,13 @@ class RandomAgent(Agent):
             legal = s.legal_actions()
             out[i] = legal[int(u[i] * len(legal))]
         return out
+
+    def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
+        # the same draws as `act`: the k-th legal action (ascending) with k = int(u * count)
+        masks = batch.legal_masks(games)
+        u = self.rng.random(len(games))
+        k = (u * masks.sum(axis=1)).astype(np.int64)
+        return (masks.cumsum(axis=1) > k[:, None]).argmax(axis=1)
 
 
 class RuleAgent(Agent):

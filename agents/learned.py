@@ -32,6 +32,7 @@ import numpy as np
 
 from agents.base import Agent, masked_argmax
 from games import Game, State, UserError
+from games.batch import BatchState
 
 MODEL_FORMAT = "deckopt-q-network-1"
 KERAS_NAME_PREFIX = "q_network__"
@@ -125,6 +126,9 @@ class LearnedAgent(Agent):
     def act(self, states: Sequence[State]) -> np.ndarray:
         masks = self.game.legal_masks(states)
         return masked_argmax(self.q_values(states), masks)
+
+    def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
+        return masked_argmax(self.network(batch.observations(games)), batch.legal_masks(games))
 
 
 # --- model files --------------------------------------------------------------------------------

@@ -43,6 +43,8 @@ class Game(abc.ABC):
     observation_size: int
     config_class: type  # the config dataclass; `games.make` builds one from keyword arguments
     config: Any  # an instance of config_class
+    #: a vectorised engine of this game (a games.batch.BatchState subclass), or None
+    batch_class: type | None = None
 
     @abc.abstractmethod
     def new_initial_state(self, rng: np.random.Generator) -> State:

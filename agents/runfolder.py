@@ -1,7 +1,7 @@
 """The training loop and run folder shared by the policy learners (agents.nfsp, agents.ppo).
 
-The same contract as `deckopt train`'s DQN (agents/dqn/trainer.py and runlog.py, whose RunLog,
-checks and checkpoint reader are reused here): config.json (with "algo"), metrics.csv and
+The same contract as `deckopt train`'s DQN (agents/dqn/runlog.py's RunLog and folder checks,
+agents/training.py's loop plumbing and checkpoint reader): config.json (with "algo"), metrics.csv and
 TensorBoard scalars, checkpoints/checkpoint.npz written at once and every `checkpoint_minutes`
 (exact resume: weights, optimizer state, buffers, generator state, counters), model.keras +
 model.npz (the agent that is shipped and evaluated), learning_curves.png. A non-finite loss stops
@@ -26,14 +26,14 @@ from pathlib import Path
 import numpy as np
 
 from agents.dqn.runlog import CHECKPOINT, RunLog, check_new_run_dir, check_resumable
-from agents.dqn.trainer import (
-    _Clock,
-    _one_line,
-    _refuse_divergence,
-    _report_progress,
-    _stop_reason,
+from agents.training import (
+    Clock,
     check_checkpoint_config,
+    one_line,
     read_checkpoint,
+    refuse_divergence,
+    report_progress,
+    stop_reason,
 )
 from games import UserError
 from games.config import config_to_dict
@@ -72,7 +72,7 @@ def restore(learner, state: dict, arrays: dict, where: str) -> None:
         learner.episodes, learner.updates, learner.last_loss = state["episodes"], state["updates"], state["last_loss"]
         learner.restore(state["learner"], arrays)
     except Exception as exc:  # a damaged or foreign checkpoint can fail in many ways
-        raise UserError(f"cannot resume from {where}: it does not fit this run ({_one_line(exc)})") from None
+        raise UserError(f"cannot resume from {where}: it does not fit this run ({one_line(exc)})") from None
 
 
 def evaluate_agent(learner) -> dict:
@@ -141,11 +141,11 @@ def _evaluate_into(row: dict, learner, log) -> dict:
     return last_eval
 
 
-def _save_checkpoint(run: RunLog, learner, last_eval: dict, clock: _Clock) -> None:
+def _save_checkpoint(run: RunLog, learner, last_eval: dict, clock: Clock) -> None:
     run.save_checkpoint(checkpoint_bytes(learner, {"rows": run.rows, "last_eval": last_eval, "seconds": clock.total()}))
 
 
-def _finish(run: RunLog, learner, last_eval: dict, clock: _Clock, stopped_by: str, log) -> dict:
+def _finish(run: RunLog, learner, last_eval: dict, clock: Clock, stopped_by: str, log) -> dict:
     """Evaluate the final weights (unless just done or interrupted), save checkpoint, models, plot."""
     if run.rows and last_eval.get("episodes") != learner.episodes and stopped_by != "interrupt":
         last_eval = _evaluate_into(run.rows[-1], learner, log)
@@ -174,7 +174,7 @@ def train_learner(
     out = Path(out)
     learner, run, state = _open_run(learner_cls, out, game_name, config, resume)
     target = episodes if episodes is not None else (None if minutes is not None else config.episodes)
-    last_eval, clock = state["last_eval"], _Clock(state["seconds"])
+    last_eval, clock = state["last_eval"], Clock(state["seconds"])
     every = config.eval_every
     next_eval = (learner.episodes // every + 1) * every if every else None
     try:
@@ -182,18 +182,18 @@ def train_learner(
             _save_checkpoint(run, learner, last_eval, clock)
         last_checkpoint = time.perf_counter()
         while True:
-            stopped_by = _stop_reason(learner.episodes, target, clock.session(), minutes, should_stop)
+            stopped_by = stop_reason(learner.episodes, target, clock.session(), minutes, should_stop)
             if stopped_by:
                 break
             info = learner.step()  # self-play -> buffers -> updates
-            _refuse_divergence(info, learner.episodes, out)
+            refuse_divergence(info, learner.episodes, out)
             row = _row(learner, info, clock.total())
             evaluated = next_eval is not None and learner.episodes >= next_eval
             if evaluated:
                 last_eval = _evaluate_into(row, learner, log)
                 next_eval += every
             run.add(row, write_csv=evaluated)
-            _report_progress(progress, learner.episodes, target, clock.session(), minutes, game_name)
+            report_progress(progress, learner.episodes, target, clock.session(), minutes, game_name)
             if time.perf_counter() - last_checkpoint >= config.checkpoint_minutes * 60:
                 _save_checkpoint(run, learner, last_eval, clock)
                 last_checkpoint = time.perf_counter()

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.dqn.config import MAX_SEED
 from agents.learned import ACTIVATIONS
-from games import GAME_NAMES
-from games.config import config_from_dict, need, read_settings, setting
+from agents.training import check_learner_config, load_learner_config
+from games.config import need, setting
 
 
 @dataclass
@@ -51,32 +50,16 @@ class AlphaZeroConfig:
     tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
 
     def __post_init__(self):
-        need(0 <= self.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {self.seed}")
-        need(
-            bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
-            f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}",
+        check_learner_config(
+            self,
+            at_least_one=("simulations", "updates_per_batch", "batch_size", "replay_size", "eval_simulations"),
+            at_least_zero=("min_replay", "temperature_moves"),
         )
-        for name in (
-            "episodes",
-            "games_per_batch",
-            "simulations",
-            "updates_per_batch",
-            "batch_size",
-            "replay_size",
-            "eval_games",
-            "eval_simulations",
-            "tf_threads",
-        ):
-            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("min_replay", "eval_every", "temperature_moves"):
-            need(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
         need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate}")
         need(self.weight_decay >= 0, f"weight_decay must be >= 0, got {self.weight_decay}")
         need(self.c_puct > 0, f"c_puct must be > 0, got {self.c_puct}")
         need(self.dirichlet_alpha > 0, f"dirichlet_alpha must be > 0, got {self.dirichlet_alpha}")
         need(0 <= self.dirichlet_fraction <= 1, f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction}")
-        need(self.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
-        need(self.activation in ACTIVATIONS, f"activation must be one of {', '.join(ACTIVATIONS)}")
 
 
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -128,9 +111,4 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 
 def load_config(game_name: str, path=None, **overrides) -> AlphaZeroConfig:
     """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
-    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
-    values = dict(GAME_DEFAULTS.get(game_name, {}))
-    if path is not None:
-        values.update(read_settings(path, "config file"))
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return config_from_dict(AlphaZeroConfig, values, where="AlphaZero config")
+    return load_learner_config(AlphaZeroConfig, GAME_DEFAULTS, game_name, path, overrides, where="AlphaZero config")

@@ -34,7 +34,8 @@ from agents.dqn.model import (
 )
 from agents.dqn.runlog import RunLog, default_run_dir, plot_learning_curves, read_run_config
 from agents.dqn.selfplay import MIRRORS, ReplayBuffer, SelfPlayRecorder, episode_targets, self_play
-from agents.dqn.trainer import Trainer, evaluate_greedy, initial_weights, read_checkpoint, train
+from agents.dqn.trainer import Trainer, evaluate_greedy, initial_weights, train
+from agents.training import read_checkpoint
 
 __all__ = [
     "DQNConfig",

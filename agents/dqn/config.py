@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
-from games import GAME_NAMES
-from games.config import config_from_dict, need, read_settings, setting
-
-MAX_SEED = 2**32 - 1  # numpy's seeds
+from agents.training import check_learner_config, linear_schedule, load_learner_config
+from games.config import need, setting
 
 
 @dataclass
@@ -75,34 +73,22 @@ class DQNConfig:
     )
 
     def __post_init__(self):
-        need(0 <= self.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {self.seed}")
-        need(
-            bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
-            f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}",
+        check_learner_config(
+            self,
+            at_least_one=("batch_size", "replay_size"),
+            at_least_zero=(
+                "updates_per_batch",
+                "min_replay",
+                "epsilon_decay_episodes",
+                "learning_rate_decay_episodes",
+                "random_opening_moves",
+            ),
         )
-        for name in ("games_per_batch", "batch_size", "replay_size", "eval_games", "episodes", "tf_threads"):
-            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in (
-            "updates_per_batch",
-            "min_replay",
-            "eval_every",
-            "epsilon_decay_episodes",
-            "learning_rate_decay_episodes",
-            "random_opening_moves",
-        ):
-            need(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
-        mix = self.opponent_mix
-        need(
-            all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
-            f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}",
-        )
-        need(0.0 < self.gamma <= 1.0, f"gamma must be in (0, 1], got {self.gamma}")
         need(
             0.0 <= self.epsilon_start <= 1.0 and 0.0 <= self.epsilon_end <= 1.0,
             "epsilon_start and epsilon_end must be in [0, 1]",
         )
         need(self.learning_rate > 0 and self.learning_rate_end > 0, "learning_rate and learning_rate_end must be > 0")
-        need(self.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
         for name in ("activation", "output_activation"):
             need(getattr(self, name) in ACTIVATIONS, f"{name} must be one of {', '.join(ACTIVATIONS)}")
 
@@ -178,28 +164,19 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 def load_config(game_name: str, path=None, **overrides) -> DQNConfig:
     """Per-game defaults, then the settings file at `path` (TOML, or JSON by suffix; top-level keys
     are DQNConfig fields, a [game_config] table holds game options), then the non-None `overrides`."""
-    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
-    values = dict(GAME_DEFAULTS.get(game_name, {}))
-    if path is not None:
-        values.update(read_settings(path, "config file"))
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return config_from_dict(DQNConfig, values, where="DQN config")
+    return load_learner_config(DQNConfig, GAME_DEFAULTS, game_name, path, overrides, where="DQN config")
 
 
 def default_config(game_name: str) -> DQNConfig:
     return load_config(game_name)
 
 
-def _linear(start: float, end: float, decay_episodes: int, episodes: int) -> float:
-    frac = 1.0 if decay_episodes == 0 else min(1.0, episodes / decay_episodes)
-    return start + frac * (end - start)
-
-
 def epsilon_at(config: DQNConfig, episodes: int) -> float:
-    return _linear(config.epsilon_start, config.epsilon_end, config.epsilon_decay_episodes, episodes)
+    return linear_schedule(config.epsilon_start, config.epsilon_end, config.epsilon_decay_episodes, episodes)
 
 
 def learning_rate_at(config: DQNConfig, episodes: int) -> float:
     if config.learning_rate_decay_episodes == 0:
         return config.learning_rate
-    return _linear(config.learning_rate, config.learning_rate_end, config.learning_rate_decay_episodes, episodes)
+    c = config
+    return linear_schedule(c.learning_rate, c.learning_rate_end, c.learning_rate_decay_episodes, episodes)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,13 +28,17 @@ from agents.dqn.config import DQNConfig, epsilon_at, learning_rate_at
 from agents.dqn.runlog import CHECKPOINT, RunLog, check_new_run_dir, check_resumable
 from agents.dqn.selfplay import MIRRORS, ReplayBuffer, SelfPlayRecorder, self_play
 from agents.learned import LearnedAgent, model_metadata
+from agents.training import (
+    Clock,
+    check_checkpoint_config,
+    one_line,
+    read_checkpoint,
+    refuse_divergence,
+    report_progress,
+    stop_reason,
+)
 from games import UserError
 from games.config import config_to_dict
-
-
-def _one_line(exc: BaseException, limit: int = 200) -> str:
-    text = " ".join(f"{type(exc).__name__}: {exc}".split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def initial_weights(config: DQNConfig, game) -> list[np.ndarray]:
@@ -166,37 +169,10 @@ class Trainer:
             self.rng.bit_generator.state = state["rng"]
             self.episodes, self.updates, self.last_loss = state["episodes"], state["updates"], state["last_loss"]
         except Exception as exc:  # a damaged or foreign checkpoint can fail in many ways
-            raise UserError(f"cannot resume from {where}: it does not fit this run ({_one_line(exc)})") from None
+            raise UserError(f"cannot resume from {where}: it does not fit this run ({one_line(exc)})") from None
         self.network = qmodel.numpy_network(self.model, self.config)
         self.recorder.network = self.network
         return state
-
-
-def read_checkpoint(path: Path) -> tuple[dict, dict]:
-    """(state, arrays) of a checkpoint file; UserError in one line if it cannot be read."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            state = json.loads(str(data["state"][()]))
-            arrays = {name: data[name] for name in data.files if name != "state"}
-        if not isinstance(state, dict) or not {"rows", "last_eval", "seconds"} <= set(state):
-            raise ValueError("no training state in it")
-    except Exception as exc:  # truncated, corrupt, or not a checkpoint at all
-        raise UserError(f"cannot resume from {path}: the checkpoint is damaged ({_one_line(exc)})") from None
-    return state, arrays
-
-
-def check_checkpoint_config(state: dict, game_name: str, config: DQNConfig, run: Path) -> None:
-    """UserError naming the settings in which the run's config.json differs from its checkpoint."""
-    saved = state.get("config")
-    if saved is None:  # a checkpoint from before they carried their config: restore checks the shapes
-        return
-    now = {"game": game_name, **config_to_dict(config)}
-    differ = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
-    if differ:
-        details = "; ".join(f"{k} {saved.get(k)!r} in the checkpoint, {now.get(k)!r} now" for k in differ[:3])
-        raise UserError(
-            f"{run / 'config.json'} does not match its checkpoint ({details}); restore it to resume, or start a new run"
-        )
 
 
 def evaluate_greedy(trainer: Trainer) -> dict:
@@ -250,19 +226,6 @@ def _status_line(trainer: Trainer, last_eval: dict) -> str:
     )
 
 
-class _Clock:
-    """Seconds of this session, and of the run in all (those of earlier sessions included)."""
-
-    def __init__(self, before: float):
-        self.before, self.start = before, time.perf_counter()
-
-    def session(self) -> float:
-        return time.perf_counter() - self.start
-
-    def total(self) -> float:
-        return self.before + self.session()
-
-
 def _open_run(out: Path, game_name: str, config: DQNConfig, resume: bool) -> tuple[Trainer, RunLog, dict]:
     """Check the folder (and the checkpoint) before building anything; then build the trainer,
     restore it on resume, and open the run's files. Nothing is written until all checks pass."""
@@ -301,7 +264,7 @@ def train(
     out = Path(out)
     trainer, run, state = _open_run(out, game_name, config, resume)
     target = episodes if episodes is not None else (None if minutes is not None else config.episodes)
-    last_eval, clock = state["last_eval"], _Clock(state["seconds"])
+    last_eval, clock = state["last_eval"], Clock(state["seconds"])
     every = config.eval_every
     next_eval = (trainer.episodes // every + 1) * every if every else None
     try:
@@ -309,18 +272,18 @@ def train(
             _save_checkpoint(run, trainer, last_eval, clock)
         last_checkpoint = time.perf_counter()
         while True:
-            stopped_by = _stop_reason(trainer.episodes, target, clock.session(), minutes, should_stop)
+            stopped_by = stop_reason(trainer.episodes, target, clock.session(), minutes, should_stop)
             if stopped_by:
                 break
             info = trainer.step()  # self-play -> replay -> update
-            _refuse_divergence(info, trainer.episodes, out)
+            refuse_divergence(info, trainer.episodes, out)
             row = _metrics_row(trainer, info, clock.total())
             evaluated = next_eval is not None and trainer.episodes >= next_eval
             if evaluated:  # evaluate / log
                 last_eval = _evaluate_into(row, trainer, log)
                 next_eval += every
             run.add(row, write_csv=evaluated)
-            _report_progress(progress, trainer.episodes, target, clock.session(), minutes, game_name)
+            report_progress(progress, trainer.episodes, target, clock.session(), minutes, game_name)
             if time.perf_counter() - last_checkpoint >= config.checkpoint_minutes * 60:  # checkpoint
                 _save_checkpoint(run, trainer, last_eval, clock)
                 last_checkpoint = time.perf_counter()
@@ -344,15 +307,6 @@ def train(
     }
 
 
-def _refuse_divergence(info: dict, episodes: int, out: Path) -> None:
-    """A non-finite loss poisons every weight: stop before anything of it is saved."""
-    if info["trained"] and not math.isfinite(info["loss"]):
-        raise UserError(
-            f"training diverged: the loss became {info['loss']} at {episodes} episodes "
-            f"(try a smaller learning rate); the last checkpoint in {out} is kept"
-        )
-
-
 def _evaluate_into(row: dict, trainer: Trainer, log: Callable[[str], None] | None) -> dict:
     """Evaluate the greedy agent, add its rates to `row`, log a status line; returns the evaluation."""
     last_eval = {"episodes": trainer.episodes, **evaluate_greedy(trainer)}
@@ -361,34 +315,10 @@ def _evaluate_into(row: dict, trainer: Trainer, log: Callable[[str], None] | Non
     return last_eval
 
 
-def _stop_reason(
-    done: int, target: int | None, session_seconds: float, minutes: float | None, should_stop: Callable[[], bool] | None
-) -> str | None:
-    if target is not None and done >= target:
-        return "episodes"
-    if minutes is not None and session_seconds >= minutes * 60:
-        return "minutes"
-    if should_stop is not None and should_stop():
-        return "interrupt"
-    return None
-
-
-def _save_checkpoint(run: RunLog, trainer: Trainer, last_eval: dict, clock: _Clock) -> None:
+def _save_checkpoint(run: RunLog, trainer: Trainer, last_eval: dict, clock: Clock) -> None:
     run.save_checkpoint(trainer.checkpoint_bytes({"rows": run.rows, "last_eval": last_eval, "seconds": clock.total()}))
 
 
 def _report(log: Callable[[str], None] | None, line: str) -> None:
     if log is not None:
         log(line)
-
-
-def _report_progress(
-    progress, episodes: int, target: int | None, session_seconds: float, minutes: float | None, game_name: str
-) -> None:
-    """Episodes of the target, or (with a time budget) seconds of the minutes."""
-    if progress is None:
-        return
-    if target is not None:
-        progress(episodes, target, f"train {game_name}")
-    else:
-        progress(min(int(session_seconds), int(minutes * 60)), int(minutes * 60), f"train {game_name}")

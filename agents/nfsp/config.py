@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.dqn.config import MAX_SEED
 from agents.learned import ACTIVATIONS
 from agents.policy import POLICY_MODES
-from games import GAME_NAMES
-from games.config import config_from_dict, need, read_settings, setting
+from agents.training import check_learner_config, linear_schedule, load_learner_config
+from games.config import need, setting
 
 
 @dataclass
@@ -59,31 +58,17 @@ class NFSPConfig:
     tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
 
     def __post_init__(self):
-        need(0 <= self.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {self.seed}")
-        need(
-            bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
-            f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}",
+        check_learner_config(
+            self,
+            at_least_one=("batch_size", "rl_replay_size", "sl_reservoir_size", "target_update_every"),
+            at_least_zero=("updates_per_batch", "min_replay", "epsilon_decay_episodes"),
         )
-        for name in ("games_per_batch", "batch_size", "rl_replay_size", "sl_reservoir_size", "eval_games"):
-            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("episodes", "tf_threads", "target_update_every"):
-            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("updates_per_batch", "min_replay", "eval_every", "epsilon_decay_episodes"):
-            need(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
-        mix = self.opponent_mix
-        need(
-            all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
-            f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}",
-        )
-        need(0.0 < self.gamma <= 1.0, f"gamma must be in (0, 1], got {self.gamma}")
         need(0.0 < self.anticipatory <= 1.0, f"anticipatory must be in (0, 1], got {self.anticipatory}")
         need(
             0.0 <= self.epsilon_start <= 1.0 and 0.0 <= self.epsilon_end <= 1.0,
             "epsilon_start and epsilon_end must be in [0, 1]",
         )
         need(self.rl_learning_rate > 0 and self.sl_learning_rate > 0, "learning rates must be > 0")
-        need(self.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
-        need(self.activation in ACTIVATIONS, f"activation must be one of {', '.join(ACTIVATIONS)}")
         need(self.policy in POLICY_MODES, f"policy must be one of {', '.join(POLICY_MODES)}")
 
 
@@ -102,15 +87,8 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 
 def load_config(game_name: str, path=None, **overrides) -> NFSPConfig:
     """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
-    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
-    values = dict(GAME_DEFAULTS.get(game_name, {}))
-    if path is not None:
-        values.update(read_settings(path, "config file"))
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return config_from_dict(NFSPConfig, values, where="NFSP config")
+    return load_learner_config(NFSPConfig, GAME_DEFAULTS, game_name, path, overrides, where="NFSP config")
 
 
 def epsilon_at(config: NFSPConfig, episodes: int) -> float:
-    d = config.epsilon_decay_episodes
-    frac = 1.0 if d == 0 else min(1.0, episodes / d)
-    return config.epsilon_start + frac * (config.epsilon_end - config.epsilon_start)
+    return linear_schedule(config.epsilon_start, config.epsilon_end, config.epsilon_decay_episodes, episodes)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.dqn.config import MAX_SEED
 from agents.learned import ACTIVATIONS
 from agents.policy import POLICY_MODES
-from games import GAME_NAMES
-from games.config import config_from_dict, need, read_settings, setting
+from agents.training import check_learner_config, load_learner_config
+from games.config import need, setting
 
 
 @dataclass
@@ -57,27 +56,15 @@ class PPOConfig:
     tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
 
     def __post_init__(self):
-        need(0 <= self.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {self.seed}")
-        need(
-            bool(self.hidden_layers) and all(u > 0 for u in self.hidden_layers),
-            f"hidden_layers must be a list of positive whole numbers, got {self.hidden_layers}",
+        check_learner_config(
+            self,
+            at_least_one=("update_epochs", "minibatch_size"),
+            at_least_zero=("learning_rate_decay_episodes",),
         )
-        for name in ("games_per_batch", "update_epochs", "minibatch_size", "eval_games", "episodes", "tf_threads"):
-            need(getattr(self, name) >= 1, f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("eval_every", "learning_rate_decay_episodes"):
-            need(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
-        mix = self.opponent_mix
-        need(
-            all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
-            f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}",
-        )
-        need(0.0 < self.gamma <= 1.0, f"gamma must be in (0, 1], got {self.gamma}")
         need(0.0 <= self.gae_lambda <= 1.0, f"gae_lambda must be in [0, 1], got {self.gae_lambda}")
         need(self.learning_rate > 0 and self.learning_rate_end > 0, "learning_rate and learning_rate_end must be > 0")
         need(self.clip_coef > 0 and self.max_grad_norm > 0, "clip_coef and max_grad_norm must be > 0")
         need(self.ent_coef >= 0 and self.vf_coef >= 0, "ent_coef and vf_coef must be >= 0")
-        need(self.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {self.checkpoint_minutes}")
-        need(self.activation in ACTIVATIONS, f"activation must be one of {', '.join(ACTIVATIONS)}")
         need(self.policy in POLICY_MODES, f"policy must be one of {', '.join(POLICY_MODES)}")
 
 
@@ -96,12 +83,7 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {
 
 def load_config(game_name: str, path=None, **overrides) -> PPOConfig:
     """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
-    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
-    values = dict(GAME_DEFAULTS.get(game_name, {}))
-    if path is not None:
-        values.update(read_settings(path, "config file"))
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return config_from_dict(PPOConfig, values, where="PPO config")
+    return load_learner_config(PPOConfig, GAME_DEFAULTS, game_name, path, overrides, where="PPO config")
 
 
 def learning_rate_at(config: PPOConfig, episodes: int) -> float:

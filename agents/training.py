@@ -1,0 +1,144 @@
+"""What every learner's training shares (dqn, nfsp, ppo, alphazero): loading and checking its
+config dataclass, the linear schedules, and the plumbing of the training loop (the session clock,
+why a session stops, progress, the divergence check, reading a checkpoint and checking it against
+the run's config). No TensorFlow here; each learner keeps only what is its own.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import numpy as np
+
+from agents.learned import ACTIVATIONS
+from games import GAME_NAMES, UserError
+from games.config import config_from_dict, config_to_dict, need, read_settings
+
+MAX_SEED = 2**32 - 1  # numpy's seeds
+
+
+# --- configs -----------------------------------------------------------------------------------
+def load_learner_config(cls, game_defaults: dict, game_name: str, path=None, overrides: dict | None = None, where=""):
+    """A learner's config: per-game defaults < the settings file at `path` (TOML, or JSON by suffix;
+    a [game_config] table holds game options) < the non-None `overrides`."""
+    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
+    values = dict(game_defaults.get(game_name, {}))
+    if path is not None:
+        values.update(read_settings(path, "config file"))
+    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    return config_from_dict(cls, values, where=where)
+
+
+def check_learner_config(config, at_least_one: Iterable[str] = (), at_least_zero: Iterable[str] = ()) -> None:
+    """The checks every learner's config shares (seed, layers, activation, checkpoints and, where the
+    config has them, gamma and the opponent mix), then `name >= 1` / `name >= 0` for the names given."""
+    need(0 <= config.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {config.seed}")
+    need(
+        bool(config.hidden_layers) and all(u > 0 for u in config.hidden_layers),
+        f"hidden_layers must be a list of positive whole numbers, got {config.hidden_layers}",
+    )
+    for name in ("episodes", "games_per_batch", "eval_games", "tf_threads", *at_least_one):
+        need(getattr(config, name) >= 1, f"{name} must be >= 1, got {getattr(config, name)}")
+    for name in ("eval_every", *at_least_zero):
+        need(getattr(config, name) >= 0, f"{name} must be >= 0, got {getattr(config, name)}")
+    need(config.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {config.checkpoint_minutes}")
+    need(config.activation in ACTIVATIONS, f"activation must be one of {', '.join(ACTIVATIONS)}")
+    if hasattr(config, "gamma"):
+        need(0.0 < config.gamma <= 1.0, f"gamma must be in (0, 1], got {config.gamma}")
+    mix = getattr(config, "opponent_mix", None)
+    if mix is not None:
+        need(
+            all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
+            f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}",
+        )
+
+
+def linear_schedule(start: float, end: float, decay_episodes: int, episodes: int) -> float:
+    """`start` moving linearly to `end` over `decay_episodes` (0: `end` at once), then `end`."""
+    frac = 1.0 if decay_episodes == 0 else min(1.0, episodes / decay_episodes)
+    return start + frac * (end - start)
+
+
+# --- the training loop's plumbing --------------------------------------------------------------
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception as one short line (Keras messages span several)."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Clock:
+    """Seconds of this session, and of the run in all (those of earlier sessions included)."""
+
+    def __init__(self, before: float):
+        self.before, self.start = before, time.perf_counter()
+
+    def session(self) -> float:
+        return time.perf_counter() - self.start
+
+    def total(self) -> float:
+        return self.before + self.session()
+
+
+def stop_reason(
+    done: int, target: int | None, session_seconds: float, minutes: float | None, should_stop: Callable[[], bool] | None
+) -> str | None:
+    """Why the session stops now ("episodes", "minutes", "interrupt"), or None to go on."""
+    if target is not None and done >= target:
+        return "episodes"
+    if minutes is not None and session_seconds >= minutes * 60:
+        return "minutes"
+    if should_stop is not None and should_stop():
+        return "interrupt"
+    return None
+
+
+def report_progress(
+    progress, episodes: int, target: int | None, session_seconds: float, minutes: float | None, game_name: str
+) -> None:
+    """Episodes of the target, or (with a time budget) seconds of the minutes."""
+    if progress is None:
+        return
+    if target is not None:
+        progress(episodes, target, f"train {game_name}")
+    else:
+        progress(min(int(session_seconds), int(minutes * 60)), int(minutes * 60), f"train {game_name}")
+
+
+def refuse_divergence(info: dict, episodes: int, out: Path) -> None:
+    """A non-finite loss poisons every weight: stop before anything of it is saved."""
+    if info["trained"] and not math.isfinite(info["loss"]):
+        raise UserError(
+            f"training diverged: the loss became {info['loss']} at {episodes} episodes "
+            f"(try a smaller learning rate); the last checkpoint in {out} is kept"
+        )
+
+
+def read_checkpoint(path: Path) -> tuple[dict, dict]:
+    """(state, arrays) of a checkpoint file; UserError in one line if it cannot be read."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            state = json.loads(str(data["state"][()]))
+            arrays = {name: data[name] for name in data.files if name != "state"}
+        if not isinstance(state, dict) or not {"rows", "last_eval", "seconds"} <= set(state):
+            raise ValueError("no training state in it")
+    except Exception as exc:  # truncated, corrupt, or not a checkpoint at all
+        raise UserError(f"cannot resume from {path}: the checkpoint is damaged ({one_line(exc)})") from None
+    return state, arrays
+
+
+def check_checkpoint_config(state: dict, game_name: str, config, run: Path) -> None:
+    """UserError naming the settings in which the run's config.json differs from its checkpoint."""
+    saved = state.get("config")
+    if saved is None:  # a checkpoint from before they carried their config: restore checks the shapes
+        return
+    now = {"game": game_name, **config_to_dict(config)}
+    differ = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
+    if differ:
+        details = "; ".join(f"{k} {saved.get(k)!r} in the checkpoint, {now.get(k)!r} now" for k in differ[:3])
+        raise UserError(
+            f"{run / 'config.json'} does not match its checkpoint ({details}); restore it to resume, or start a new run"
+        )

@@ -1,11 +1,28 @@
 """A quality-diversity archive (MAP-Elites) of decks: a `ribs.archives.GridArchive` over two deck-shape
-descriptors, filled by a small emitter of our own (pyribs has no emitter for discrete decks).
+descriptors, filled by a small emitter of our own (pyribs has no emitter for discrete decks), with
+elites that are measured again and again (the fitness is noisy).
 
     archive = DeckArchive(config)                     # empty, cells from config.archive_cells
-    pool = archive.ask(config.pool, rng)              # random decks first, then children of elites
+    pool = archive.ask(config.pool, rng)              # elites to re-measure + children of elites
     ...evaluate the pool as a normal run does...
-    archive.tell(pool)                                # each deck enters its cell if it beats the elite there
+    archive.tell(pool, gen)                           # elites take their new scores; children enter
     archive.entries()                                 # the elites as archive.json entries
+    best = choose_best_elite(archive, ...)            # at the end: the top elites measured again
+
+Noise. A deck's fitness is one generation's games against that generation's opponents; inserted on
+one such number and never measured again, a lucky deck holds its cell, and the luckiest elite looks
+best (measured on a 30-generation run: its archive score 0.755, 0.597 against the reference decks,
+below the plain run's champion). So, as a plain run keeps `survivors` decks and measures them again,
+each generation's pool here is `survivors` elites plus children: the elites play with the children,
+against the same opponents and fresh seeds, and an elite's fitness pools its games of its last
+`score_memory` measurements (the evaluator's own rule for a deck that stays), so a lucky score is
+diluted and a child competes with the incumbent's pooled score. The elites measured again are those
+with the highest upper bound of their interval: the ones that could be best (just entered on one
+lucky look, or high and still uncertain); a low, well-measured elite is left alone. The pool has the
+plain run's size, so both runs play the same games per generation. At the end (`choose_best_elite`)
+the `playoff_top` best elites by pooled fitness are measured again the way a plain run measures its
+champion candidates (against the yardstick, `playoff_games_per_pair` games per yardstick deck, fresh
+seeds), and the best of that look is the best elite.
 
 Descriptors (each bounded, so the grid covers every legal deck):
 - Gwent Lite: the share of the deck's cards at the minimum power (0 .. 1) and the share of its total
@@ -15,22 +32,28 @@ Descriptors (each bounded, so the grid covers every legal deck):
   upper bound.)
 - Exploding Kittens: the Skip count and the Attack count (each within its bounds).
 
-A resumed run rebuilds the archive from archive.json (written before the checkpoint each generation).
-The deck is stored in the archive itself as a fixed-length vector (its cards, padded with -1), so the
-archive alone holds everything (no side table to keep in step). The emitter draws every random choice
-from the run's numpy Generator (parents chosen among the elites sorted by cell index, not with ribs's
-own sampler), so the same seed gives the same archive.
+The grid holds each elite's cards (a fixed-length vector padded with -1), pooled score, interval,
+games, how often it was measured and since when it holds its cell; its past games (for the pooling)
+are kept beside it by cards. archive.json holds all of it, so a resumed run rebuilds the archive
+exactly (written before the checkpoint each generation). The emitter draws every random choice from
+the run's numpy Generator (parents chosen among the elites sorted by cell index, not with ribs's own
+sampler), so the same seed gives the same archive.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
+from evolution import fitness as fit
 from evolution.individuals import make_individual, score_of
-from evolution.space import space_for
 
 PAD = -1
 TOP = 5  # Gwent Lite: the strongest cards whose share of the power is a descriptor
+ELITE = "elite"  # the origin of an elite measured again in a pool
+#: seed-key stage of the best elite's final re-measurement (evolution.fitness's stages are 0..4)
+STAGE_ELITE_FINAL = 40
 
 
 def parse_cells(text: str) -> tuple[int, int]:
@@ -73,6 +96,8 @@ class DeckArchive:
     def __init__(self, config):
         from ribs.archives import GridArchive
 
+        from evolution.space import space_for
+
         self.config = config
         self.space = space_for(config)
         self.names, ranges = descriptor_space(config)
@@ -81,9 +106,18 @@ class DeckArchive:
             solution_dim=self.width,
             dims=list(parse_cells(config.archive_cells)),
             ranges=ranges,
-            extra_fields={"ci_lo": ((), np.float64), "ci_hi": ((), np.float64), "games": ((), np.int64)},
+            extra_fields={
+                "ci_lo": ((), np.float64),
+                "ci_hi": ((), np.float64),
+                "games": ((), np.int64),
+                "measured": ((), np.int64),  # generations it was evaluated in (its first included)
+                "since": ((), np.int64),  # the generation it took its cell
+            },
             dtype=np.float64,
         )
+        #: each elite's fresh games of its last score_memory - 1 measurements (the evaluator's
+        #: `stats.past`), by cards: what its next measurement is pooled with
+        self.past: dict[tuple[int, ...], list[fit.Score]] = {}
 
     @classmethod
     def read(cls, config, folder, generation: int) -> DeckArchive:
@@ -97,32 +131,60 @@ class DeckArchive:
         if not isinstance(data, dict) or data.get("generation") != generation:
             raise UserError(f"{path} is missing or not of generation {generation}; the archive run cannot be resumed")
         entries = data["entries"]
-        if entries:
-            solutions = np.full((len(entries), archive.width), PAD, dtype=np.float64)
-            for i, e in enumerate(entries):
-                solutions[i, : len(e["cards"])] = e["cards"]
-            archive.grid.add(
-                solutions,
-                np.array([e["score"] for e in entries]),
-                np.array([[e[n] for n in archive.names] for e in entries]),
-                ci_lo=np.array([e["ci95"][0] for e in entries]),
-                ci_hi=np.array([e["ci95"][1] for e in entries]),
-                games=np.array([e["games"] for e in entries]),
-            )
+        archive._put(
+            [e["cards"] for e in entries],
+            [e["score"] for e in entries],
+            [e["ci95"] for e in entries],
+            [e["games"] for e in entries],
+            [e.get("measured", 1) for e in entries],
+            [e.get("since", 0) for e in entries],
+        )
+        archive.past = {tuple(e["cards"]): [fit.Score.from_json(p) for p in e.get("past_scores", [])] for e in entries}
         return archive
 
     def __len__(self) -> int:
         return len(self.grid)
 
+    def _put(self, cards, scores, cis, games, measured, since) -> np.ndarray:
+        """Offer decks to the grid (ribs keeps the best per cell); the add status of each."""
+        if not len(cards):
+            return np.zeros(0, dtype=np.int64)
+        solutions = np.full((len(cards), self.width), PAD, dtype=np.float64)
+        for i, c in enumerate(cards):
+            solutions[i, : len(c)] = list(c)
+        return self.grid.add(
+            solutions,
+            np.asarray(scores, dtype=np.float64),
+            np.array([descriptors(self.config, c) for c in cards]),
+            ci_lo=np.array([ci[0] for ci in cis], dtype=np.float64),
+            ci_hi=np.array([ci[1] for ci in cis], dtype=np.float64),
+            games=np.asarray(games, dtype=np.int64),
+            measured=np.asarray(measured, dtype=np.int64),
+            since=np.asarray(since, dtype=np.int64),
+        )["status"]
+
     # --- the emitter ---------------------------------------------------------------------------
+    def remeasured(self) -> list[dict]:
+        """The elites a pool measures again: `survivors` of them (at most pool - 1, so a child is
+        always made), those with the highest upper bound of their interval (ties in cell order)."""
+        entries = self.entries()
+        k = min(self.config.survivors, self.config.pool - 1, len(entries))
+        order = np.argsort([-e["ci95"][1] for e in entries], kind="stable")
+        return [entries[i] for i in order[:k]]
+
     def ask(self, n: int, rng: np.random.Generator) -> list:
-        """`n` new decks: random ones while the archive is empty, else children of elites (crossover
-        of two with chance cx_prob, then mutation; each operator repairs, so every child is legal)."""
+        """`n` decks: random ones while the archive is empty, else the elites to measure again
+        (`remeasured`, with their past games, origin 'elite') and children of elites (crossover of two
+        with chance cx_prob, then mutation; each operator repairs, so every child is legal)."""
         parents = [e["cards"] for e in self.entries()]
         if not parents:
             return [make_individual(self.space.random_deck(rng, self.config.init_shapes)) for _ in range(n)]
         pool = []
-        for _ in range(n):
+        for e in self.remeasured():
+            ind = make_individual(e["cards"], ELITE)
+            ind.stats.past = list(self.past.get(tuple(e["cards"]), []))
+            pool.append(ind)
+        for _ in range(n - len(pool)):
             a = parents[int(rng.integers(0, len(parents)))]
             origin = "mutant"
             if len(parents) > 1 and rng.random() < self.config.cx_prob:
@@ -131,25 +193,49 @@ class DeckArchive:
             pool.append(make_individual(self.space.mutate(a, rng, self.config), origin))
         return pool
 
-    def tell(self, pool: list) -> int:
-        """Offer the evaluated decks to the archive; returns how many entered it (new cell or better)."""
-        solutions = np.full((len(pool), self.width), PAD, dtype=np.float64)
-        for i, ind in enumerate(pool):
-            solutions[i, : len(ind)] = list(ind)
-        status = self.grid.add(
-            solutions,
-            np.array([score_of(ind) for ind in pool]),
-            np.array([descriptors(self.config, ind) for ind in pool]),
-            ci_lo=np.array([ind.stats.ci95[0] for ind in pool]),
-            ci_hi=np.array([ind.stats.ci95[1] for ind in pool]),
-            games=np.array([ind.stats.record.games for ind in pool]),
-        )["status"]
-        return int(np.count_nonzero(status))
+    def tell(self, pool: list, generation: int) -> int:
+        """Take the evaluated pool of `generation`: each elite measured again takes its new pooled
+        score (lower or higher), then the children are offered (one enters its cell if the cell is
+        empty or it beats the elite's pooled score). Returns how many children entered."""
+        elites = {tuple(e["cards"]): e for e in self.entries()}
+        for ind in pool:
+            e = elites.get(tuple(ind))
+            if ind.stats.origin == ELITE and e is not None:
+                e.update(score=score_of(ind), ci95=list(ind.stats.ci95), games=ind.stats.record.games)
+                e["measured"] += 1
+                self.past[tuple(ind)] = list(ind.stats.past)
+        self.grid.clear()
+        kept = list(elites.values())
+        self._put(
+            [e["cards"] for e in kept],
+            [e["score"] for e in kept],
+            [e["ci95"] for e in kept],
+            [e["games"] for e in kept],
+            [e["measured"] for e in kept],
+            [e["since"] for e in kept],
+        )
+        children = [ind for ind in pool if ind.stats.origin != ELITE]
+        status = self._put(
+            [list(ind) for ind in children],
+            [score_of(ind) for ind in children],
+            [ind.stats.ci95 for ind in children],
+            [ind.stats.record.games for ind in children],
+            [1] * len(children),
+            [generation] * len(children),
+        )
+        for ind, s in zip(children, status):
+            if s:  # a new elite (a child equal to an elite starts its history again)
+                self.past[tuple(ind)] = list(ind.stats.past)
+        held = {tuple(e["cards"]) for e in self.entries()}
+        self.past = {k: v for k, v in self.past.items() if k in held}
+        # a child that entered may still have lost its cell to a better child of the same batch
+        return len({tuple(ind) for ind, s in zip(children, status) if s} & held)
 
     # --- reading -------------------------------------------------------------------------------
-    def entries(self) -> list[dict]:
-        """The elites in cell order, as archive.json entries (cards, score, ci95, games, cell and
-        descriptors)."""
+    def entries(self, with_past: bool = False) -> list[dict]:
+        """The elites in cell order, as archive.json entries (cards, pooled score, ci95 and games,
+        how often measured and since when in its cell, cell and descriptors; `with_past`: also the
+        past games the next measurement is pooled with)."""
         d = self.grid.data()
         out = []
         for k in np.argsort(d["index"], kind="stable"):
@@ -160,9 +246,13 @@ class DeckArchive:
                 "score": float(d["objective"][k]),
                 "ci95": [float(d["ci_lo"][k]), float(d["ci_hi"][k])],
                 "games": int(d["games"][k]),
+                "measured": int(d["measured"][k]),
+                "since": int(d["since"][k]),
                 "cell": [int(c) for c in cell],
             }
             entry.update({name: float(v) for name, v in zip(self.names, d["measures"][k])})
+            if with_past:
+                entry["past_scores"] = [p.to_json() for p in self.past.get(tuple(cards), [])]
             out.append(entry)
         return out
 
@@ -173,12 +263,122 @@ class DeckArchive:
             "descriptors": list(self.names),
             "cells": [int(x) for x in self.grid.dims],
             "ranges": [[float(lo), float(hi)] for lo, hi in zip(lows, highs)],
-            "entries": self.entries(),
+            "entries": self.entries(with_past=True),
         }
 
 
+# --- the best elite ------------------------------------------------------------------------------
+def choose_best_elite(
+    archive: DeckArchive, config, agent, references: list, pmap, generation: int, progress: Callable | None = None
+) -> dict | None:
+    """The `playoff_top` best elites by pooled fitness, measured again as a plain run measures its
+    champion candidates (fresh seeds of a stage of their own): against the yardstick
+    (`playoff_games_per_pair` games per yardstick deck), or without one in a round robin of that
+    many games per pair; a kittens objective with `playoff_games_per_deck` games each. The record:
+    the best elite's cards, how it was chosen, the games played, the candidates best first."""
+    entries = sorted(archive.entries(), key=lambda e: -e["score"])[: max(1, config.playoff_top)]
+    if not entries:
+        return None
+    decks = [tuple(e["cards"]) for e in entries]
+    n = len(decks)
+    if config.game != "gwent_lite":
+        from evolution import objectives
+
+        games = config.playoff_games_per_deck
+        scored = objectives.measure(
+            decks, config, agent, pmap, games, STAGE_ELITE_FINAL, generation, progress, "elites"
+        )
+        again = [{"score": v, "ci95": list(ci), "games": s.games} for v, ci, s in scored]
+        played = sum(a["games"] for a in again)
+        how = f"best {config.objective} of the archive's {n} best elites, each measured again with {games} fresh games"
+    elif references:
+        from evolution import yardstick
+
+        games = config.playoff_games_per_pair
+        scores = yardstick.measure(
+            decks, references, agent, config, pmap, generation, games, STAGE_ELITE_FINAL, progress, "elites"
+        )
+        again = [s.as_dict() for s in scores]
+        played = sum(a["games"] for a in again)
+        how = (
+            f"best against the yardstick ({len(references)} decks) of the archive's {n} best elites by pooled "
+            f"fitness, measured again with {games} games per yardstick deck"
+        )
+    else:
+        again = _round_robin(decks, config, agent, pmap, generation, progress)
+        played = sum(a["games"] for a in again) // 2  # each game counts for both of its decks
+        how = (
+            f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of the archive's {n} best "
+            "elites by pooled fitness"
+        )
+    candidates = [
+        {
+            "cards": e["cards"],
+            "cell": e["cell"],
+            "archive_score": e["score"],
+            "archive_ci95": e["ci95"],
+            "archive_games": e["games"],
+            **{k: a[k] for k in ("score", "ci95", "games")},
+        }
+        for e, a in zip(entries, again)
+    ]
+    candidates.sort(key=lambda c: -c["score"])  # stable: pooled-fitness order on ties
+    return {
+        "generation": generation,
+        "cards": candidates[0]["cards"],
+        "how": how,
+        "games": played,
+        "candidates": candidates,
+    }
+
+
+def _round_robin(decks, config, agent, pmap, generation, progress) -> list[dict]:
+    """Each deck's score in a round robin of `playoff_games_per_pair` games per pair (no yardstick)."""
+    pairings, who = fit.round_robin(
+        decks, config.playoff_games_per_pair // 2, config.seed, STAGE_ELITE_FINAL, generation
+    )
+    results = fit.play_pairings(
+        pairings,
+        agent,
+        config.rules,
+        pmap,
+        config.games_per_task,
+        (config.seed, STAGE_ELITE_FINAL, generation),
+        progress,
+        "elites",
+    )
+    scores = [fit.Score() for _ in decks]
+    for outcomes, (i, j) in zip(results, who):
+        scores[i].add(outcomes)
+        scores[j].add(outcomes, flip=True)
+    return [s.as_dict() for s in scores]
+
+
+def finish_archive(
+    folder, archive: DeckArchive, config, agent, references: list, pmap, generation: int, progress=None, log=None
+) -> dict | None:
+    """The best elite of a finished archive run (`choose_best_elite`), written into archive.json
+    (and marked on archive.png); read back if archive.json already has this generation's."""
+    path = folder.path / "archive.json"
+    done = folder.read_json(path) if path.is_file() else None
+    if isinstance(done, dict) and done.get("generation") == generation and done.get("best_elite"):
+        return done["best_elite"]
+    best = choose_best_elite(archive, config, agent, references, pmap, generation, progress)
+    write_archive(folder, archive, generation, best)
+    if best and log:
+        c = best["candidates"][0]
+        log(
+            f"best elite: {archive.space.text(best['cards'])}, {c['score']:.3f} [{c['ci95'][0]:.3f}, "
+            f"{c['ci95'][1]:.3f}] (archive {c['archive_score']:.3f} over {c['archive_games']} games), {best['how']}; "
+            f"{best['games']} games"
+        )
+    return best
+
+
+# --- files and tables ----------------------------------------------------------------------------
 def plot_archive(data: dict, title: str) -> bytes:
-    """A heatmap of the elites' scores over the two descriptors (empty cells blank)."""
+    """A heatmap of the elites' pooled (re-measured) fitness over the two descriptors (empty cells
+    blank; the best elite, once chosen, ringed)."""
     from matplotlib.figure import Figure
 
     from evolution.plots import _png
@@ -191,31 +391,63 @@ def plot_archive(data: dict, title: str) -> bytes:
     fig = Figure(figsize=(6.4, 4.8))
     ax = fig.add_subplot()
     image = ax.imshow(grid, origin="lower", extent=(x0, x1, y0, y1), aspect="auto", cmap="viridis")
-    fig.colorbar(image, ax=ax, label="elite's fitness")
+    fig.colorbar(image, ax=ax, label="elite's fitness, pooled over its measurements")
+    best = data.get("best_elite")
+    if best:
+        cell = best["candidates"][0]["cell"]
+        cx, cy = x0 + (cell[0] + 0.5) * (x1 - x0) / nx, y0 + (cell[1] + 0.5) * (y1 - y0) / ny
+        ax.plot([cx], [cy], marker="o", markersize=14, markerfacecolor="none", markeredgecolor="red", label="best")
+        ax.legend(loc="upper left", fontsize="small")
     ax.set_xlabel(data["descriptors"][0].replace("_", " "))
     ax.set_ylabel(data["descriptors"][1].replace("_", " "))
     ax.set_title(f"{title}: {len(data['entries'])} elites after generation {data['generation']}")
     return _png(fig)
 
 
-def write_archive(folder, archive: DeckArchive, generation: int) -> None:
-    """archive.json and archive.png in the run folder (atomically)."""
+def write_archive(folder, archive: DeckArchive, generation: int, best: dict | None = None) -> None:
+    """archive.json (with the best elite once chosen) and archive.png in the run folder (atomically)."""
     from games.fileio import atomic_write_bytes, atomic_write_json
 
     data = archive.to_json(generation)
+    if best:
+        data["best_elite"] = best
     atomic_write_json(folder.path / "archive.json", data)
     atomic_write_bytes(folder.path / "archive.png", plot_archive(data, folder.name))
 
 
+def best_elite_cards(data: dict) -> tuple[list[int], str]:
+    """The best elite of an archive.json and how it was chosen (the highest pooled fitness if the
+    run has not chosen one: an unfinished run)."""
+    best = data.get("best_elite")
+    if best:
+        return best["cards"], f"best elite: {best['how']}"
+    top = max(data["entries"], key=lambda e: e["score"])
+    return top["cards"], "the elite of highest pooled fitness (the run has not chosen its best elite yet)"
+
+
 def elites_table(data: dict, space) -> str:
-    """The elites of an archive.json, best first, one line each."""
+    """The elites of an archive.json, best first by pooled fitness, one line each; then the best
+    elite's re-measurement."""
     names = data["descriptors"]
     entries = sorted(data["entries"], key=lambda e: -e["score"])
-    lines = [f"{len(entries)} elites over {names[0]} x {names[1]} ({data['cells'][0]}x{data['cells'][1]} cells)"]
+    lines = [
+        f"{len(entries)} elites over {names[0]} x {names[1]} ({data['cells'][0]}x{data['cells'][1]} cells) after "
+        f"generation {data['generation']}; score: pooled over the elite's last measurements"
+    ]
     for e in entries:
         niche = "  ".join(f"{n} {e[n]:.2f}" for n in names)
+        history = f"  measured {e['measured']}x since gen {e['since']}" if "measured" in e else ""
         lines.append(
             f"{niche}  score {e['score']:.3f} [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]  "
-            f"{e['games']} games  {space.short_text(e['cards'])}"
+            f"{e['games']} games{history}  {space.short_text(e['cards'])}"
         )
+    best = data.get("best_elite")
+    if best:
+        lines.append(f"best elite ({best['how']}; {best['games']} games):")
+        for i, c in enumerate(best["candidates"]):
+            mark = "*" if i == 0 else " "
+            lines.append(
+                f"  {mark} {c['score']:.3f} [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}] {c['games']} games  "
+                f"(archive {c['archive_score']:.3f} over {c['archive_games']})  {space.short_text(c['cards'])}"
+            )
     return "\n".join(lines)

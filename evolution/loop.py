@@ -88,7 +88,7 @@ def evolve(
             if archive is not None:
                 from evolution.archive import write_archive
 
-                record["archive_entered"] = archive.tell(pool)
+                record["archive_entered"] = archive.tell(pool, gen)
                 write_archive(folder, archive, gen)
             folder.write_generation(state, games, seconds, config)  # the checkpoint last
             if config.plot_every and ((gen + 1) % config.plot_every == 0 or gen + 1 == config.generations):
@@ -98,7 +98,15 @@ def evolve(
                 on_generation(gen)
         if not finish:
             return summary_of(folder, state)
-        return finish_run_once(folder, config, state, agent, pm, start < config.generations, progress, log)
+        best_elite = None
+        if archive is not None and state.generation >= 0:  # its top elites measured again (evolution.archive)
+            from evolution.archive import finish_archive
+
+            best_elite = finish_archive(
+                folder, archive, config, agent, yardstick_refs, pm, state.generation, progress, log
+            )
+        summary = finish_run_once(folder, config, state, agent, pm, start < config.generations, progress, log)
+        return {**summary, "best_elite": best_elite} if archive is not None else summary
 
 
 def _archive(config: EvolveConfig, folder: RunFolder, state: EvolutionState):

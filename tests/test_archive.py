@@ -14,6 +14,7 @@ from deckopt.cli import main
 from evolution.archive import descriptors
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
+from evolution.panel import load_panel
 from evolution.space import space_for
 from games.errors import UserError
 
@@ -24,13 +25,28 @@ def archive_config(**kw) -> EvolveConfig:
 
 @pytest.fixture(scope="module")
 def archive_run(tmp_path_factory) -> Path:
+    """A finished tiny archive run, with archive.json as it was after each generation."""
     run = tmp_path_factory.mktemp("archive") / "run"
-    evolve(archive_config(), run, log=None)
+    after = []
+    evolve(archive_config(), run, log=None, on_generation=lambda gen: after.append(read(run)))
+    (run / "after.json").write_text(json.dumps(after))
     return run
 
 
+def read(run: Path) -> dict:
+    return json.loads((run / "archive.json").read_text())
+
+
+def generation(run: Path, gen: int) -> list[dict]:
+    return json.loads((run / "generations" / f"gen_{gen:04d}.json").read_text())["decks"]
+
+
+def without_best(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != "best_elite"}
+
+
 def test_archive_holds_distinct_legal_elites_each_in_its_cell(archive_run):
-    data = json.loads((archive_run / "archive.json").read_text())
+    data = read(archive_run)
     config = archive_config()
     space = space_for(config)
     entries = data["entries"]
@@ -45,32 +61,77 @@ def test_archive_holds_distinct_legal_elites_each_in_its_cell(archive_run):
         for v, k, (lo, hi), n in zip(values, e["cell"], data["ranges"], data["cells"]):
             width = (hi - lo) / n
             assert lo + k * width - 1e-9 <= v <= lo + (k + 1) * width + 1e-9
-    # an elite is the best deck seen in its cell: no evaluated deck of that cell scored higher
-    seen = {}
-    for gen in range(3):
-        for d in json.loads((archive_run / "generations" / f"gen_{gen:04d}.json").read_text())["decks"]:
-            seen.setdefault(tuple(d["cards"]), d["score"])
-    best = max(seen.values())
-    assert max(e["score"] for e in entries) == pytest.approx(best)
+        # its score is its latest measurement (pooled), from a generation since it took its cell
+        measured = [d for g in range(e["since"], 3) for d in generation(archive_run, g) if d["cards"] == e["cards"]]
+        assert (measured[-1]["score"], measured[-1]["games"]) == (e["score"], e["games"])
+        assert e["measured"] == 1 + sum(d["origin"] == "elite" for d in measured)
     assert (archive_run / "archive.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_elites_with_the_highest_upper_bounds_are_measured_again_and_pooled(archive_run):
+    after = json.loads((archive_run / "after.json").read_text())
+    config = archive_config()
+    for gen in (1, 2):
+        before = after[gen - 1]["entries"]
+        ranked = sorted(before, key=lambda e: -e["ci95"][1])
+        again = [d for d in generation(archive_run, gen) if d["origin"] == "elite"]
+        assert sorted(d["cards"] for d in again) == sorted(e["cards"] for e in ranked[: config.survivors])
+        children = [d for d in generation(archive_run, gen) if d["origin"] != "elite"]
+        assert len(again) + len(children) == config.pool
+        for d in again:
+            old = next(e for e in before if e["cards"] == d["cards"])
+            # this generation's games pooled with its past ones (score_memory 4: all of them so far)
+            assert d["games"] == old["games"] + children[0]["games"]
+            now = next((e for e in after[gen]["entries"] if e["cards"] == d["cards"]), None)
+            if now is not None:  # kept its cell: with its new score, higher or lower
+                assert (now["score"], now["games"], now["measured"]) == (d["score"], d["games"], old["measured"] + 1)
+            else:  # lost it to a child of this generation that beat its new score
+                cell = next(e for e in after[gen]["entries"] if e["cell"] == old["cell"])
+                assert cell["since"] == gen and cell["score"] > d["score"]
+
+
+def test_best_elite_is_chosen_on_a_fresh_yardstick_measurement(archive_run):
+    data = read(archive_run)
+    config = archive_config()
+    best = data["best_elite"]
+    top = sorted(data["entries"], key=lambda e: -e["score"])[: config.playoff_top]
+    candidates = best["candidates"]
+    assert sorted(c["cards"] for c in candidates) == sorted(e["cards"] for e in top)
+    assert best["cards"] == candidates[0]["cards"]
+    assert [c["score"] for c in candidates] == sorted((c["score"] for c in candidates), reverse=True)
+    yardstick_decks = len(load_panel(config.yardstick, config.rules))
+    assert all(c["games"] == config.playoff_games_per_pair * yardstick_decks for c in candidates)
+    assert best["games"] == sum(c["games"] for c in candidates)
+    for c in candidates:  # the pooled archive score is kept beside the fresh one
+        e = next(e for e in data["entries"] if e["cards"] == c["cards"])
+        assert (c["archive_score"], c["archive_games"]) == (e["score"], e["games"])
 
 
 def test_same_seed_same_archive(archive_run, tmp_path):
     evolve(archive_config(), tmp_path / "again", log=None, finish=False)
-    same = json.loads((tmp_path / "again" / "archive.json").read_text())
-    assert same == json.loads((archive_run / "archive.json").read_text())
+    same = read(tmp_path / "again")
+    assert same == without_best(read(archive_run))
     evolve(archive_config(seed=7), tmp_path / "other", log=None, finish=False)
     assert json.loads((tmp_path / "other" / "archive.json").read_text())["entries"] != same["entries"]
 
 
-def test_decks_archive_prints_the_elites(archive_run, capsys):
-    data = json.loads((archive_run / "archive.json").read_text())
+def test_decks_archive_prints_the_elites_and_validates_the_best(archive_run, capsys):
+    data = read(archive_run)
     assert main(["decks", str(archive_run), "--archive"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{len(data['entries'])} elites over min_power_share x top5_power_share")
-    assert len(out.strip().splitlines()) == len(data["entries"]) + 1
-    best = max(data["entries"], key=lambda e: e["score"])
-    assert f"score {best['score']:.3f}" in out.splitlines()[1]
+    lines = out.strip().splitlines()
+    assert lines[0].startswith(f"{len(data['entries'])} elites over min_power_share x top5_power_share")
+    assert len(lines) == 1 + len(data["entries"]) + 1 + len(data["best_elite"]["candidates"])
+    top = max(data["entries"], key=lambda e: e["score"])
+    assert f"score {top['score']:.3f}" in lines[1] and f"measured {top['measured']}x" in lines[1]
+    best = data["best_elite"]["candidates"][0]
+    assert lines[len(data["entries"]) + 1].startswith("best elite (best against the yardstick")
+    assert lines[len(data["entries"]) + 2].startswith(f"  * {best['score']:.3f}")
+    assert main(["decks", str(archive_run), "--archive", "--json", "--validate", "--games", "2"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert "past_scores" not in shown["entries"][0]
+    assert shown["validation"]["deck"] == best["cards"] and shown["validation"]["games_per_reference"] == 2
+    assert shown["validation"]["how"].startswith("best elite: ")
 
 
 def test_decks_archive_of_a_plain_run_and_bad_cells_are_refused(archive_run, tmp_path, capsys):
@@ -102,7 +163,9 @@ def test_resumed_archive_run_ends_with_the_same_archive(archive_run, tmp_path):
         evolve(archive_config(), run, log=None, on_generation=stop_after_first)
     assert json.loads((run / "archive.json").read_text())["generation"] == 0
     evolve(None, run, resume=True, log=None, finish=False)
-    assert json.loads((run / "archive.json").read_text()) == json.loads((archive_run / "archive.json").read_text())
+    assert read(run) == without_best(read(archive_run))  # past games of the elites included
+    evolve(None, run, resume=True, log=None)  # the finish: the same best elite
+    assert read(run)["best_elite"] == read(archive_run)["best_elite"]
     data = json.loads((run / "archive.json").read_text())
     (run / "archive.json").write_text(json.dumps({**data, "generation": 0}))  # behind the checkpoint
     with pytest.raises(UserError, match="not of generation 2"):

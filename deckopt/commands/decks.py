@@ -32,7 +32,8 @@ def register(sub) -> None:
     p.add_argument(
         "--archive",
         action="store_true",
-        help="the elites of an archive (MAP-Elites) run, best first, with their niches",
+        help="the elites of an archive (MAP-Elites) run, best first by pooled fitness, with their niches and the "
+        "best elite's re-measurement; with --validate: validate the best elite instead of the champion",
     )
     p.add_argument(
         "--export", metavar="FILE", help="write the champion (or generation N's best) as a deck file (.toml or .json)"
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if args.matchups is not None and (args.matchups % 2 or r.config.game != "gwent_lite"):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
     if args.archive:
-        return _archive(r, args.json)
+        return _archive(r, args)
     report = decks_report(r, args.generation, args.top)
     out = dict(report)
     notes = []
@@ -129,8 +130,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _archive(r, as_json: bool) -> int:
-    from evolution.archive import elites_table
+def _archive(r, args) -> int:
+    """The elites (archive.json without the past games kept for resuming); with --validate, the best
+    elite validated as `--validate` validates the champion (same reference decks, games and seed)."""
+    from evolution.archive import best_elite_cards, elites_table
     from evolution.space import space_for
     from games.errors import UserError
 
@@ -138,11 +141,32 @@ def _archive(r, as_json: bool) -> int:
     if not path.is_file():
         raise UserError(f"run {str(r.folder.path)!r} has no archive (evolve it with --archive)")
     data = r.folder.read_json(path)
-    print_json(data) if as_json else print(elites_table(data, space_for(r.config)))
+    for e in data["entries"]:
+        e.pop("past_scores", None)
+    out, notes = dict(data), []
+    if args.validate:
+        if r.config.game != "gwent_lite":
+            raise UserError("--archive --validate takes a gwent_lite run")
+        from evolution.parallel import WorkerFailure
+        from evolution.validation import validation_table
+
+        try:
+            out["validation"] = _validate(r, args, best_elite_cards(data))
+        except WorkerFailure as exc:
+            import sys
+
+            print(f"deckopt decks: error: {exc}", file=sys.stderr)
+            return 1
+        notes.append(f"{out['validation']['how']}\n{validation_table(out['validation'])}")
+    if args.json:
+        print_json(out)
+    else:
+        print("\n".join([elites_table(data, space_for(r.config)), *notes]))
     return 0
 
 
-def _validate(r, args) -> dict:
+def _validate(r, args, deck: tuple | None = None) -> dict:
+    """The champion (or generation N's best, or `deck`: (cards, how)) against the reference decks."""
     if r.config.game != "gwent_lite":
         return _validate_exact(r, args)
     from evolution import fitness as fit
@@ -151,7 +175,7 @@ def _validate(r, args) -> dict:
     from evolution.validation import validate
 
     c = r.config
-    cards, how = r.champion(args.generation)
+    cards, how = deck or r.champion(args.generation)
     references = load_panel(args.panel or c.validation_panel, c.rules)
     spec = args.agent or c.agent
     agent = fit.build_agent(spec, c.rules, seed=c.seed)

@@ -10,18 +10,35 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from agents.learned import ACTIVATIONS
 from games import GAME_NAMES, UserError
-from games.config import config_from_dict, config_to_dict, need, read_settings
+from games.config import config_from_dict, config_to_dict, need, read_settings, setting
 
 MAX_SEED = 2**32 - 1  # numpy's seeds
 
 
 # --- configs -----------------------------------------------------------------------------------
+@dataclass
+class LearnerConfig:
+    """The settings every learner's config dataclass has (it subclasses this one and adds its own)."""
+
+    seed: int = setting(0, "seed of the whole run: initial weights, self-play, sampling", metavar="S")
+    game_config: dict = setting(
+        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
+    )
+    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
+    eval_opponents: list[str] = setting(
+        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
+    )
+    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
+    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
+
+
 def load_learner_config(cls, game_defaults: dict, game_name: str, path=None, overrides: dict | None = None, where=""):
     """A learner's config: per-game defaults < the settings file at `path` (TOML, or JSON by suffix;
     a [game_config] table holds game options) < the non-None `overrides`."""

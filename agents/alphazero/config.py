@@ -6,18 +6,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
-from agents.training import check_learner_config, load_learner_config
+from agents.training import LearnerConfig, check_learner_config, load_learner_config
 from games.config import need, setting
 
 
 @dataclass
-class AlphaZeroConfig:
+class AlphaZeroConfig(LearnerConfig):
     """PUCT search guided by one policy+value network, trained on its own self-play searches."""
 
-    seed: int = setting(0, "seed of the whole run: initial weights, self-play, replay sampling", metavar="S")
-    game_config: dict = setting(
-        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
-    )
     hidden_layers: list[int] = setting(
         factory=lambda: [128, 128], help="units of each hidden layer (shared by both heads)", metavar="N,N,..."
     )
@@ -43,11 +39,6 @@ class AlphaZeroConfig:
     eval_every: int = setting(2_000, "evaluate every N episodes (0: only at the end)", metavar="N")
     eval_games: int = setting(100, "evaluation games per baseline, seats rotated", metavar="N")
     eval_simulations: int = setting(50, "simulations per move of the evaluated (and shipped) agent", metavar="N")
-    eval_opponents: list[str] = setting(
-        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
-    )
-    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
-    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
 
     def __post_init__(self):
         check_learner_config(

@@ -12,18 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
-from agents.training import check_learner_config, linear_schedule, load_learner_config
+from agents.training import LearnerConfig, check_learner_config, linear_schedule, load_learner_config
 from games.config import need, setting
 
 
 @dataclass
-class DQNConfig:
+class DQNConfig(LearnerConfig):
     """Everything that defines a run (network, returns, self-play, exploration, evaluation)."""
 
-    seed: int = setting(0, "seed of the whole run: initial weights, self-play, replay sampling", metavar="S")
-    game_config: dict = setting(
-        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
-    )
     # the network (the ancestor's: 3 x 200 ReLU, tanh output, Adam, MSE on the taken action)
     hidden_layers: list[int] = setting(
         factory=lambda: [200, 200, 200], help="units of each hidden layer", metavar="N,N,..."
@@ -59,12 +55,6 @@ class DQNConfig:
     eval_every: int = setting(
         5_000, "evaluate against the baselines every N episodes (0: only at the end)", metavar="N"
     )
-    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
-    eval_opponents: list[str] = setting(
-        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
-    )
-    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
-    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
     init_model: str = setting(
         "",
         "start from this model's weights (fine-tuning): a .npz/.keras path, a run "

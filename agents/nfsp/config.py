@@ -7,18 +7,14 @@ from typing import Any
 
 from agents.learned import ACTIVATIONS
 from agents.policy import POLICY_MODES
-from agents.training import check_learner_config, linear_schedule, load_learner_config
+from agents.training import LearnerConfig, check_learner_config, linear_schedule, load_learner_config
 from games.config import need, setting
 
 
 @dataclass
-class NFSPConfig:
+class NFSPConfig(LearnerConfig):
     """Neural Fictitious Self-Play (Heinrich & Silver 2016): best response + average policy."""
 
-    seed: int = setting(0, "seed of the whole run: initial weights, self-play, sampling", metavar="S")
-    game_config: dict = setting(
-        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
-    )
     hidden_layers: list[int] = setting(
         factory=lambda: [128, 128], help="units of each hidden layer (both networks)", metavar="N,N,..."
     )
@@ -50,12 +46,6 @@ class NFSPConfig:
         "sample", "how the shipped average policy acts: sample from it or take its argmax", choices=POLICY_MODES
     )
     eval_every: int = setting(10_000, "evaluate the average policy every N episodes (0: at the end)", metavar="N")
-    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
-    eval_opponents: list[str] = setting(
-        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
-    )
-    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
-    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
 
     def __post_init__(self):
         check_learner_config(

@@ -7,18 +7,14 @@ from typing import Any
 
 from agents.learned import ACTIVATIONS
 from agents.policy import POLICY_MODES
-from agents.training import check_learner_config, load_learner_config
+from agents.training import LearnerConfig, check_learner_config, load_learner_config
 from games.config import need, setting
 
 
 @dataclass
-class PPOConfig:
+class PPOConfig(LearnerConfig):
     """Proximal Policy Optimization (clipped objective, GAE) by lock-step self-play."""
 
-    seed: int = setting(0, "seed of the whole run: initial weights, self-play, minibatches", metavar="S")
-    game_config: dict = setting(
-        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
-    )
     hidden_layers: list[int] = setting(
         factory=lambda: [128, 128], help="units of each hidden layer (actor and critic)", metavar="N,N,..."
     )
@@ -48,12 +44,6 @@ class PPOConfig:
         "sample", "how the shipped policy acts: sample from it or take its argmax", choices=POLICY_MODES
     )
     eval_every: int = setting(10_000, "evaluate the policy every N episodes (0: only at the end)", metavar="N")
-    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
-    eval_opponents: list[str] = setting(
-        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
-    )
-    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
-    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
 
     def __post_init__(self):
         check_learner_config(

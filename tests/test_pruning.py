@@ -8,7 +8,7 @@ import pytest
 
 import agents
 import games
-from agents.mcts import parse_spec
+from agents.mcts_spec import parse_spec
 from agents.pruning import bandits
 from agents.pruning.networks import MLP, PruningNetworks, load, save
 from agents.pruning.schedule import PruneSchedule, ScheduleConfig

@@ -21,7 +21,8 @@ from collections.abc import Callable
 import numpy as np
 
 import games
-from agents.mcts import MCTSAgent, MCTSConfig
+from agents.mcts import MCTSAgent
+from agents.mcts_spec import MCTSConfig
 from deckopt.bench.timing import interleaved, ratio_of_rates
 
 POSITIONS = 8

@@ -98,43 +98,44 @@ def _agent_of_deal(pairing: Pairing, deal: int, n: int) -> int:
 
 def play_task(agent, task: Task) -> list[np.ndarray]:
     """Worker entry point. Returns, per pairing of `task`, an int8 array (deals, 2): deck A's
-    outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss)."""
+    outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss). The task's games are
+    one batch of the vectorised engine (games/gwent_lite_batch.py), which plays exactly as the
+    scalar one (tests/test_gwent_lite_batch.py)."""
     import games
-    from agents.arena import play_states
+    from agents.arena import play_batch
 
     rules = DeckRules(*task.rules)
     if isinstance(agent, AgentPanel):
         players = [_reseeded(a, task.agent_key + (k,)) for k, a in enumerate(agent.agents)]
     else:
         players = [_reseeded(agent, task.agent_key)]
-    made: dict[tuple, object] = {}
-
-    def game_of(a, b):
-        k = (a, b)
-        if k not in made:
-            made[k] = games.make("gwent_lite", decks=[list(a), list(b)], rules=rules)
-        return made[k]
-
-    states, seats = [], []
+    game = games.make("gwent_lite", rules=rules)
+    decks, seeds, seats = [], [], []
     for p in task.pairings:
-        g_ab, g_ba = game_of(p.a, p.b), game_of(p.b, p.a)
         for d, s in enumerate(deal_seeds(p.key, p.deals)):
-            states.append(g_ab.new_initial_state(s))
-            states.append(g_ba.new_initial_state(s))  # same seed, decks swapped: the luck changes hands
+            decks += [(p.a, p.b), (p.b, p.a)]  # same seed, decks swapped: the luck changes hands
+            seeds += [s, s]
             k = _agent_of_deal(p, d, len(players))
             seats += [(k, k), (k, k)]
-    play_states(states, seats, players)
+    batch = _batch(game, seeds, decks)
+    play_batch(batch, seats, players)
+    r = batch.returns()
+    # deck A's outcome: seat 0 in a deal's first game, seat 1 in its mirror
+    a_minus_b = np.where(np.arange(len(r)) % 2 == 0, r[:, 0] - r[:, 1], r[:, 1] - r[:, 0])
+    outcomes = np.sign(a_minus_b).astype(np.int8).reshape(-1, 2)
     out, i = [], 0
     for p in task.pairings:
-        res = np.empty((p.deals, 2), dtype=np.int8)
-        for d in range(p.deals):
-            r1 = states[i].returns()  # A in seat 0
-            r2 = states[i + 1].returns()  # A in seat 1
-            res[d, 0] = np.sign(r1[0] - r1[1])
-            res[d, 1] = np.sign(r2[1] - r2[0])
-            i += 2
-        out.append(res)
+        out.append(outcomes[i : i + p.deals].copy())
+        i += p.deals
     return out
+
+
+def _batch(game, seeds: list[int], decks: list[tuple]):
+    """Game i as `game` made with `decks=decks[i]` would start from `seeds[i]`, all in one batch
+    of the vectorised engine."""
+    from games.gwent_lite_batch import GwentLiteBatch
+
+    return GwentLiteBatch.deal(game, seeds, decks)
 
 
 def make_tasks(

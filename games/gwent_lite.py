@@ -93,10 +93,21 @@ class GwentLiteConfig:
             object.__setattr__(self, "deck_pool", pool)
 
 
+class _VectorisedEngine:
+    """`GwentLite.batch_class`: games/gwent_lite_batch.py, imported on first use (that module
+    imports this one, so a plain class attribute would be an import cycle)."""
+
+    def __get__(self, game, owner=None) -> type:
+        from games.gwent_lite_batch import GwentLiteBatch
+
+        return GwentLiteBatch
+
+
 class GwentLite(Game):
     name = "gwent_lite"
     num_players = 2
     config_class = GwentLiteConfig
+    batch_class = _VectorisedEngine()
 
     def __init__(self, config: GwentLiteConfig | None = None):
         self.config = c = GwentLiteConfig() if config is None else config
@@ -119,16 +130,22 @@ class GwentLite(Game):
     def new_initial_state(self, rng: np.random.Generator | int) -> GwentLiteState:
         """A fresh game from `rng` (a Generator or a seed; required): the leader coin, then one
         shuffle seed per seat, then (decks=None) the random decks."""
-        rng = as_generator(rng)
-        leader = int(rng.integers(2))
-        seat_seeds = rng.integers(2**63, size=2).tolist()
-        if self.config.decks is None:
-            deck_rng = np.random.default_rng(int(rng.integers(2**63)))  # a further stream
-            decks = [self._dealt_deck(deck_rng), self._dealt_deck(deck_rng)]
-        else:
-            decks = self.config.decks
+        leader, seat_seeds, decks = self._chance(as_generator(rng))
         orders = [np.random.default_rng(seat_seeds[p]).permutation(decks[p]).tolist() for p in (0, 1)]
         return GwentLiteState(self, orders, leader)
+
+    def _chance(self, rng: np.random.Generator, decks=None) -> tuple[int, list[int], list[list[int]]]:
+        """(leader, seat shuffle seeds, the two decks) of a new game, drawn from `rng` in this order
+        (the vectorised engine, games/gwent_lite_batch.py, deals from it too); given `decks` (a
+        game made with them draws nothing more), those."""
+        leader = int(rng.integers(2))
+        seat_seeds = rng.integers(2**63, size=2).tolist()
+        if decks is None:
+            decks = self.config.decks
+        if decks is None:
+            deck_rng = np.random.default_rng(int(rng.integers(2**63)))  # a further stream
+            decks = [self._dealt_deck(deck_rng), self._dealt_deck(deck_rng)]
+        return leader, seat_seeds, decks
 
     def _dealt_deck(self, deck_rng: np.random.Generator) -> list[int]:
         """A random legal deck, or (with a deck_pool) one of the pool's with chance pool_share."""

@@ -20,6 +20,23 @@ from games import TERMINAL, Game, State
 from games.batch import BatchState, StateBatch
 
 
+def has_own_act_batch(agent: Agent) -> bool:
+    """True if `agent` decides on a batch's observations and masks (its class overrides
+    `Agent.act_batch`), False if it needs each game as a `State`."""
+    return type(agent).act_batch is not Agent.act_batch
+
+
+def lockstep_batch(states: Sequence[State], agents: Sequence[Agent] = ()) -> BatchState:
+    """The batch form to play `states` in: the game's vectorised engine (`Game.batch_class`, on
+    copies of the states) if it has one and every agent of `agents` has its own `act_batch`; else
+    a `StateBatch` of the states themselves, played in place as `play_states` does. (A state-based
+    agent on a vectorised engine gets every game rebuilt as a State at every step: no gain.)"""
+    batch_class = type(states[0].game).batch_class if states else None
+    if batch_class is not None and all(has_own_act_batch(a) for a in agents):
+        return batch_class.from_states(states)
+    return StateBatch(states)
+
+
 def play_states(
     states: Sequence[State],
     seat_agents: Sequence[Sequence[int]],
@@ -175,9 +192,9 @@ def play_match(
         # games g and its mirror share a chance seed: block = g // n when rotating
         states = [game.new_initial_state(np.random.default_rng([seed, g // n if rotate else g])) for g in idx]
         batch_seats = [seating(n, len(agents), g, rotate) for g in idx]
-        steps += play_states(states, batch_seats, agents)
-        for s, seats in zip(states, batch_seats):
-            r = s.returns()
+        batch = lockstep_batch(states, agents)
+        steps += play_batch(batch, batch_seats, agents)
+        for r, seats in zip(batch.returns(), batch_seats):
             o = game.outcomes(r)
             for p, a in enumerate(seats):
                 results[a].add(p, int(o[p]), float(r[p]))

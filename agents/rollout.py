@@ -1,8 +1,9 @@
 """Lock-step self-play that records every decision of a learner, for NFSP and PPO (no TensorFlow).
 
-`play_recorded` plays a batch of games through `agents.arena.play_states`. The learner (a
-`Recorder` around a `choose(obs, masks, games, players)` function: one call per step for the whole
-group of games) holds every seat, or, in the `opponents` fraction of the games, one seat while a
+`play_recorded` plays a batch of games through `agents.arena.play_batch`, on the game's vectorised
+engine when it has one (the same games as on states). The learner (a `Recorder` around a
+`choose(obs, masks, games, players)` function: one call per step for the whole group of games)
+holds every seat, or, in the `opponents` fraction of the games, one seat while a
 fixed baseline holds all the others (as the DQN's `opponent_mix`); only the learner's decisions are
 recorded. Each game is split into one trajectory per player: `next_index[i]` is the row of the
 same player's next decision in the same game (-1 after its last one), and the reward of a
@@ -16,9 +17,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.arena import play_states
+from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent
 from games import Game, State
+from games.batch import BatchState
 
 # choose(obs, masks, game indices, players) -> (actions, {name: per-row array})
 Choose = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, dict]]
@@ -91,6 +93,14 @@ class Recorder(Agent):
         games_ = np.array([self._game_of[id(s)] for s in states])
         obs = game.observations(states, players)
         masks = game.legal_masks(states)
+        return self._decide(obs, masks, games_, players)
+
+    def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
+        """As `act`, from the batch's arrays (no states on a vectorised engine)."""
+        players = batch.current_players()[games]
+        return self._decide(batch.observations(games, players), batch.legal_masks(games), games, players)
+
+    def _decide(self, obs: np.ndarray, masks: np.ndarray, games_: np.ndarray, players: np.ndarray) -> np.ndarray:
         actions, extras = self.choose(obs, masks, games_, players)
         self.chunks.append((obs, masks, actions, games_, players, extras))
         return actions
@@ -118,7 +128,8 @@ def play_recorded(
             seat_agents[g][int(rng.integers(n))] = 0
         first += count
     recorder.start(states)
-    play_states(states, seat_agents, [recorder, *(agent for agent, _ in opponents)])
+    batch = lockstep_batch(states)  # the game's vectorised engine if it has one: the same games
+    play_batch(batch, seat_agents, [recorder, *(agent for agent, _ in opponents)])
     obs, masks, actions, games_, players, extras = zip(*recorder.chunks)
     return Batch(
         obs=np.concatenate(obs).astype(np.float32, copy=False),
@@ -126,7 +137,7 @@ def play_recorded(
         actions=np.concatenate(actions).astype(np.int64),
         games=np.concatenate(games_),
         players=np.concatenate(players),
-        returns=np.array([s.returns() for s in states], dtype=np.float64),
+        returns=batch.returns(),
         extras={k: np.concatenate([e[k] for e in extras]) for k in extras[0]},
     )
 

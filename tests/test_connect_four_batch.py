@@ -290,3 +290,23 @@ def test_lockstep_batch_uses_the_engine_only_for_batch_agents():
     assert isinstance(in_place, StateBatch) and in_place.states[0] is states[0]
     ttt = games.make("tic_tac_toe")
     assert isinstance(lockstep_batch([ttt.new_initial_state(None)]), StateBatch)
+
+
+def test_nfsp_ppo_rollouts_on_the_engine_are_rollouts_on_states(monkeypatch):
+    from agents.rollout import Recorder, play_recorded
+
+    def rollout():
+        noise = np.random.default_rng(4)
+
+        def choose(obs, masks, games_, players):  # a stand-in learner: random legal, obs-dependent extra
+            return np.where(masks, noise.random(masks.shape), -1.0).argmax(axis=1), {"seen": obs.sum(axis=1)}
+
+        rng = np.random.default_rng(3)
+        opponents = [(agents.make("heuristic", GAME, seed=5), 0.25), (agents.make("random", GAME, seed=6), 0.25)]
+        b = play_recorded(GAME, Recorder(choose), 40, rng, opponents)
+        return [b.obs, b.masks, b.actions, b.games, b.players, b.returns, b.extras["seen"], rng.random(2)]
+
+    fast = rollout()
+    monkeypatch.setattr(ConnectFour, "batch_class", None)
+    for x, y in zip(fast, rollout()):
+        assert x.dtype == y.dtype and np.array_equal(x, y)

@@ -135,8 +135,9 @@ class ConnectFourBatch(BatchState):
             self._refuse(games, actions)
         heights = self.heights.reshape(-1)
         h = heights.take(at)  # the bit the piece lands on: the scalar state's _heights[action]
-        heights[at] = h + _I_ONE
-        free[at] = _FREE_BIT.take(h + _I_ONE)
+        above = h + _I_ONE
+        heights[at] = above
+        free[at] = _FREE_BIT.take(above)
         p = self.player.take(games)
         owner = games * _I_TWO + p  # into bits flattened, and into views as (2 * size, 84) rows
         bits = self.bits.reshape(-1)

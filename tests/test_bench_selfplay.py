@@ -31,4 +31,5 @@ def test_bench_selfplay_shape():
     assert set(report["ratios"]) == {"selfplay_vs_ancestor", "train_loop_vs_bare_step"}
     assert all(v > 0 and math.isfinite(v) for v in report["ratios"].values())
     assert report["settings"]["batch_size"] == 8 and report["settings"]["lockstep_games"] == 4
+    assert report["settings"]["engine"] == "ConnectFourBatch"  # the vectorised engine, as training's self-play
     assert stages == ["self-play", "self-play", "train steps", "train steps"]  # a, b interleaved per stage

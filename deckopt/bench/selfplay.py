@@ -1,8 +1,9 @@
 """`deckopt bench selfplay`: how fast the DQN's self-play and training loop are.
 
-1. Connect Four self-play games/s, the project's way (lock-step games, one numpy forward pass of
-   the whole batch per step, epsilon-greedy with legal masks, recording the targets: exactly the
-   training's self-play phase) against the ancestor's way (`bench.ancestor`: one game at a time,
+1. Connect Four self-play games/s, the project's way (lock-step games on the vectorised engine
+   games/connect_four_batch.py, one numpy forward pass of the whole batch per step, epsilon-greedy
+   with legal masks, recording the targets: exactly the training's self-play phase, which
+   `agents.dqn.self_play` runs) against the ancestor's way (`bench.ancestor`: one game at a time,
    one eager Keras call per move), same untrained 3 x 200 network, same engine, interleaved in the
    same run: "selfplay_vs_ancestor".
 2. Train-step samples/s of the training loop (replay sampling in numpy + the compiled phase of
@@ -42,6 +43,8 @@ class DQNHarness:
         self.updates = self.trainer.config.updates_per_batch
         self.rng = np.random.default_rng(0)
         self._recorder = dqn.SelfPlayRecorder(self.trainer.network, self.rng)
+        batch_class = type(self.game).batch_class  # what self_play plays on (games/batch.py)
+        self.engine = batch_class.__name__ if batch_class else "StateBatch"
 
     def self_play(self, num_games: int, epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The training's self-play phase: (observations, actions, targets) of `num_games` games."""
@@ -144,6 +147,7 @@ def run(
         },
         "settings": {
             "network": "3 x 200 ReLU, tanh output (untrained)",
+            "engine": dqn.engine,
             "lockstep_games": lockstep_games,
             "ancestor_games": repeats,
             "epsilon": EPSILON,

@@ -190,17 +190,16 @@ def shipped_or_random_agent() -> LearnedAgent:
     return LearnedAgent(GAME, NumpyQNetwork(weights, ["relu", "tanh"]))
 
 
-@pytest.mark.parametrize("opponent", ["random", "learned", "heuristic"])
+@pytest.mark.parametrize("opponent", ["random", "learned", "heuristic", "mcts:12"])
 def test_play_batch_on_the_engine_plays_as_play_states(opponent):
     def lineup():
         other = {
             "random": lambda: RandomAgent(np.random.default_rng(8)),
             "learned": shipped_or_random_agent,
-            "heuristic": lambda: agents.make("heuristic", GAME, seed=4),  # decides on states: via state(g)
-        }[opponent]()
+        }.get(opponent, lambda: agents.make(opponent, GAME, seed=4))()  # the others decide on states(g)
         return [Logged(RandomAgent(np.random.default_rng(7))), Logged(other)]
 
-    n = 80
+    n = 12 if opponent.startswith("mcts") else 80
     seats = [(0, 1) if g % 2 == 0 else (1, 0) for g in range(n)]
     states = [GAME.new_initial_state(None) for _ in range(n)]
     batch = ConnectFourBatch.from_states(states)

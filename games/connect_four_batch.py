@@ -45,7 +45,7 @@ _CELLS = ROWS * COLS
 _VIEW = 2 * _CELLS  # one observation: the viewer's plane, then the other player's
 _START = np.array(_START_HEIGHTS, dtype=np.int64)  # as ConnectFourState._heights: the next free bit
 _TOPS = np.array(_TOP, dtype=np.int64)  # a column is full when its height reaches its sentinel bit
-# by bit index (0..55, `_heights` values): its uint64 bit; whether it is a cell (not a sentinel,
+# by bit index (0..48, the values of `_heights`): its uint64 bit; whether it is a cell (not a sentinel,
 # i.e. the column is not full); the cell's index in the observation's first plane
 _BIT = np.left_shift(np.uint64(1), np.arange(_H * COLS, dtype=np.uint64))
 _FREE_BIT = np.zeros(_H * COLS, dtype=bool)

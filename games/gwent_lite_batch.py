@@ -173,15 +173,19 @@ class GwentLiteBatch(BatchState):
     # rules, vectorised (games/gwent_lite.py's _draw, _start_round, _end_round) ----------------
     def _draw(self, rows: np.ndarray, n: int) -> None:
         """Seat-rows `rows` (distinct) each draw n cards, fewer if the pile runs out or the hand is full."""
-        k = np.minimum(np.minimum(self._len[rows] - self._drawn[rows], self._hand_size - self._hand_sizes[rows]), n)
-        k = np.maximum(k, 0)
         top = self._drawn[rows]
-        for j in range(int(k.max(initial=0))):
-            m = k > j
-            rr = rows[m]
-            cards = self._order[rr, top[m] + j]
-            self._hands[rr, cards] += 1
-            self._pile_counts[rr, cards] -= 1
+        k = np.minimum(np.minimum(self._len[rows] - top, self._hand_size - self._hand_sizes[rows]), n)
+        k = np.maximum(k, 0)
+        total = int(k.sum())
+        if total:
+            # every card drawn, at once: row r takes _order[r, top : top + k]
+            each = np.repeat(rows, k)
+            start = np.cumsum(k) - k
+            at = np.repeat(top - start, k) + np.arange(total)
+            m = self._hands.shape[1]
+            cells = each * m + self._order[each, at]
+            np.add.at(self._hands.reshape(-1), cells, 1)
+            np.subtract.at(self._pile_counts.reshape(-1), cells, 1)
         self._drawn[rows] += k
         self._hand_sizes[rows] += k
 

@@ -2,6 +2,7 @@
 
 The generation: 30 random legal decks, population round robin, 10 games per pair (5 mirrored
 deals), 4350 games, played by the shipped Gwent Lite agent (the heuristic if none is installed),
+each task one batch of the vectorised engine (games/gwent_lite_batch.py) as in a run,
 timed with 1 and 2 worker processes, interleaved (medians of repeats; the worker pools are warmed
 up first, as they are in a run where they serve every generation). On a shared machine the
 wall-clock efficiency only means something next to `machine_speedup_2_processes` (what two
@@ -100,9 +101,11 @@ def deal_states(pairings, rules) -> list:
 
 
 def our_moves(states: list, agent) -> int:
-    from agents.arena import play_states
+    """The moves `agent` needs to play `states` (on copies, through the vectorised engine)."""
+    from agents.arena import play_batch
+    from games.batch import batch_of
 
-    return play_states(states, [(0, 0)] * len(states), [agent])
+    return play_batch(batch_of(states), [(0, 0)] * len(states), [agent])
 
 
 def _burn(n: int) -> float:

@@ -93,17 +93,29 @@ def _config(config: dict) -> str:
     return _table(["setting", "value"], rows, left={0, 1})
 
 
+def _drawn(png: Path, data: Path) -> bytes | None:
+    """The run folder's plot `png` if it was written after its `data` file (the run draws its plots
+    with the same titles right after each such write, RunFolder.write_plots), else None: draw it."""
+    try:
+        if png.stat().st_mtime_ns >= data.stat().st_mtime_ns:
+            return png.read_bytes()
+    except OSError:
+        pass
+    return None
+
+
 def _fitness(folder: RunFolder, config: dict) -> str:
     from evolution import plots
 
     rows = folder.read_logbook()
     if not rows:
         return _note("no finished generation yet (no logbook.csv)")
-    if config.get("game") == "exploding_kittens":  # fitness of an objective, not a match score (evolution.plots)
+    png = _drawn(folder.fitness_plot, folder.logbook)
+    if png is None and config.get("game") == "exploding_kittens":  # an objective's fitness (evolution.plots)
         objective = config.get("objective") or "fairness"
         title = f"{folder.name}: {objective} per generation (agent self-play)"
         png = plots.plot_fitness(rows, title, **plots.OBJECTIVE_AXES[objective])
-    else:
+    elif png is None:
         opponents = " + ".join(config.get("opponents", []))
         png = plots.plot_fitness(rows, f"{folder.name}: fitness per generation ({opponents})")
     last = rows[-1]
@@ -123,12 +135,14 @@ def _best(folder: RunFolder) -> str:
     if not best:
         return _note("no finished generation yet")
     space = None
+    png = _drawn(folder.powers_plot, folder.best_decks)
     if folder.read_config().game == "exploding_kittens":
         from evolution.space import space_for
 
         space = space_for(folder.read_config())
-        png = plots.plot_best_counts(best, space, f"{folder.name}: card counts of the best deck per generation")
-    else:
+        if png is None:
+            png = plots.plot_best_counts(best, space, f"{folder.name}: card counts of the best deck per generation")
+    elif png is None:
         png = plots.plot_best_heatmap(best, f"{folder.name}: card powers of the best deck per generation")
     deck_text = space.short_text if space is not None else counts_text
     has_yard = any(b.get("yardstick") for b in best)

@@ -297,7 +297,8 @@ def finish_run_once(
     else:
         from evolution.objectives import finish_run
 
-    folder.write_plots(config.opponents, log, config=config)
+    if not (evolved and config.plot_every):  # else the last generation has just drawn them
+        folder.write_plots(config.opponents, log, config=config)
     summary.update(finish_run(folder, config, agent, pmap, log=log, progress=progress))
     from evolution.html_report import write_report
 

@@ -396,7 +396,7 @@ def plot_archive(data: dict, title: str) -> bytes:
     if best:
         cell = best["candidates"][0]["cell"]
         cx, cy = x0 + (cell[0] + 0.5) * (x1 - x0) / nx, y0 + (cell[1] + 0.5) * (y1 - y0) / ny
-        ax.plot([cx], [cy], marker="o", markersize=14, markerfacecolor="none", markeredgecolor="red", label="best")
+        ax.plot([cx], [cy], "o", ms=14, mfc="none", mec="red", label="best elite (re-measured)")
         ax.legend(loc="upper left", fontsize="small")
     ax.set_xlabel(data["descriptors"][0].replace("_", " "))
     ax.set_ylabel(data["descriptors"][1].replace("_", " "))

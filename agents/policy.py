@@ -16,6 +16,7 @@ import numpy as np
 
 from agents.base import Agent
 from games import Game, State, UserError
+from games.batch import BatchState
 
 POLICY_MODES = ("sample", "greedy")
 POLICY_KERAS_PREFIX = "policy_network__"
@@ -68,7 +69,12 @@ class PolicyAgent(Agent):
         return masked_softmax(self.network(self.game.observations(states)), self.game.legal_masks(states))
 
     def act(self, states: Sequence[State]) -> np.ndarray:
-        probs = self.probabilities(states)
+        return self._choose(self.probabilities(states))
+
+    def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
+        return self._choose(masked_softmax(self.network(batch.observations(games)), batch.legal_masks(games)))
+
+    def _choose(self, probs: np.ndarray) -> np.ndarray:
         if self.mode == "greedy":
             return probs.argmax(axis=1)
         return sample_actions(probs, self.rng)

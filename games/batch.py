@@ -7,7 +7,7 @@ as arrays, and one call that applies an action in each of a set of games. Two ki
 - a vectorised engine (e.g. games/connect_four_batch.py) keeps the whole batch in numpy arrays and
   steps it with a few array operations instead of one Python call per game. It must play exactly
   as the scalar engine does: same observations, masks, transitions and returns for the same games
-  (tests/test_batch_engines.py holds every vectorised engine to that).
+  (each engine's tests, e.g. tests/test_connect_four_batch.py, hold it to that).
 
 A game with a vectorised engine names it in `Game.batch_class`; `batch_of(states)` picks it.
 """

@@ -38,3 +38,23 @@ def test_play_batch_on_copies_leaves_the_states_alone_and_matches_play_states():
     play_states(states, [(0, 1)] * 30, [RandomAgent(np.random.default_rng(3)), RandomAgent(np.random.default_rng(4))])
     assert np.array_equal(batch.returns(), np.array([s.returns() for s in states]))
     assert steps > 30
+
+
+@pytest.mark.parametrize("mode", ["sample", "greedy"])
+def test_a_policy_agent_acts_the_same_on_states_and_on_a_vectorised_batch(mode):
+    from agents.learned import NumpyQNetwork
+    from agents.policy import PolicyAgent
+
+    game = games.make("connect_four")
+    rng = np.random.default_rng(0)
+    weights = [rng.normal(size=(84, 32)), np.zeros(32), rng.normal(size=(32, 7)), np.zeros(7)]
+    net = NumpyQNetwork(weights, ["relu", "linear"])
+    states = [game.new_initial_state(None) for _ in range(50)]
+    for _ in range(8):
+        by_states = PolicyAgent(game, net, mode, np.random.default_rng(5)).act(states)
+        batch = batch_of(states)
+        by_batch = PolicyAgent(game, net, mode, np.random.default_rng(5)).act_batch(batch, np.arange(len(states)))
+        assert by_batch.tolist() == by_states.tolist()
+        for s, a in zip(states, by_states.tolist()):
+            s.apply_action(a)
+        states = [s for s in states if not s.is_terminal()]

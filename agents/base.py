@@ -19,6 +19,9 @@ from games.batch import BatchState
 class Agent(abc.ABC):
     #: the spec string the agent was made from (for reports)
     spec: str = "?"
+    #: True when the agent always plays the same move in the same position (whatever its generator),
+    #: so an exact best response can be searched against it (agents/evaluate.exploitability)
+    deterministic: bool = False
 
     @abc.abstractmethod
     def act(self, states: Sequence[State]) -> np.ndarray:

@@ -154,9 +154,7 @@ def evaluate_spec(
     report = evaluate(game, agent, list(vs) if vs else default_opponents(game), num_games, seed, progress)
     report["agents"][0]["spec"] = spec
     if game.name == "tic_tac_toe":
-        from agents.learned import LearnedAgent
-
-        if isinstance(agent, LearnedAgent):
+        if agent.deterministic:
             report["exploitability"] = exploitability(game, agent)
         else:  # the search assumes one fixed move per position
             report["exploitability"] = {"skipped": f"{spec} is not a deterministic agent"}

@@ -110,6 +110,8 @@ class NumpyQNetwork:
 class LearnedAgent(Agent):
     """Greedy with respect to a Q-network: one forward pass per batch, masked argmax."""
 
+    deterministic = True
+
     def __init__(self, game: Game, network: NumpyQNetwork, metadata: dict | None = None):
         if network.input_size != game.observation_size or network.output_size != game.num_actions:
             raise UserError(

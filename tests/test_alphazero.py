@@ -351,3 +351,12 @@ def test_the_connect_four_solver_agrees_with_exhaustive_search():
             assert Solver().value(s) == v, str(s)
             values.append(v)
     assert len(set(values)) >= 2  # not only one kind of position
+
+
+def test_eval_checks_the_exploitability_of_the_tic_tac_toe_az_agent_and_skips_random_ones():
+    from agents.evaluate import evaluate_spec
+
+    game = games.make("tic_tac_toe")
+    report = evaluate_spec(game, "az:pretrained", ["random"], 4)
+    assert report["exploitability"]["exploitability"] <= 0
+    assert "skipped" in evaluate_spec(game, "mcts:20", ["random"], 2)["exploitability"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.alphazero.search import network_evaluator, puct_search, q_evaluator
+from agents.alphazero.search import has_hidden_information, network_evaluator, puct_search, q_evaluator
 from agents.base import Agent
 from agents.learned import PRETRAINED_DIR, read_keras, read_npz, resolve_model_path
 from games import Game, State, UserError
@@ -50,6 +50,8 @@ class AlphaZeroAgent(Agent):
         self.simulations = simulations
         self.c = c
         self.evaluate = q_evaluator(game, network) if q else network_evaluator(game, network)
+        # no root noise, and the generator only draws hidden worlds: fixed moves where nothing is hidden
+        self.deterministic = not has_hidden_information(game.new_initial_state(np.random.default_rng(0)))
         self.search_seconds = 0.0  # thinking time, summed over the searched moves
         self.searched_moves = 0
 

@@ -180,7 +180,8 @@ def test_play_task_outcomes_equal_the_state_batch_path(monkeypatch):
     pairings, _ = fitness.round_robin(decks, 3, 7, fitness.STAGE_EVOLVE, 0)
     game = games.make("gwent_lite", rules=rules)
     panel = fitness.AgentPanel((agents.make("pretrained", game), agents.make("random", game, seed=1)), ("p", "r"))
-    for agent in (agents.make("pretrained", game), panel):
+    heuristic = agents.make("heuristic", game, seed=2)  # decides on states: played as states
+    for agent in (agents.make("pretrained", game), panel, heuristic):
         (_, task), *_ = fitness.make_tasks(pairings, agent, rules, 10_000, (7, fitness.STAGE_EVOLVE, 0))
         vectorised = fitness.play_task(agent, task)
         with monkeypatch.context() as m:

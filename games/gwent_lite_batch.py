@@ -284,10 +284,10 @@ class GwentLiteBatch(BatchState):
             raise ValueError(f"{games.size} games but {a.size} actions")
         if not games.size:
             return
-        self._check(games, a)
-        a = a.astype(np.int64, copy=False)
         p = self._player[games]
         r = 2 * games + p
+        self._check(games, a, p, r)
+        a = a.astype(np.int64, copy=False)
         play = a > 0
         rp, ap = r[play], a[play]
         self._hands[rp, ap] -= 1
@@ -300,17 +300,21 @@ class GwentLiteBatch(BatchState):
         self._passed[r[~play]] = True
         self._passed[rp[self._hand_sizes[rp] == 0]] = True
         opponent_on = ~self._passed[r ^ 1]
-        mover_on = ~self._passed[r]
         # the opponent moves unless they have passed; then the mover keeps playing until they pass
         self._player[games] = np.where(opponent_on, 1 - p, p)
-        self._end_rounds(games[~opponent_on & ~mover_on])
+        both_passed = ~opponent_on & self._passed[r]
+        if both_passed.any():
+            self._end_rounds(games[both_passed])
 
-    def _check(self, games: np.ndarray, a: np.ndarray) -> None:
-        """IllegalActionError naming the first game whose action is not legal."""
+    def _check(self, games: np.ndarray, a: np.ndarray, p: np.ndarray, r: np.ndarray) -> None:
+        """IllegalActionError naming the first game whose action is not legal (`p`: the players to
+        move, `r`: their rows)."""
         if a.dtype.kind not in "iu":  # floats, bools, strings never coerce (as in the scalar engine)
             g, bad = int(games[0]), a[0]
             raise IllegalActionError(f"gwent_lite: game {g}: action {bad!r} is not an integer action")
-        p = self._player[games]
+        if p.min() >= 0 and a.min() >= 0 and a.max() < self.game.num_actions:  # the usual case: one lookup
+            if ((a == 0) | (self._hands[r, a] > 0)).all():
+                return
         live = p != TERMINAL
         in_range = (a >= 0) & (a < self.game.num_actions)
         held = np.zeros(games.size, dtype=bool)

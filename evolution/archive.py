@@ -20,9 +20,10 @@ diluted and a child competes with the incumbent's pooled score. The elites measu
 with the highest upper bound of their interval: the ones that could be best (just entered on one
 lucky look, or high and still uncertain); a low, well-measured elite is left alone. The pool has the
 plain run's size, so both runs play the same games per generation. At the end (`choose_best_elite`)
-the `playoff_top` best elites by pooled fitness are measured again the way a plain run measures its
-champion candidates (against the yardstick, `playoff_games_per_pair` games per yardstick deck, fresh
-seeds), and the best of that look is the best elite.
+the best elite is chosen the way a plain run chooses its champion, among the elites: the
+`playoff_top` elites best on their yardstick games of the run (then by pooled fitness) are measured
+again against the yardstick (`playoff_games_per_pair` games per yardstick deck, fresh seeds), and the
+best of that look is the best elite.
 
 Descriptors (each bounded, so the grid covers every legal deck):
 - Gwent Lite: the share of the deck's cards at the minimum power (0 .. 1) and the share of its total
@@ -281,14 +282,23 @@ class DeckArchive:
 
 # --- the best elite ------------------------------------------------------------------------------
 def choose_best_elite(
-    archive: DeckArchive, config, agent, references: list, pmap, generation: int, progress: Callable | None = None
+    archive: DeckArchive,
+    config,
+    agent,
+    references: list,
+    pmap,
+    generation: int,
+    progress: Callable | None = None,
+    on_yardstick: dict | None = None,
 ) -> dict | None:
-    """The `playoff_top` best elites by pooled fitness, measured again as a plain run measures its
-    champion candidates (fresh seeds of a stage of their own): against the yardstick
-    (`playoff_games_per_pair` games per yardstick deck), or without one in a round robin of that
-    many games per pair; a kittens objective with `playoff_games_per_deck` games each. The record:
-    the best elite's cards, how it was chosen, the games played, the candidates best first."""
-    entries = sorted(archive.entries(), key=lambda e: -e["score"])[: max(1, config.playoff_top)]
+    """The archive's best elite, chosen as a plain run chooses its champion: `playoff_top`
+    candidates (the elites best on their yardstick games of the run, `on_yardstick`: cards ->
+    pooled Record, as yardstick.pooled_records gives; then the best by pooled fitness) measured again
+    with fresh seeds of a stage of their own, against the yardstick (`playoff_games_per_pair` games
+    per yardstick deck), or without one in a round robin of that many games per pair; a kittens
+    objective with `playoff_games_per_deck` games each. The record: the best elite's cards, how it
+    was chosen, the games played, the candidates best first."""
+    entries = best_candidates(archive.entries(), on_yardstick or {}, max(1, config.playoff_top))
     if not entries:
         return None
     decks = [tuple(e["cards"]) for e in entries]
@@ -313,8 +323,8 @@ def choose_best_elite(
         again = [s.as_dict() for s in scores]
         played = sum(a["games"] for a in again)
         how = (
-            f"best against the yardstick ({len(references)} decks) of the archive's {n} best elites by pooled "
-            f"fitness, measured again with {games} games per yardstick deck"
+            f"best against the yardstick ({len(references)} decks) of the archive's {n} best elites on it (their "
+            f"yardstick games of the run, then pooled fitness), measured again with {games} games per yardstick deck"
         )
     else:
         again = _round_robin(decks, config, agent, pmap, generation, progress)
@@ -323,17 +333,14 @@ def choose_best_elite(
             f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of the archive's {n} best "
             "elites by pooled fitness"
         )
-    candidates = [
-        {
-            "cards": e["cards"],
-            "cell": e["cell"],
-            "archive_score": e["score"],
-            "archive_ci95": e["ci95"],
-            "archive_games": e["games"],
-            **{k: a[k] for k in ("score", "ci95", "games")},
-        }
-        for e, a in zip(entries, again)
-    ]
+    candidates = []
+    for e, a in zip(entries, again):
+        c = {"cards": e["cards"], "cell": e["cell"], "archive_score": e["score"], "archive_ci95": e["ci95"]}
+        c["archive_games"] = e["games"]
+        record = (on_yardstick or {}).get(tuple(e["cards"]))
+        if record is not None:
+            c.update(pooled_yardstick=record.score, pooled_yardstick_games=record.games)
+        candidates.append({**c, **{k: a[k] for k in ("score", "ci95", "games")}})
     candidates.sort(key=lambda c: -c["score"])  # stable: pooled-fitness order on ties
     return {
         "generation": generation,
@@ -342,6 +349,17 @@ def choose_best_elite(
         "games": played,
         "candidates": candidates,
     }
+
+
+def best_candidates(entries: list[dict], on_yardstick: dict, k: int) -> list[dict]:
+    """The `k` elites a plain run would pick as champion candidates: those with yardstick games in the
+    run best on them first (a generation's `yardstick_top` decks play the yardstick), then the rest by
+    pooled fitness (ties in cell order). The fitness is relative to each generation's opponents and
+    flat at the top of the archive; the yardstick is fixed, and is what the final choice is made on."""
+    measured = [e for e in entries if tuple(e["cards"]) in on_yardstick]
+    measured.sort(key=lambda e: -on_yardstick[tuple(e["cards"])].score)
+    rest = sorted((e for e in entries if tuple(e["cards"]) not in on_yardstick), key=lambda e: -e["score"])
+    return (measured + rest)[:k]
 
 
 def _round_robin(decks, config, agent, pmap, generation, progress) -> list[dict]:
@@ -375,7 +393,12 @@ def finish_archive(
     done = folder.read_json(path) if path.is_file() else None
     if isinstance(done, dict) and done.get("generation") == generation and done.get("best_elite"):
         return done["best_elite"]
-    best = choose_best_elite(archive, config, agent, references, pmap, generation, progress)
+    on_yardstick = {}
+    if references:
+        from evolution.yardstick import pooled_records
+
+        on_yardstick = pooled_records([folder.read_generation(g) for g in range(generation + 1)])
+    best = choose_best_elite(archive, config, agent, references, pmap, generation, progress, on_yardstick)
     write_archive(folder, archive, generation, best)
     if best and log:
         c = best["candidates"][0]
@@ -458,8 +481,11 @@ def elites_table(data: dict, space) -> str:
         lines.append(f"best elite ({best['how']}; {best['games']} games):")
         for i, c in enumerate(best["candidates"]):
             mark = "*" if i == 0 else " "
+            run = f"archive {c['archive_score']:.3f} over {c['archive_games']}"
+            if "pooled_yardstick" in c:
+                run += f", yardstick {c['pooled_yardstick']:.3f} over {c['pooled_yardstick_games']}"
             lines.append(
                 f"  {mark} {c['score']:.3f} [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}] {c['games']} games  "
-                f"(archive {c['archive_score']:.3f} over {c['archive_games']})  {space.short_text(c['cards'])}"
+                f"({run})  {space.short_text(c['cards'])}"
             )
     return "\n".join(lines)

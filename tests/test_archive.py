@@ -11,11 +11,12 @@ from test_evolution import tiny
 from test_evolution_kittens import TINY
 
 from deckopt.cli import main
-from evolution.archive import descriptors
+from evolution.archive import best_candidates, descriptors
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
 from evolution.panel import load_panel
 from evolution.space import space_for
+from evolution.yardstick import pooled_records
 from games.errors import UserError
 
 
@@ -95,9 +96,18 @@ def test_best_elite_is_chosen_on_a_fresh_yardstick_measurement(archive_run):
     data = read(archive_run)
     config = archive_config()
     best = data["best_elite"]
-    top = sorted(data["entries"], key=lambda e: -e["score"])[: config.playoff_top]
+    # the candidates: as a plain run's champion's, the elites best on their yardstick games of the
+    # run, then the best by pooled fitness
+    on_yardstick = pooled_records([json.loads(p.read_text()) for p in sorted((archive_run / "generations").glob("*"))])
+    assert 0 < len(on_yardstick.keys() & {tuple(e["cards"]) for e in data["entries"]}) < config.playoff_top
+    top = best_candidates(data["entries"], on_yardstick, config.playoff_top)
+    by_yardstick = [e for e in top if tuple(e["cards"]) in on_yardstick]
+    assert top[: len(by_yardstick)] == by_yardstick
+    rest = sorted((e for e in data["entries"] if tuple(e["cards"]) not in on_yardstick), key=lambda e: -e["score"])
+    assert top[len(by_yardstick) :] == rest[: config.playoff_top - len(by_yardstick)]
     candidates = best["candidates"]
     assert sorted(c["cards"] for c in candidates) == sorted(e["cards"] for e in top)
+    assert all(("pooled_yardstick" in c) == (tuple(c["cards"]) in on_yardstick) for c in candidates)
     assert best["cards"] == candidates[0]["cards"]
     assert [c["score"] for c in candidates] == sorted((c["score"] for c in candidates), reverse=True)
     yardstick_decks = len(load_panel(config.yardstick, config.rules))

@@ -94,7 +94,7 @@ class GwentLiteBatch(BatchState):
         own = None if game.config.decks is None else tuple(tuple(d) for d in game.config.decks)
         leaders = np.zeros(len(seeds), dtype=np.int64)
         seat_seeds = np.zeros((len(seeds), 2), dtype=np.uint64)
-        dealt = [None] * len(seeds)  # each game's decks as dealt (the state's public decks: sorted)
+        dealt = [None] * len(seeds)  # each game's two decks as drawn (the ones shuffled)
         fast = [i for i, x in enumerate(seeds) if fixed and _streams_match_numpy() and _is_seed64(x)]
         if fast:
             leaders[fast], seat_seeds[fast] = _Streams.chance(np.array([int(seeds[i]) for i in fast], dtype=np.uint64))
@@ -103,8 +103,10 @@ class GwentLiteBatch(BatchState):
         for i in sorted(set(range(len(seeds))) - set(fast)):
             leader, seats, pair = game._chance(as_generator(seeds[i]), pairs[i])
             leaders[i], seat_seeds[i] = leader, seats
-            dealt[i] = tuple(tuple(d if fixed else sorted(d)) for d in pair)
-        batch = cls(game, [game] * len(seeds), dealt, max(len(d) for pair in dealt for d in pair))
+            dealt[i] = (tuple(pair[0]), tuple(pair[1]))
+        # the states' public decks are sorted (fixed decks are already: validated)
+        public = dealt if fixed else [(tuple(sorted(a)), tuple(sorted(b))) for a, b in dealt]
+        batch = cls(game, [game] * len(seeds), public, max(len(d) for pair in dealt for d in pair))
         if decks is not None:
             batch._games = None  # made on demand by `state(g)`: a Game per pair of decks
         batch._fill_orders(dealt, _shuffles(seat_seeds.reshape(-1), [len(d) for pair in dealt for d in pair]))
@@ -146,8 +148,8 @@ class GwentLiteBatch(BatchState):
         return batch
 
     def _fill_orders(self, dealt: list[tuple], perms: np.ndarray) -> None:
-        """Seat-row r's draw order is its deck (the r-th deck of `dealt`'s pairs, sorted) shuffled
-        by perms[r]; its counts and power follow."""
+        """Seat-row r's draw order is its deck (the r-th deck of `dealt`'s pairs, as drawn)
+        shuffled by perms[r]; its counts and power follow."""
         index: dict = {}  # each distinct deck once, as a row of zero-padded powers
         rows = [index.setdefault(d, len(index)) for pair in dealt for d in pair]
         width = self._order.shape[1]

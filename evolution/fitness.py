@@ -102,7 +102,7 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
     one batch of the vectorised engine (games/gwent_lite_batch.py), which plays exactly as the
     scalar one (tests/test_gwent_lite_batch.py)."""
     import games
-    from agents.arena import play_batch
+    from agents.arena import has_own_act_batch, play_batch
     from games.batch import StateBatch
 
     rules = DeckRules(*task.rules)
@@ -119,7 +119,7 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
             k = _agent_of_deal(p, d, len(players))
             seats += [(k, k), (k, k)]
     batch = _batch(game, seeds, decks)
-    if not all(_decides_on_observations(p) for p in players):
+    if not all(has_own_act_batch(p) for p in players):
         # an agent that decides on states would have every game rebuilt as a state at every step
         # (twice the time of playing the states, measured with the heuristic): build them once
         batch = StateBatch([batch.state(g) for g in range(batch.size)])
@@ -133,13 +133,6 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
         out.append(outcomes[i : i + p.deals].copy())
         i += p.deals
     return out
-
-
-def _decides_on_observations(agent) -> bool:
-    """Whether `agent` acts on a batch's observations and masks alone (agents.base.Agent.act_batch)."""
-    from agents.base import Agent
-
-    return type(agent).act_batch is not Agent.act_batch
 
 
 def _batch(game, seeds: list[int], decks: list[tuple]):

@@ -53,11 +53,7 @@ from evolution.individuals import make_individual, score_of
 PAD = -1
 TOP = 5  # Gwent Lite: the strongest cards whose share of the power is a descriptor
 ELITE = "elite"  # the origin of an elite measured again in a pool
-#: parents are tournament winners among the elites: uniform choice (plain MAP-Elites, 1) spent a
-#: third of the children on elites of hopeless shapes (a 50-power card and 23 ones) and its best
-#: elite fell short of the plain run's champion on one of two seeds (README); 2 is the mildest bias,
-#: every elite can still be a parent
-PARENT_TOURNAMENT = 2
+NEW_TRIES = 10  # draws of a child before a copy of a deck in the archive or the pool is kept
 #: seed-key stage of the best elite's final re-measurement (evolution.fitness's stages are 0..4)
 STAGE_ELITE_FINAL = 40
 
@@ -180,29 +176,36 @@ class DeckArchive:
 
     def ask(self, n: int, rng: np.random.Generator) -> list:
         """`n` decks: random ones while the archive is empty, else the elites to measure again
-        (`remeasured`, with their past games, origin 'elite') and children of elites (crossover of two
-        with chance cx_prob, then mutation; each operator repairs, so every child is legal). Each
-        parent is the better (pooled fitness) of PARENT_TOURNAMENT elites drawn uniformly."""
-        elites = self.entries()
-        if not elites:
+        (`remeasured`, with their past games, origin 'elite') and children of elites chosen uniformly
+        (crossover of two with chance cx_prob, then mutation; each operator repairs, so every child
+        is legal). A child that copies an elite or an earlier child is made again (up to NEW_TRIES
+        times): a mutation often lands back on its parent (15 % of the children of a default run),
+        and a copy's games would be spent on a deck already measured."""
+        parents = [e["cards"] for e in self.entries()]
+        if not parents:
             return [make_individual(self.space.random_deck(rng, self.config.init_shapes)) for _ in range(n)]
         pool = []
         for e in self.remeasured():
             ind = make_individual(e["cards"], ELITE)
             ind.stats.past = list(self.past.get(tuple(e["cards"]), []))
             pool.append(ind)
-
-        def parent() -> list[int]:
-            drawn = [elites[int(rng.integers(0, len(elites)))] for _ in range(PARENT_TOURNAMENT)]
-            return max(drawn, key=lambda e: e["score"])["cards"]  # the first on a tie
-
+        seen = {tuple(p) for p in parents}
         for _ in range(n - len(pool)):
-            a = parent()
-            origin = "mutant"
-            if len(elites) > 1 and rng.random() < self.config.cx_prob:
-                a, origin = self.space.crossover(a, parent(), rng)[0], "crossover"
-            pool.append(make_individual(self.space.mutate(a, rng, self.config), origin))
+            for _try in range(NEW_TRIES):
+                child = self._child(parents, rng)
+                if tuple(child) not in seen:
+                    break
+            seen.add(tuple(child))
+            pool.append(child)
         return pool
+
+    def _child(self, parents: list, rng: np.random.Generator):
+        a = parents[int(rng.integers(0, len(parents)))]
+        origin = "mutant"
+        if len(parents) > 1 and rng.random() < self.config.cx_prob:
+            b = parents[int(rng.integers(0, len(parents)))]
+            a, origin = self.space.crossover(a, b, rng)[0], "crossover"
+        return make_individual(self.space.mutate(a, rng, self.config), origin)
 
     def tell(self, pool: list, generation: int) -> int:
         """Take the evaluated pool of `generation`: each elite measured again takes its new pooled

@@ -80,6 +80,10 @@ def test_elites_with_the_highest_upper_bounds_are_measured_again_and_pooled(arch
         assert sorted(d["cards"] for d in again) == sorted(e["cards"] for e in ranked[: config.survivors])
         children = [d for d in generation(archive_run, gen) if d["origin"] != "elite"]
         assert len(again) + len(children) == config.pool
+        # the children are new decks: no copy of an elite nor of each other
+        assert len({tuple(d["cards"]) for d in children} | {tuple(e["cards"]) for e in before}) == len(children) + len(
+            before
+        )
         for d in again:
             old = next(e for e in before if e["cards"] == d["cards"])
             # this generation's games pooled with its past ones (score_memory 4: all of them so far)

@@ -192,14 +192,14 @@ def test_play_task_outcomes_equal_the_state_batch_path(monkeypatch):
 
 
 def test_numpy_seeding_replayed_exactly_for_many_seeds():
-    from games.gwent_lite_batch import _shuffles, _Streams
+    from games.numpy_streams import SeedStreams, shuffles
 
     rng = np.random.default_rng(11)
     edge = [0, 1, 5, 2**32 - 1, 2**32, 2**63 - 1, 2**64 - 1]
     seeds = np.concatenate([rng.integers(2**64, size=400, dtype=np.uint64), np.array(edge, dtype=np.uint64)])
-    leaders, seats = _Streams.chance(seeds)
+    leaders, seats = SeedStreams.chance(seeds)
     lengths = rng.integers(1, 120, size=len(seeds))
-    perms = _shuffles(seats[:, 1], lengths.tolist())
+    perms = shuffles(seats[:, 1], lengths.tolist())
     for k, seed in enumerate(seeds.tolist()):
         numpy_rng = np.random.default_rng(seed)
         assert int(numpy_rng.integers(2)) == leaders[k]
@@ -209,12 +209,12 @@ def test_numpy_seeding_replayed_exactly_for_many_seeds():
 
 
 def test_deals_fall_back_to_numpy_generators(monkeypatch):
-    import games.gwent_lite_batch as engine
+    import games.numpy_streams as streams
 
     rules = DeckRules()
     rng = np.random.default_rng(3)
     made = [games.make("gwent_lite", decks=[rules.random_deck(rng), [1] * 30]) for _ in range(5)]
     seeds = [int(s) for s in rng.integers(2**63, size=5)]
-    monkeypatch.setattr(engine, "_STREAMS_OK", False)
+    monkeypatch.setattr(streams, "_STREAMS_OK", False)
     dealt = GwentLiteBatch.deal(games.make("gwent_lite"), seeds, [g.config.decks for g in made])
     assert_same(dealt, [g.new_initial_state(s) for g, s in zip(made, seeds)])

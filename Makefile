@@ -14,7 +14,7 @@ $(BIN)/.installed: pyproject.toml
 install: $(BIN)/.installed
 
 # The main job on sensible defaults: a deck-evolution run played by the shipped Gwent Lite agent,
-# ending with the champion's validation against the reference decks (3 minutes on 2 lightly loaded cores, up to 15 on busy ones).
+# ending with the champion's validation against the reference decks (2.5 minutes and 100 CPU seconds on 2 busy cores).
 run: $(BIN)/.installed
 	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 

@@ -2,6 +2,8 @@
 
 For each game (a game whose module is not there yet is skipped):
 - lock-step: `arena.play_states` on 256 games at once with `RandomAgent`;
+- vectorised (games with a vectorised engine, `Game.batch_class`): the same 256 games through
+  `arena.play_batch` on that engine (building it from the fresh states included);
 - one at a time: a plain loop of `legal_actions` / `apply_action` with a uniform choice.
 Where OpenSpiel (`pyspiel`) imports, the same one-at-a-time loop runs on its tic_tac_toe and
 connect_four, and the ratios compare ours to it (above 1: ours is faster).
@@ -18,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 import games
-from agents.arena import play_states
+from agents.arena import play_batch, play_states
 from agents.base import RandomAgent
 from deckopt.bench.timing import interleaved, ratio_of_rates
 
@@ -49,6 +51,18 @@ def lockstep_work(game: games.Game, rng: np.random.Generator, num_games: int):
     def work() -> dict[str, int]:
         states = [game.new_initial_state(rng) for _ in range(num_games)]
         steps = play_states(states, [[0] * game.num_players] * num_games, [agent])
+        return {"games": num_games, "steps": steps}
+
+    return work
+
+
+def vectorised_work(game: games.Game, rng: np.random.Generator, num_games: int):
+    """The same random games as `lockstep_work`, on the game's vectorised engine."""
+    agent = RandomAgent(rng)
+
+    def work() -> dict[str, int]:
+        batch = game.batch_class.from_states([game.new_initial_state(rng) for _ in range(num_games)])
+        steps = play_batch(batch, [[0] * game.num_players] * num_games, [agent])
         return {"games": num_games, "steps": steps}
 
     return work
@@ -102,6 +116,8 @@ def run(
             name + "_lockstep": lockstep_work(game, rng, lockstep_games),
             name + "_single": single_work(lambda game=game: game.new_initial_state(rng), rng),
         }
+        if game.batch_class is not None:
+            works[name + "_vectorised"] = vectorised_work(game, rng, lockstep_games)
         if pyspiel is not None and name in OPEN_SPIEL_GAMES:
             works[f"open_spiel_{name}_single"] = single_work(pyspiel.load_game(name).new_initial_state, rng)
         say(f"{name}: {', '.join(works)} ({repeats} x {seconds:g} s each)")
@@ -109,8 +125,12 @@ def run(
         for key, timing in timings.items():
             results.append({"name": f"{key}_games_per_s", "value": timing.rate("games"), "unit": "games/s"})
             results.append({"name": f"{key}_steps_per_s", "value": timing.rate("steps"), "unit": "steps/s"})
-        if len(timings) == 3:
-            theirs = f"open_spiel_{name}_single"
+        if name + "_vectorised" in timings:
+            ratios[f"{name}_vectorised_vs_lockstep"] = ratio_of_rates(
+                timings, name + "_vectorised", name + "_lockstep", "games"
+            )
+        theirs = f"open_spiel_{name}_single"
+        if theirs in timings:
             ratios[f"{name}_vs_open_spiel"] = ratio_of_rates(timings, name + "_single", theirs, "games")
             ratios[f"{name}_lockstep_vs_open_spiel"] = ratio_of_rates(timings, name + "_lockstep", theirs, "games")
     return {"bench": "engines", "results": results, "ratios": ratios}

@@ -11,7 +11,7 @@ from test_evolution import tiny
 from test_evolution_kittens import TINY
 
 from deckopt.cli import main
-from evolution.archive import REPLACE_Z, best_candidates, descriptors
+from evolution.archive import REPLACE_Z, DeckArchive, best_candidates, descriptors
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
 from evolution.panel import load_panel
@@ -186,3 +186,30 @@ def test_resumed_archive_run_ends_with_the_same_archive(archive_run, tmp_path):
     (run / "archive.json").write_text(json.dumps({**data, "generation": 0}))  # behind the checkpoint
     with pytest.raises(UserError, match="not of generation 2"):
         evolve(None, run, resume=True, overrides={"generations": 4}, log=None, finish=False)
+
+
+def test_a_child_takes_an_occupied_cell_only_by_a_standard_error():
+    from agents.stats import Record
+    from evolution.individuals import make_individual, set_score
+
+    config = archive_config()
+    rng = np.random.default_rng(0)
+    archive, by_cell = DeckArchive(config), {}
+    while True:  # two decks of one cell
+        deck = tuple(archive.space.random_deck(rng, config.init_shapes))
+        cell = int(archive.grid.index_of_single(descriptors(config, deck)))
+        if by_cell.get(cell, deck) != deck:
+            elite, other = by_cell[cell], deck
+            break
+        by_cell[cell] = deck
+    archive._put([list(elite)], [0.6], [[0.58, 0.62]], [1560], [4], [0])  # standard error 0.0102
+
+    def child(score: float) -> object:
+        ind = make_individual(other, "mutant")
+        set_score(ind, score, (score - 0.04, score + 0.04), Record(300, 0, 90))  # standard error 0.0204
+        return ind
+
+    # the difference's standard error is 0.0228: 0.02 better is not enough, 0.03 is
+    assert archive.tell([child(0.62)], 1) == 0 and [e["cards"] for e in archive.entries()] == [list(elite)]
+    assert archive.tell([child(0.63)], 2) == 1
+    assert [(e["cards"], e["since"], e["measured"]) for e in archive.entries()] == [(list(other), 2, 1)]

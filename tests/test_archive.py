@@ -11,7 +11,7 @@ from test_evolution import tiny
 from test_evolution_kittens import TINY
 
 from deckopt.cli import main
-from evolution.archive import REPLACE_Z, DeckArchive, best_candidates, descriptors
+from evolution.archive import best_candidates, descriptors
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
 from evolution.panel import load_panel
@@ -91,10 +91,9 @@ def test_elites_with_the_highest_upper_bounds_are_measured_again_and_pooled(arch
             now = next((e for e in after[gen]["entries"] if e["cards"] == d["cards"]), None)
             if now is not None:  # kept its cell: with its new score, higher or lower
                 assert (now["score"], now["games"], now["measured"]) == (d["score"], d["games"], old["measured"] + 1)
-            else:  # lost it to a child of this generation that beat its new score by a standard error
+            else:  # lost it to a child of this generation that beat its new score
                 cell = next(e for e in after[gen]["entries"] if e["cell"] == old["cell"])
-                se = np.hypot(*[(hi - lo) / 3.92 for lo, hi in (cell["ci95"], d["ci95"])])
-                assert cell["since"] == gen and cell["score"] - d["score"] > REPLACE_Z * se
+                assert cell["since"] == gen and cell["score"] > d["score"]
 
 
 def test_best_elite_is_chosen_on_a_fresh_yardstick_measurement(archive_run):
@@ -186,30 +185,3 @@ def test_resumed_archive_run_ends_with_the_same_archive(archive_run, tmp_path):
     (run / "archive.json").write_text(json.dumps({**data, "generation": 0}))  # behind the checkpoint
     with pytest.raises(UserError, match="not of generation 2"):
         evolve(None, run, resume=True, overrides={"generations": 4}, log=None, finish=False)
-
-
-def test_a_child_takes_an_occupied_cell_only_by_a_standard_error():
-    from agents.stats import Record
-    from evolution.individuals import make_individual, set_score
-
-    config = archive_config()
-    rng = np.random.default_rng(0)
-    archive, by_cell = DeckArchive(config), {}
-    while True:  # two decks of one cell
-        deck = tuple(archive.space.random_deck(rng, config.init_shapes))
-        cell = int(archive.grid.index_of_single(descriptors(config, deck)))
-        if by_cell.get(cell, deck) != deck:
-            elite, other = by_cell[cell], deck
-            break
-        by_cell[cell] = deck
-    archive._put([list(elite)], [0.6], [[0.58, 0.62]], [1560], [4], [0])  # standard error 0.0102
-
-    def child(score: float) -> object:
-        ind = make_individual(other, "mutant")
-        set_score(ind, score, (score - 0.04, score + 0.04), Record(300, 0, 90))  # standard error 0.0204
-        return ind
-
-    # the difference's standard error is 0.0228: 0.02 better is not enough, 0.03 is
-    assert archive.tell([child(0.62)], 1) == 0 and [e["cards"] for e in archive.entries()] == [list(elite)]
-    assert archive.tell([child(0.63)], 2) == 1
-    assert [(e["cards"], e["since"], e["measured"]) for e in archive.entries()] == [(list(other), 2, 1)]

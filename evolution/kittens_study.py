@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evolution import objectives
+from evolution import kittens_validation, objectives
 from evolution.config import EvolveConfig
 from evolution.space import space_for
 
@@ -56,7 +56,7 @@ def estimates_vs_exact(
     fair = config.replace(objective="fairness")
     scored = objectives.measure(chosen, fair, agent, pmap, games, STAGE_STUDY, 0, progress, "self-play")
     rate = np.array([s.score for _, _, s in scored])
-    exact = np.array([objectives.exact_value(space, d) for d in chosen])
+    exact = np.array([kittens_validation.exact_value(space, d) for d in chosen])
     se = np.sqrt(np.clip(rate * (1 - rate), 1e-9, None) / games)
     err = rate - exact
     # the correlation that sampling noise alone would leave (the same decks, exact values + noise of this size)
@@ -96,9 +96,9 @@ def runs_vs_exact(paths) -> list[dict]:
             raise UserError(f"run {str(path)!r} has no champion yet (unfinished)")
         space = space_for(c)
         champion = run.folder.read_json(run.folder.champion)
-        v = objectives.exact_value(space, champion["cards"])
+        v = kittens_validation.exact_value(space, champion["cards"])
         rows = run.folder.read_logbook()
-        every = np.sort(np.abs(np.array([objectives.exact_value(space, d) for d in space.all_decks()]) - 0.5))
+        every = np.sort(np.abs(np.array([kittens_validation.exact_value(space, d) for d in space.all_decks()]) - 0.5))
         out.append(
             {
                 "run": str(path),

@@ -295,7 +295,7 @@ def finish_run_once(
     if config.game == "gwent_lite":
         from evolution.validation import finish_run
     else:
-        from evolution.objectives import finish_run
+        from evolution.kittens_validation import finish_run
 
     if not (evolved and config.plot_every):  # else the last generation has just drawn them
         folder.write_plots(config.opponents, log, config=config)

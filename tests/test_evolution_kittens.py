@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from deckopt.cli import main
-from evolution import objectives
+from evolution import kittens_validation, objectives
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
 from evolution.parallel import Mapper
@@ -98,7 +98,7 @@ def test_fairness_of_skip_only_decks_matches_floor_n_over_2_over_n(skips):
     se = math.sqrt(exact * (1 - exact) / 600)
     assert abs(score.score - exact) < 4 * se
     assert value == pytest.approx(-abs(score.score - 0.5)) and ci[0] <= value <= ci[1]
-    assert objectives.exact_value(sp, [1] * skips) == pytest.approx(exact, abs=1e-12)
+    assert kittens_validation.exact_value(sp, [1] * skips) == pytest.approx(exact, abs=1e-12)
 
 
 def test_skill_is_the_agents_score_against_random_play_seats_rotated():

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         if r.config.game == "gwent_lite":
             from evolution.validation import validation_table
         else:
-            from evolution.objectives import validation_table
+            from evolution.kittens_validation import validation_table
 
         notes.append(validation_table(out["validation"]))
     if args.matchups:
@@ -195,7 +195,7 @@ def _validate_exact(r, args) -> dict:
     measured again with fresh seeds (--games each, default the run's playoff_games_per_deck), beside
     their exact first-player values; written to RUN/validation_exact.json."""
     from evolution import fitness as fit
-    from evolution import objectives
+    from evolution import kittens_validation, objectives
     from evolution.parallel import Mapper
     from evolution.space import space_for
     from games.fileio import atomic_write_json
@@ -221,7 +221,7 @@ def _validate_exact(r, args) -> dict:
         {"cards": list(d), "score": v, "ci95": list(ci), "rate": s.score, "rate_ci95": list(s.ci95), "games": s.games}
         for d, (v, ci, s) in zip(decks, scored)
     ]
-    report = objectives.validation_report({"playoff": entries}, [], space, c)
+    report = kittens_validation.validation_report({"playoff": entries}, [], space, c)
     report.update({"how": how, "seed": seed, "games_per_deck": games})
     atomic_write_json(r.folder.path / "validation_exact.json", report)
     return report

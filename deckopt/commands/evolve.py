@@ -189,7 +189,7 @@ def _print_summary(summary: dict, as_json: bool) -> None:
         print(f"champion: {space.text(champ['cards'])} -> {Path(summary['run']) / 'champion.toml'}")
     if summary.get("validation"):
         if summary["validation"].get("game") == "exploding_kittens":
-            from evolution.objectives import validation_table
+            from evolution.kittens_validation import validation_table
         else:
             from evolution.validation import validation_table
 

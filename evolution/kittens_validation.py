@@ -1,0 +1,168 @@
+"""The end of an Exploding Kittens composition run: the champion and its exact validation.
+
+Champion: the last generation's `playoff_top` best decks and the hall of fame, each measured again
+with `playoff_games_per_deck` fresh games of the run's objective (evolution/objectives.py); the best of
+that look wins. Validation (reporting only, never fitness): each deck's exact first-player value of
+the open-hands game (agents.kittens_exact) beside the agent's estimate, the champion's rank among
+every deck of the space by exact fairness, and the fairness target (|exact - 0.5| <= 0.005).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evolution import fitness as fit
+from evolution.objectives import measure
+
+
+def choose_champion(folder, config, agent, pmap, progress=None) -> dict:
+    """The last generation's `playoff_top` best decks and the hall of fame, each measured again with
+    `playoff_games_per_deck` fresh games; the best of that look is the champion."""
+    from evolution.space import space_for
+
+    space = space_for(config)
+    last = folder.read_last_generation()
+    gen = last["generation"]
+    candidates = []
+    for d in last["decks"]:
+        if tuple(d["cards"]) not in candidates and len(candidates) < max(1, config.playoff_top):
+            candidates.append(tuple(d["cards"]))
+    candidates += [
+        c for c in dict.fromkeys(tuple(d["cards"]) for d in folder.read_hall_of_fame()) if c not in candidates
+    ]
+    scored = measure(candidates, config, agent, pmap, config.playoff_games_per_deck, fit.STAGE_PLAYOFF, gen, progress)
+    entries = [
+        {
+            "cards": list(c),
+            "deck": space.deck(c),
+            "score": v,
+            "ci95": list(ci),
+            "rate": s.score,
+            "rate_ci95": list(s.ci95),
+            "games": s.games,
+        }
+        for c, (v, ci, s) in zip(candidates, scored)
+    ]
+    entries.sort(key=lambda e: -e["score"])
+    how = (
+        f"best {config.objective} of generation {gen}'s top {min(len(candidates), config.playoff_top)} and the hall of "
+        f"fame ({len(candidates)} decks), each measured again with {config.playoff_games_per_deck} fresh games"
+    )
+    return {"cards": entries[0]["cards"], "deck": entries[0]["deck"], "generation": gen, "how": how, "playoff": entries}
+
+
+def exact_value(space, cards) -> float:
+    """The exact first-player value of the open-hands game on this deck (agents.kittens_exact)."""
+    from agents.kittens_exact import game_value
+
+    settings = {k: v for k, v in space.game_settings(cards).items() if k != "open_hands"}
+    return float(game_value({**settings, "open_hands": True}))
+
+
+def exact_rows(space, entries: list[dict], objective: str) -> list[dict]:
+    """Each deck entry (cards, score, ci95, and the rate behind the score) beside its exact value."""
+    rows = []
+    for e in entries:
+        v = exact_value(space, e["cards"])
+        row = {
+            "cards": list(e["cards"]),
+            "deck": space.deck(e["cards"]),
+            "exact_first_player": v,
+            "exact_distance_from_half": abs(v - 0.5),
+            "score": e.get("score"),
+            "ci95": e.get("ci95"),
+        }
+        if objective == "fairness":
+            row["agent_first_player"] = e.get("rate")
+            row["agent_first_player_ci95"] = e.get("rate_ci95")
+        rows.append(row)
+    return rows
+
+
+def validation_report(champion: dict, best: list[dict], space, config) -> dict:
+    """The champion's and the best decks' exact first-player values next to the agent's estimates."""
+    rows = exact_rows(space, champion["playoff"], config.objective)
+    best_rows = exact_rows(space, best, config.objective)
+    everything = [exact_value(space, c) for c in space.all_decks()] if len(space.types) <= 4 else []
+    distances = np.sort(np.abs(np.array(everything) - 0.5)) if everything else np.empty(0)
+    c = rows[0]
+    report = {
+        "game": "exploding_kittens",
+        "objective": config.objective,
+        "agent": config.agent,
+        "open_hands": bool(config.game_config.get("open_hands")),
+        "champion": c,
+        "candidates": rows,
+        "best_per_generation": best_rows,
+    }
+    if distances.size:
+        report["space"] = {
+            "decks": int(distances.size),
+            "median_exact_distance_from_half": float(np.median(distances)),
+            "decks_within_0.005": int(np.sum(distances <= 0.005)),
+            "champion_rank_by_exact_fairness": int(np.searchsorted(distances, c["exact_distance_from_half"], "left"))
+            + 1,
+        }
+    if config.objective == "fairness":
+        report["targets"] = {"champion_exact_within_0.005_of_half": c["exact_distance_from_half"] <= 0.005}
+    return report
+
+
+def validation_table(report: dict) -> str:
+    lines = [f"exact first-player values (open hands) of {report['objective']} decks, agent {report['agent']!r}"]
+    if not report.get("open_hands"):
+        lines.append("  (the run's games had hidden hands: the exact values are those of the open-hands game)")
+    lines.append(f"  {'':<8} {'deck':<26} {'exact':>7} {'|exact-0.5|':>11}  agent's estimate [95% CI]")
+
+    def row(name, r):
+        deck = ", ".join(f"{n} {k}" for k, n in r["deck"].items())
+        est = ""
+        if r.get("agent_first_player") is not None:
+            lo, hi = r["agent_first_player_ci95"]
+            est = f"first player {r['agent_first_player']:.3f} [{lo:.3f}, {hi:.3f}]"
+        elif r.get("score") is not None:
+            est = f"score {r['score']:.3f}"
+        return f"  {name:<8} {deck:<26} {r['exact_first_player']:>7.4f} {r['exact_distance_from_half']:>11.4f}  {est}"
+
+    lines.append(row("champion", report["champion"]))
+    for r in report["candidates"][1:]:
+        lines.append(row("", r))
+    s = report.get("space")
+    if s:
+        lines.append(
+            f"the space holds {s['decks']} decks: median |exact-0.5| {s['median_exact_distance_from_half']:.4f}, "
+            f"{s['decks_within_0.005']} within 0.005; the champion ranks {s['champion_rank_by_exact_fairness']} "
+            "by exact fairness"
+        )
+    t = report.get("targets")
+    if t:
+        met = "met" if t["champion_exact_within_0.005_of_half"] else "NOT met"
+        lines.append(f"target |exact - 0.5| <= 0.005 for the champion: {met}")
+    return "\n".join(lines)
+
+
+def finish_run(folder, config, agent, pmap, log=None, progress=None) -> dict:
+    """Champion (re-measured candidates) and, with `config.validate`, its exact value (reporting only)."""
+    from evolution.space import space_for
+
+    log = log or (lambda line: None)
+    space = space_for(config)
+    champion = choose_champion(folder, config, agent, pmap, progress)
+    folder.write_champion(champion, None, champion["how"], space=space)
+    e = champion["playoff"][0]
+    log(
+        f"champion: {space.text(champion['cards'])}, {config.objective} {e['score']:.4f} "
+        f"[{e['ci95'][0]:.4f}, {e['ci95'][1]:.4f}], {champion['how']}"
+    )
+    out = {"champion": champion}
+    if config.validate:
+        best = [b["best"] for b in folder.read_best_decks()]
+        report = validation_report(champion, best, space, config)
+        folder.write_validation(report)
+        c = report["champion"]
+        log(
+            f"validation: the champion's exact first-player value {c['exact_first_player']:.4f} "
+            f"(|value - 0.5| = {c['exact_distance_from_half']:.4f})"
+        )
+        out["validation"] = report
+    return out

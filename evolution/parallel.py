@@ -139,7 +139,11 @@ class Mapper:
         results = None
         with joblib.parallel_config(backend="loky", inner_max_num_threads=1), watchdog:
             try:
-                parallel = joblib.Parallel(n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all")
+                # max_nbytes=None: no memmapping (our arguments are small), so no temporary folder that a
+                # Ctrl-C could leave behind for loky's resource tracker to warn about after the run stopped
+                parallel = joblib.Parallel(
+                    n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all", max_nbytes=None
+                )
                 results = parallel(joblib.delayed(call)(*x) for x in items)
                 for result in results:
                     watchdog.reset()

@@ -25,17 +25,6 @@ the best elite is chosen the way a plain run chooses its champion, among the eli
 again against the yardstick (`playoff_games_per_pair` games per yardstick deck, fresh seeds), and the
 best of that look is the best elite.
 
-Challengers. A child that beats an occupied cell's elite on its one look does not take the cell: it
-is a challenger, and the next generation's pool measures it again beside the incumbent (both play
-the same opponents with the same kind of fresh seeds, in the slots of the elites measured again:
-up to `survivors // 2` such pairs, the challengers with the highest first look, so the pool and
-its games stay the plain run's). It takes the cell only if it beats the incumbent again on that
-paired look (their fresh games of the same generation: no drift of the opponents between the two
-numbers), with its score pooled over both of its looks. One lucky look evicted, on a 30-generation
-run, five of the decks best on the yardstick by margins of 0.001-0.04; a fixed margin over the
-pooled score froze the archive instead (the fitness falls as the opponents improve; README). A
-child that lands in an empty cell takes it at once (it evicts nobody).
-
 Descriptors (each bounded, so the grid covers every legal deck):
 - Gwent Lite: the share of the deck's cards at the minimum power (0 .. 1) and the share of its total
   power in its five strongest cards (0 .. 1): flat decks (no fillers, top five about a fifth of the
@@ -46,10 +35,9 @@ Descriptors (each bounded, so the grid covers every legal deck):
 
 The grid holds each elite's cards (a fixed-length vector padded with -1), pooled score, interval,
 games, how often it was measured and since when it holds its cell; its past games (for the pooling)
-are kept beside it by cards; the pending challengers (cards, first look, past games, cell) beside
-the grid. archive.json holds all of it, so a resumed run rebuilds the archive exactly (written
-before the checkpoint each generation). The emitter draws every random choice from the run's numpy
-Generator (parents chosen among the elites sorted by cell index, not with ribs's own
+are kept beside it by cards. archive.json holds all of it, so a resumed run rebuilds the archive
+exactly (written before the checkpoint each generation). The emitter draws every random choice from
+the run's numpy Generator (parents chosen among the elites sorted by cell index, not with ribs's own
 sampler), so the same seed gives the same archive.
 """
 
@@ -65,7 +53,6 @@ from evolution.individuals import make_individual, score_of
 PAD = -1
 TOP = 5  # Gwent Lite: the strongest cards whose share of the power is a descriptor
 ELITE = "elite"  # the origin of an elite measured again in a pool
-CHALLENGER = "challenger"  # the origin of a child measured again beside the elite whose cell it challenges
 NEW_TRIES = 10  # draws of a child before a copy of a deck in the archive or the pool is kept
 #: seed-key stage of the best elite's final re-measurement (evolution.fitness's stages are 0..4)
 STAGE_ELITE_FINAL = 40
@@ -133,9 +120,6 @@ class DeckArchive:
         #: each elite's fresh games of its last score_memory - 1 measurements (the evaluator's
         #: `stats.past`), by cards: what its next measurement is pooled with
         self.past: dict[tuple[int, ...], list[fit.Score]] = {}
-        #: children that beat an occupied cell's elite on one look, to be measured again beside it
-        #: (cards, score, ci95, games, since: the generation of the first look, cell: the grid's index)
-        self.challengers: list[dict] = []
 
     @classmethod
     def read(cls, config, folder, generation: int) -> DeckArchive:
@@ -157,11 +141,7 @@ class DeckArchive:
             [e.get("measured", 1) for e in entries],
             [e.get("since", 0) for e in entries],
         )
-        challengers = data.get("challengers", [])
-        archive.past = {
-            tuple(e["cards"]): [fit.Score.from_json(p) for p in e.get("past_scores", [])] for e in entries + challengers
-        }
-        archive.challengers = [{k: v for k, v in c.items() if k != "past_scores"} for c in challengers]
+        archive.past = {tuple(e["cards"]): [fit.Score.from_json(p) for p in e.get("past_scores", [])] for e in entries}
         return archive
 
     def __len__(self) -> int:
@@ -186,42 +166,30 @@ class DeckArchive:
         )["status"]
 
     # --- the emitter ---------------------------------------------------------------------------
-    def pairs(self) -> int:
-        """How many challengers a pool measures again (each beside its incumbent): half the slots
-        of the elites measured again."""
-        return min(self.config.survivors, self.config.pool - 1) // 2
-
     def remeasured(self) -> list[dict]:
-        """The elites a pool measures again: `survivors` of them less one slot per pending challenger
-        (at most pool - 1 decks in all, so a child is always made): the incumbents of the challenged
-        cells first (in the challengers' order), then those with the highest upper bound of their
-        interval (ties in cell order)."""
+        """The elites a pool measures again: `survivors` of them (at most pool - 1, so a child is
+        always made), those with the highest upper bound of their interval (ties in cell order)."""
         entries = self.entries()
-        k = min(self.config.survivors, self.config.pool - 1, len(entries) + len(self.challengers))
-        cells = {e["index"]: e for e in entries}
-        first = [cells[c["cell"]] for c in self.challengers]
-        taken = {c["cell"] for c in self.challengers}
-        rest = [e for e in entries if e["index"] not in taken]
-        order = np.argsort([-e["ci95"][1] for e in rest], kind="stable")
-        return (first + [rest[i] for i in order])[: k - len(self.challengers)]
+        k = min(self.config.survivors, self.config.pool - 1, len(entries))
+        order = np.argsort([-e["ci95"][1] for e in entries], kind="stable")
+        return [entries[i] for i in order[:k]]
 
     def ask(self, n: int, rng: np.random.Generator) -> list:
         """`n` decks: random ones while the archive is empty, else the elites to measure again
-        (`remeasured`, with their past games, origin 'elite'), the pending challengers (origin
-        'challenger', with their past games) and children of elites chosen uniformly (crossover of two
-        with chance cx_prob, then mutation; each operator repairs, so every child is legal). A child
-        that copies an elite, a challenger or an earlier child is made again (up to NEW_TRIES times): a
-        mutation often lands back on its parent (15 % of the children of a default run), and a copy's
-        games would be spent on a deck already measured."""
+        (`remeasured`, with their past games, origin 'elite') and children of elites chosen uniformly
+        (crossover of two with chance cx_prob, then mutation; each operator repairs, so every child
+        is legal). A child that copies an elite or an earlier child is made again (up to NEW_TRIES
+        times): a mutation often lands back on its parent (15 % of the children of a default run),
+        and a copy's games would be spent on a deck already measured."""
         parents = [e["cards"] for e in self.entries()]
         if not parents:
             return [make_individual(self.space.random_deck(rng, self.config.init_shapes)) for _ in range(n)]
         pool = []
-        for e, origin in [(e, ELITE) for e in self.remeasured()] + [(c, CHALLENGER) for c in self.challengers]:
-            ind = make_individual(e["cards"], origin)
+        for e in self.remeasured():
+            ind = make_individual(e["cards"], ELITE)
             ind.stats.past = list(self.past.get(tuple(e["cards"]), []))
             pool.append(ind)
-        seen = {tuple(p) for p in parents} | {tuple(c["cards"]) for c in self.challengers}
+        seen = {tuple(p) for p in parents}
         for _ in range(n - len(pool)):
             for _try in range(NEW_TRIES):
                 child = self._child(parents, rng)
@@ -239,57 +207,21 @@ class DeckArchive:
             a, origin = self.space.crossover(a, b, rng)[0], "crossover"
         return make_individual(self.space.mutate(a, rng, self.config), origin)
 
-    def _fresh(self, ind) -> float:
-        """The deck's fitness on this generation's games alone (not pooled with its past ones)."""
-        if not ind.stats.past:  # score_memory 1: the fitness is this generation's
-            return score_of(ind)
-        fresh = ind.stats.past[-1]
-        if self.config.game != "gwent_lite":
-            from evolution.objectives import objective_value
-
-            return objective_value(self.config.objective, fresh)[0]
-        return fresh.score
-
-    def _cell(self, cards) -> int:
-        return int(self.grid.index_of(np.array([descriptors(self.config, cards)]))[0])
-
     def tell(self, pool: list, generation: int) -> int:
         """Take the evaluated pool of `generation`: each elite measured again takes its new pooled
-        score (lower or higher); each challenger measured again beside its incumbent takes the cell
-        if its fresh score beats the incumbent's fresh score of this generation (the same opponents),
-        with its score pooled over both looks, else it is dropped; then the children are offered: one
-        enters an empty cell (the best of those that land there), one that beats an occupied cell's
-        elite becomes a challenger (the best per cell; the `pairs()` best of them kept), a copy of an
-        elite is not offered. Returns how many decks entered a cell (children and challengers)."""
+        score (lower or higher), then the children are offered (one enters its cell if the cell is
+        empty or it beats the elite's pooled score; a copy of an elite is not). Returns how many
+        children entered. (A child may take a cell on one lucky look; requiring it to beat the elite
+        by a standard error of the difference was tried and froze the archive on two of three seeds:
+        the fitness falls as the opponents improve, so an old elite's pooled score stays out of reach;
+        README.)"""
         elites = {tuple(e["cards"]): e for e in self.entries()}
-        measured = {}
         for ind in pool:
             e = elites.get(tuple(ind))
             if ind.stats.origin == ELITE and e is not None:
                 e.update(score=score_of(ind), ci95=list(ind.stats.ci95), games=ind.stats.record.games)
                 e["measured"] += 1
                 self.past[tuple(ind)] = list(ind.stats.past)
-                measured[e["index"]] = ind
-        entered = 0
-        for ind in pool:
-            if ind.stats.origin != CHALLENGER:
-                continue
-            c = next((c for c in self.challengers if c["cards"] == list(ind)), None)
-            incumbent = measured.get(c["cell"]) if c is not None else None
-            if incumbent is None or self._fresh(ind) <= self._fresh(incumbent):
-                continue
-            del elites[tuple(incumbent)]
-            elites[tuple(ind)] = {
-                "cards": list(ind),
-                "score": score_of(ind),
-                "ci95": list(ind.stats.ci95),
-                "games": ind.stats.record.games,
-                "measured": 2,
-                "since": generation,
-            }
-            self.past[tuple(ind)] = list(ind.stats.past)
-            entered += 1
-        self.challengers = []
         self.grid.clear()
         kept = list(elites.values())
         self._put(
@@ -301,45 +233,22 @@ class DeckArchive:
             [e["since"] for e in kept],
         )
         # a child equal to an elite is not offered: one look must not replace the elite's pooled record
-        children = [ind for ind in pool if ind.stats.origin not in (ELITE, CHALLENGER) and tuple(ind) not in elites]
-        occupied = {e["index"]: e for e in self.entries()}
-        cells = [self._cell(ind) for ind in children]
-        free = [ind for ind, cell in zip(children, cells) if cell not in occupied]
+        children = [ind for ind in pool if ind.stats.origin != ELITE and tuple(ind) not in elites]
         status = self._put(
-            [list(ind) for ind in free],
-            [score_of(ind) for ind in free],
-            [ind.stats.ci95 for ind in free],
-            [ind.stats.record.games for ind in free],
-            [1] * len(free),
-            [generation] * len(free),
+            [list(ind) for ind in children],
+            [score_of(ind) for ind in children],
+            [ind.stats.ci95 for ind in children],
+            [ind.stats.record.games for ind in children],
+            [1] * len(children),
+            [generation] * len(children),
         )
-        for ind, s in zip(free, status):
+        for ind, s in zip(children, status):
             if s:  # a new elite
                 self.past[tuple(ind)] = list(ind.stats.past)
-        best: dict[int, object] = {}  # cell -> the child that beats its elite by the most
-        for ind, cell in zip(children, cells):
-            if cell in occupied and score_of(ind) > occupied[cell]["score"]:
-                if cell not in best or score_of(ind) > score_of(best[cell]):
-                    best[cell] = ind
-        ranked = sorted(best.items(), key=lambda kv: -score_of(kv[1]))[: self.pairs()]
-        for cell, ind in ranked:
-            self.challengers.append(
-                {
-                    "cards": list(ind),
-                    "score": score_of(ind),
-                    "ci95": list(ind.stats.ci95),
-                    "games": ind.stats.record.games,
-                    "since": generation,
-                    "cell": cell,
-                }
-            )
-            self.past[tuple(ind)] = list(ind.stats.past)
         held = {tuple(e["cards"]) for e in self.entries()}
+        self.past = {k: v for k, v in self.past.items() if k in held}
         # a child that entered may still have lost its cell to a better child of the same batch
-        entered += len({tuple(ind) for ind, s in zip(free, status) if s} & held)
-        keep = held | {tuple(c["cards"]) for c in self.challengers}
-        self.past = {k: v for k, v in self.past.items() if k in keep}
-        return entered
+        return len({tuple(ind) for ind, s in zip(children, status) if s} & held)
 
     # --- reading -------------------------------------------------------------------------------
     def entries(self, with_past: bool = False) -> list[dict]:
@@ -359,7 +268,6 @@ class DeckArchive:
                 "measured": int(d["measured"][k]),
                 "since": int(d["since"][k]),
                 "cell": [int(c) for c in cell],
-                "index": int(d["index"][k]),
             }
             entry.update({name: float(v) for name, v in zip(self.names, d["measures"][k])})
             if with_past:
@@ -375,10 +283,6 @@ class DeckArchive:
             "cells": [int(x) for x in self.grid.dims],
             "ranges": [[float(lo), float(hi)] for lo, hi in zip(lows, highs)],
             "entries": self.entries(with_past=True),
-            "challengers": [
-                {**c, "past_scores": [p.to_json() for p in self.past.get(tuple(c["cards"]), [])]}
-                for c in self.challengers
-            ],
         }
 
 

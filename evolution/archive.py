@@ -370,23 +370,9 @@ def best_candidates(entries: list[dict], on_yardstick: dict, k: int) -> list[dic
 
 def _round_robin(decks, config, agent, pmap, generation, progress) -> list[dict]:
     """Each deck's score in a round robin of `playoff_games_per_pair` games per pair (no yardstick)."""
-    pairings, who = fit.round_robin(
-        decks, config.playoff_games_per_pair // 2, config.seed, STAGE_ELITE_FINAL, generation
-    )
-    results = fit.play_pairings(
-        pairings,
-        agent,
-        config.rules,
-        pmap,
-        config.games_per_task,
-        (config.seed, STAGE_ELITE_FINAL, generation),
-        progress,
-        "elites",
-    )
-    scores = [fit.Score() for _ in decks]
-    for outcomes, (i, j) in zip(results, who):
-        scores[i].add(outcomes)
-        scores[j].add(outcomes, flip=True)
+    from evolution.validation import round_robin_scores
+
+    scores = round_robin_scores(decks, config, agent, pmap, STAGE_ELITE_FINAL, generation, progress, "elites")
     return [s.as_dict() for s in scores]
 
 

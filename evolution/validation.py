@@ -30,26 +30,26 @@ TARGET_EVERY_LOWER = 0.5
 TARGET_ANCESTOR = 0.55
 
 
+def round_robin_scores(
+    decks: list[tuple[int, ...]], config: EvolveConfig, agent, pmap, stage: int, gen: int, progress=None, what="games"
+) -> list[fit.Score]:
+    """Each deck's Score in a round robin of `playoff_games_per_pair` games per pair, seeds of `stage`."""
+    pairings, who = fit.round_robin(decks, config.playoff_games_per_pair // 2, config.seed, stage, gen)
+    results = fit.play_pairings(
+        pairings, agent, config.rules, pmap, config.games_per_task, (config.seed, stage, gen), progress, what
+    )
+    scores = [fit.Score() for _ in decks]
+    for outcomes, (i, j) in zip(results, who):
+        scores[i].add(outcomes)
+        scores[j].add(outcomes, flip=True)
+    return scores
+
+
 def playoff(
     candidates: list[tuple[int, ...]], config: EvolveConfig, agent, pmap, gen: int, progress: Callable | None = None
 ) -> list[dict]:
     """Round robin between candidate decks; entries sorted best first (ties keep the given order)."""
-    deals = config.playoff_games_per_pair // 2
-    pairings, who = fit.round_robin(candidates, deals, config.seed, fit.STAGE_PLAYOFF, gen)
-    results = fit.play_pairings(
-        pairings,
-        agent,
-        config.rules,
-        pmap,
-        config.games_per_task,
-        (config.seed, fit.STAGE_PLAYOFF, gen),
-        progress=progress,
-        what="playoff",
-    )
-    scores = [fit.Score() for _ in candidates]
-    for outcomes, (i, j) in zip(results, who):
-        scores[i].add(outcomes)
-        scores[j].add(outcomes, flip=True)
+    scores = round_robin_scores(candidates, config, agent, pmap, fit.STAGE_PLAYOFF, gen, progress, "playoff")
     entries = [{"cards": list(c), **s.as_dict()} for c, s in zip(candidates, scores)]
     order = np.argsort([-e["score"] for e in entries], kind="stable")
     return [entries[i] for i in order]

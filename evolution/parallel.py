@@ -130,6 +130,7 @@ class Mapper:
         from joblib.externals.loky.process_executor import BrokenProcessPool
 
         _hide_loky_kill_race()
+        _quiet_loky_resource_tracker()
         if self._loky_used and _loky_broken():  # a worker died between two maps of this run
             kill_loky_workers()
             raise WorkerFailure("a worker process died; the run was stopped")
@@ -274,6 +275,18 @@ def _loky_broken() -> bool:
 
     executor = getattr(reusable_executor, "_executor", None)
     return executor is not None and bool(getattr(getattr(executor, "_flags", None), "broken", None))
+
+
+_TRACKER_WARNINGS = "ignore::UserWarning:joblib.externals.loky.backend.resource_tracker"
+
+
+def _quiet_loky_resource_tracker() -> None:
+    """loky's resource tracker (a process of its own, started with the first pool) warns on stderr when
+    a signal stops a run while it still holds a semaphore or folder of the pool (already gone, or left
+    for it to clean): noise after our one-line message. It inherits this filter from the environment."""
+    filters = os.environ.get("PYTHONWARNINGS", "")
+    if _TRACKER_WARNINGS not in filters.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(f for f in (filters, _TRACKER_WARNINGS) if f)
 
 
 def _hide_loky_kill_race() -> None:

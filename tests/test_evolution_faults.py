@@ -176,3 +176,12 @@ def test_dask_backend_equals_loky_quiet_or_not(tmp_path, uninterrupted, quiet, c
     assert computed(run) == uninterrupted
     err = capsys.readouterr().err
     assert "Traceback" not in err and ("" if quiet else "gen   3:") in err
+
+
+def test_loky_resource_tracker_warnings_are_filtered_for_the_tracker_process(monkeypatch):
+    from evolution import parallel
+
+    monkeypatch.setenv("PYTHONWARNINGS", "default::DeprecationWarning")
+    parallel._quiet_loky_resource_tracker()
+    parallel._quiet_loky_resource_tracker()  # once only
+    assert os.environ["PYTHONWARNINGS"] == "default::DeprecationWarning," + parallel._TRACKER_WARNINGS

@@ -86,7 +86,7 @@ def evolve(
             seconds = clock.stop()
             record = record_generation(state, gen, pool, games, seconds)  # hall of fame, logbook, best decks
             if archive is not None:
-                from evolution.archive import write_archive
+                from evolution.archive_results import write_archive
 
                 record["archive_entered"] = archive.tell(pool, gen)
                 write_archive(folder, archive, gen)
@@ -99,8 +99,8 @@ def evolve(
         if not finish:
             return summary_of(folder, state)
         best_elite = None
-        if archive is not None and state.generation >= 0:  # its top elites measured again (evolution.archive)
-            from evolution.archive import finish_archive
+        if archive is not None and state.generation >= 0:  # its top elites measured again (evolution.archive_results)
+            from evolution.archive_results import finish_archive
 
             best_elite = finish_archive(
                 folder, archive, config, agent, yardstick_refs, pm, state.generation, progress, log

@@ -11,7 +11,8 @@ from test_evolution import tiny
 from test_evolution_kittens import TINY
 
 from deckopt.cli import main
-from evolution.archive import best_candidates, descriptors
+from evolution.archive import descriptors
+from evolution.archive_results import best_candidates
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
 from evolution.panel import load_panel

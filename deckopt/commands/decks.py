@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
 def _archive(r, args) -> int:
     """The elites (archive.json without the past games kept for resuming); with --validate, the best
     elite validated as `--validate` validates the champion (same reference decks, games and seed)."""
-    from evolution.archive import best_elite_cards, elites_table
+    from evolution.archive_results import best_elite_cards, elites_table
     from evolution.space import space_for
     from games.errors import UserError
 

@@ -26,6 +26,9 @@ searcher's secret choice (a cautious model, never a leak of what the searcher ca
 
 Randomness: each state in `act(states)` gets its own search generator drawn from the agent's
 generator, so a batch is reproducible from the agent's seed and each search is independent.
+
+One module: the two search loops (perfect and hidden information) share the node types, the
+rollout and the leaf evaluation, and are read side by side; the spec parser is agents/mcts_spec.py.
 """
 
 from __future__ import annotations

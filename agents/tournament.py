@@ -19,6 +19,9 @@ scale, draws counting half a win, fitted by maximum likelihood (Newton's method)
 per pairing (a weak prior) keeps an undefeated agent's rating finite. The 95 % intervals come from
 the Fisher information at the fit (the inverse of the Hessian), relative to the anchor: the mean
 of all ratings (0) by default, or an agent whose rating is pinned at 0.
+
+One module: the schedule, the play and the ratings of a tournament share its seating and its
+records, and a reader checks them together.
 """
 
 from __future__ import annotations

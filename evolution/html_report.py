@@ -7,6 +7,9 @@ offline, can be mailed, and shows what the run folder held when it was written. 
 files the run does not have says so instead of failing (a run still going has no champion yet; the
 archive comes with a later feature). Files are read as plain JSON/CSV, so a report can be written
 for any run folder that has a config.json, old or new.
+
+One module: one self-contained page; every section's HTML and the page's shared styles are read
+together.
 """
 
 from __future__ import annotations

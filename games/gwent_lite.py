@@ -28,6 +28,8 @@ card counts noted below:
 (M = rules.max_power.) Counts scaled by min_cards exceed 1 only for decks holding more than
 min_cards cards (at most max_cards / min_cards). Nothing about the opponent's hand or any deck
 order is observed.
+
+One module: the rules of one game, read as a whole beside games/RULES.md (its text views are apart).
 """
 
 from __future__ import annotations

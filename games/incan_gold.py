@@ -40,6 +40,9 @@ Observation (§4.9; float32, length 34 + 4 * (num_players - 1)), from player p's
     [o + 29] chance that the next card is a second hazard of a kind on the path
 Gem features are capped at 1.5 (reached only in freak games). Nothing in the observation depends
 on the choices already made in the current decision step.
+
+One module: the rules of one game, read as a whole beside games/RULES.md (simultaneous choices,
+the hazards and the temple's rounds share the same few fields).
 """
 
 from __future__ import annotations

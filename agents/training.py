@@ -153,7 +153,9 @@ def check_checkpoint_config(state: dict, game_name: str, config, run: Path) -> N
     if saved is None:  # a checkpoint from before they carried their config: restore checks the shapes
         return
     now = {"game": game_name, **config_to_dict(config)}
-    differ = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
+    # a setting added since the checkpoint was written: the run had its default
+    defaults = config_to_dict(type(config)())
+    differ = sorted(k for k in set(saved) | set(now) if saved.get(k, defaults.get(k)) != now.get(k))
     if differ:
         details = "; ".join(f"{k} {saved.get(k)!r} in the checkpoint, {now.get(k)!r} now" for k in differ[:3])
         raise UserError(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +27,15 @@ import games
 from agents.dqn import model as qmodel
 from agents.dqn.config import DQNConfig, epsilon_at, learning_rate_at
 from agents.dqn.runlog import CHECKPOINT, RunLog, check_new_run_dir, check_resumable
-from agents.dqn.selfplay import MIRRORS, ReplayBuffer, SelfPlayRecorder, self_play
+from agents.dqn.selfplay import (
+    MIRRORS,
+    ReplayBuffer,
+    SelfPlayRecorder,
+    SelfPlayShard,
+    play_shard,
+    self_play,
+    shard_sizes,
+)
 from agents.learned import LearnedAgent, model_metadata
 from agents.training import (
     Clock,
@@ -60,8 +69,10 @@ class Trainer:
     """The state of one run: network, optimizer, replay, generator, counters. `step()` runs one
     self-play phase and one training phase; `checkpoint_bytes()`/`restore()` save and load all of it."""
 
-    def __init__(self, game_name: str, config: DQNConfig):
+    def __init__(self, game_name: str, config: DQNConfig, mapper: Callable | None = None):
         self.config = config
+        # mapper(func, [(args), ...]) -> [func(*args), ...] in order: where the self-play shards are played
+        self.mapper = mapper or (lambda func, items: [func(*x) for x in items])
         self.game = games.make(game_name, **config.game_config)
         qmodel.init_tensorflow(config.seed, config.tf_threads)
         self.rng = np.random.default_rng(config.seed)
@@ -90,14 +101,7 @@ class Trainer:
         c = self.config
         t0 = time.perf_counter()
         epsilon = self.epsilon
-        # baseline opponents are made afresh from the run's generator: nothing extra to checkpoint
-        opponents = [
-            (agents.make(spec, self.game, seed=np.random.default_rng(self.rng.integers(2**63))), fraction)
-            for spec, fraction in sorted(c.opponent_mix.items())
-        ]
-        obs, actions, targets, _ = self_play(
-            self.game, self.recorder, c.games_per_batch, epsilon, c.gamma, self.rng, c.random_opening_moves, opponents
-        )
+        obs, actions, targets = self.self_play_phase(epsilon)
         self.replay.add(obs, actions, targets)
         if c.mirror_augment:
             self.replay.add(*MIRRORS[self.game.name](obs, actions), targets)
@@ -119,6 +123,47 @@ class Trainer:
             "train_seconds": t2 - t1,
             "decisions_per_game": len(obs) / c.games_per_batch,
         }
+
+    def self_play_phase(self, epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The phase's games: one lock-step batch here, or `selfplay_shards` shards through the mapper."""
+        c = self.config
+        if c.selfplay_shards == 1:
+            # baseline opponents are made afresh from the run's generator: nothing extra to checkpoint
+            opponents = [
+                (agents.make(spec, self.game, seed=np.random.default_rng(self.rng.integers(2**63))), fraction)
+                for spec, fraction in sorted(c.opponent_mix.items())
+            ]
+            obs, actions, targets, _ = self_play(
+                self.game,
+                self.recorder,
+                c.games_per_batch,
+                epsilon,
+                c.gamma,
+                self.rng,
+                c.random_opening_moves,
+                opponents,
+            )
+            return obs, actions, targets
+        seeds = self.rng.integers(2**63, size=c.selfplay_shards)
+        shards = [
+            SelfPlayShard(
+                self.game.name,
+                dict(c.game_config),
+                self.network.weights,
+                self.network.activations,
+                size,
+                epsilon,
+                c.gamma,
+                int(seed),
+                c.random_opening_moves,
+                tuple(sorted(c.opponent_mix.items())),
+                os.getpid(),
+            )
+            for size, seed in zip(shard_sizes(c.games_per_batch, c.selfplay_shards), seeds)
+        ]
+        played = self.mapper(play_shard, [(shard,) for shard in shards])
+        obs = np.concatenate([p[0] for p in played], dtype=np.float32)
+        return obs, np.concatenate([p[1] for p in played]), np.concatenate([p[2] for p in played])
 
     def train(self, num_updates: int) -> float:
         """`num_updates` Adam steps on replay samples; the mean loss."""
@@ -226,7 +271,9 @@ def _status_line(trainer: Trainer, last_eval: dict) -> str:
     )
 
 
-def _open_run(out: Path, game_name: str, config: DQNConfig, resume: bool) -> tuple[Trainer, RunLog, dict]:
+def _open_run(
+    out: Path, game_name: str, config: DQNConfig, resume: bool, mapper: Callable | None = None
+) -> tuple[Trainer, RunLog, dict]:
     """Check the folder (and the checkpoint) before building anything; then build the trainer,
     restore it on resume, and open the run's files. Nothing is written until all checks pass."""
     if resume:
@@ -236,7 +283,7 @@ def _open_run(out: Path, game_name: str, config: DQNConfig, resume: bool) -> tup
     else:
         check_new_run_dir(out)
         state, arrays = {"rows": None, "last_eval": {}, "seconds": 0.0}, None
-    trainer = Trainer(game_name, config)
+    trainer = Trainer(game_name, config, mapper)
     from agents.evaluate import make_opponents
 
     make_opponents(trainer.game, config.eval_opponents, seed=config.seed)  # a bad baseline fails now
@@ -257,12 +304,15 @@ def train(
     progress: Callable[[int, int, str], None] | None = None,
     log: Callable[[str], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    mapper: Callable | None = None,
 ) -> dict:
     """Train (or, with `resume`, continue) the run in folder `out` until `episodes` episodes in
     all (default config.episodes), `minutes` of wall clock in this call, or `should_stop()`.
+    `mapper(func, items)`: where self-play shards are played (`selfplay_shards` > 1), e.g. worker
+    processes; the results do not depend on it.
     Returns a summary (episodes, seconds, why it stopped, last evaluation)."""
     out = Path(out)
-    trainer, run, state = _open_run(out, game_name, config, resume)
+    trainer, run, state = _open_run(out, game_name, config, resume, mapper)
     target = episodes if episodes is not None else (None if minutes is not None else config.episodes)
     last_eval, clock = state["last_eval"], Clock(state["seconds"])
     every = config.eval_every

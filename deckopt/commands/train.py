@@ -10,6 +10,7 @@ after the current batch, save a checkpoint, exit 130 with the command that resum
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import signal
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from deckopt.commands._common import Progress, positive_int, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
+from evolution.parallel import Mapper
 from games.errors import UserError
 
 INTERRUPTED = 130
@@ -87,6 +89,14 @@ def register(sub) -> None:
     )
     p.add_argument("--out", metavar="DIR", help="run folder, new or empty (default runs/GAME-TIMESTAMP)")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
+    p.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="worker processes playing the DQN's self-play shards (--selfplay-shards); the results do not "
+        "depend on it (default 1: in this process)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     p.add_argument("--json", action="store_true", help="print a one-object summary on stdout")
     seen = {"seed"}
@@ -171,7 +181,16 @@ def run(args: argparse.Namespace) -> int:
     algo = f" --algo {args.algo}" if args.algo != "dqn" else ""
     resume_hint = f"continue with: deckopt train {args.game}{algo} --resume {out}{budget}"
     unit = "second" if args.minutes is not None else "episode"
-    with Progress(enabled=not args.quiet, unit=unit) as bar, _StopOnSignal(bar.log) as stop:
+    if args.jobs > 1 and args.algo != "dqn":
+        raise UserError(f"--jobs: only --algo dqn plays its self-play in worker processes, not --algo {args.algo}")
+    if args.jobs > 1 and config.selfplay_shards == 1:
+        raise UserError("--jobs: this run plays self-play as one batch; split it with --selfplay-shards N (N >= 2)")
+    mapper = {"mapper": Mapper(args.jobs)} if args.algo == "dqn" else {}
+    with (
+        Progress(enabled=not args.quiet, unit=unit) as bar,
+        _StopOnSignal(bar.log) as stop,
+        mapper.get("mapper") or contextlib.nullcontext(),
+    ):
         try:
             summary = train(
                 args.game,
@@ -183,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
                 progress=bar,
                 log=None if args.quiet else bar.log,
                 should_stop=stop,
+                **mapper,
             )
         except KeyboardInterrupt:  # the second Ctrl-C: the last checkpoint (if any) stays
             bar.close()

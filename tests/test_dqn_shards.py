@@ -1,0 +1,103 @@
+"""DQN self-play split into shards (`selfplay_shards`) played by worker processes (`deckopt train --jobs`):
+the run depends on the shards, never on the processes; a shard is the lock-step self-play of its own
+seed; old checkpoints without the setting still resume; bad combinations are one line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents import dqn
+from agents.dqn.config import DQNConfig
+from agents.dqn.selfplay import SelfPlayRecorder, SelfPlayShard, play_shard, self_play, shard_sizes
+from agents.learned import NumpyQNetwork
+from deckopt.cli import main
+from evolution.parallel import Mapper
+from games import UserError
+from games.config import config_from_dict
+from tests.test_dqn_runs import TINY, assert_same_run
+
+
+def tiny(**settings) -> DQNConfig:
+    return config_from_dict(DQNConfig, {**TINY, **settings})
+
+
+def test_shard_sizes_cover_the_games_and_differ_by_at_most_one():
+    assert shard_sizes(10, 3) == [4, 3, 3]
+    assert shard_sizes(16, 4) == [4, 4, 4, 4]
+    assert shard_sizes(5, 5) == [1] * 5
+    for n, k in [(256, 7), (17, 2), (1000, 9)]:
+        sizes = shard_sizes(n, k)
+        assert sum(sizes) == n and max(sizes) - min(sizes) <= 1
+
+
+def test_a_shard_is_the_lock_step_self_play_of_its_seed():
+    rng = np.random.default_rng(0)
+    weights = [rng.normal(size=(84, 16)).astype(np.float32), np.zeros(16, np.float32)]
+    weights += [rng.normal(size=(16, 7)).astype(np.float32), np.zeros(7, np.float32)]
+    shard = SelfPlayShard("connect_four", {}, weights, ["relu", "tanh"], 12, 0.3, 0.9, seed=123)
+    got = play_shard(shard)
+    from games import make
+
+    own = np.random.default_rng(123)
+    recorder = SelfPlayRecorder(NumpyQNetwork(weights, ["relu", "tanh"]), own)
+    want = self_play(make("connect_four"), recorder, 12, 0.3, 0.9, own)
+    for x, y in zip(got, want, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert len(got[0]) > 12 * 6  # every game was played to its end (at least 7 moves each)
+
+
+@pytest.fixture(scope="module")
+def sharded_in_process(tmp_path_factory):
+    out = tmp_path_factory.mktemp("shards") / "jobs1"
+    dqn.train("tic_tac_toe", tiny(seed=5, selfplay_shards=3, opponent_mix={"random": 0.25}), out, episodes=64)
+    return out
+
+
+def test_the_run_is_the_same_on_one_or_two_worker_processes(sharded_in_process, tmp_path):
+    config = tiny(seed=5, selfplay_shards=3, opponent_mix={"random": 0.25})
+    with Mapper(2) as pmap:
+        dqn.train("tic_tac_toe", config, tmp_path / "jobs2", episodes=64, mapper=pmap)
+    assert_same_run(sharded_in_process, tmp_path / "jobs2")
+
+
+def test_shards_change_the_games_and_one_shard_is_the_old_single_batch(sharded_in_process, tmp_path):
+    dqn.train("tic_tac_toe", tiny(seed=5, opponent_mix={"random": 0.25}), tmp_path / "one", episodes=64)
+    dqn.train(
+        "tic_tac_toe", tiny(seed=5, selfplay_shards=1, opponent_mix={"random": 0.25}), tmp_path / "one_b", episodes=64
+    )
+    assert_same_run(tmp_path / "one", tmp_path / "one_b")
+    one = dqn.read_checkpoint(tmp_path / "one" / "checkpoints" / "checkpoint.npz")[1]
+    sharded = dqn.read_checkpoint(sharded_in_process / "checkpoints" / "checkpoint.npz")[1]
+    replay = next(k for k in one if k.startswith("replay") and one[k].ndim == 2)
+    assert not np.array_equal(one[replay], sharded[replay])  # other seeds, other games
+
+
+def test_a_checkpoint_from_before_the_setting_resumes(tmp_path):
+    out = tmp_path / "old"
+    dqn.train("tic_tac_toe", tiny(seed=1, checkpoint_minutes=0.0), out, episodes=32)
+    # the run folder as an older version wrote it: no selfplay_shards in config.json or the checkpoint
+    config = json.loads((out / "config.json").read_text())
+    del config["selfplay_shards"]
+    (out / "config.json").write_text(json.dumps(config))
+    path = out / "checkpoints" / "checkpoint.npz"
+    state, arrays = dqn.read_checkpoint(path)
+    del state["config"]["selfplay_shards"]
+    np.savez(path, state=np.array(json.dumps(state)), **arrays)
+    config = dqn.read_run_config(out, "tic_tac_toe", DQNConfig, "dqn")
+    summary = dqn.train("tic_tac_toe", config, out, episodes=48, resume=True)
+    assert summary["episodes"] == 48
+
+
+def test_bad_shard_settings_are_one_line(tmp_path, capsys):
+    with pytest.raises(UserError, match="selfplay_shards .* must not exceed games_per_batch"):
+        tiny(selfplay_shards=17)
+    with pytest.raises(UserError, match="selfplay_shards must be >= 1"):
+        tiny(selfplay_shards=0)
+    code = main(["train", "tic_tac_toe", "--jobs", "2", "--episodes", "16", "--quiet", "--out", str(tmp_path / "a")])
+    assert code == 2 and "--selfplay-shards" in capsys.readouterr().err
+    code = main(["train", "connect_four", "--algo", "ppo", "--jobs", "2", "--out", str(tmp_path / "b")])
+    assert code == 2 and "only --algo dqn" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

@@ -101,3 +101,13 @@ def test_bad_shard_settings_are_one_line(tmp_path, capsys):
     code = main(["train", "connect_four", "--algo", "ppo", "--jobs", "2", "--out", str(tmp_path / "b")])
     assert code == 2 and "only --algo dqn" in capsys.readouterr().err
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_deckopt_train_jobs_gives_the_run_of_one_process(tmp_path, capsys):
+    toml = tmp_path / "tiny.toml"
+    toml.write_text("".join(f"{k} = {json.dumps(v)}\n" for k, v in TINY.items()))
+    common = ["train", "tic_tac_toe", "--config", str(toml), "--selfplay-shards", "2", "--episodes", "32", "--quiet"]
+    assert main([*common, "--out", str(tmp_path / "j1")]) == 0
+    assert main([*common, "--jobs", "2", "--out", str(tmp_path / "j2")]) == 0
+    assert_same_run(tmp_path / "j1", tmp_path / "j2")
+    assert json.loads((tmp_path / "j2" / "config.json").read_text())["selfplay_shards"] == 2

@@ -179,7 +179,8 @@ def run(args: argparse.Namespace) -> int:
     train = _algo(args.algo)[2]
     budget = f" --episodes {args.episodes}" if args.episodes is not None else ""
     algo = f" --algo {args.algo}" if args.algo != "dqn" else ""
-    resume_hint = f"continue with: deckopt train {args.game}{algo} --resume {out}{budget}"
+    jobs = f" --jobs {args.jobs}" if args.jobs > 1 else ""
+    resume_hint = f"continue with: deckopt train {args.game}{algo} --resume {out}{budget}{jobs}"
     unit = "second" if args.minutes is not None else "episode"
     if args.jobs > 1 and args.algo != "dqn":
         raise UserError(f"--jobs: only --algo dqn plays its self-play in worker processes, not --algo {args.algo}")

@@ -145,14 +145,28 @@ def evaluate_spec(
     num_games: int,
     seed: int = 0,
     progress: Callable[[int, int, str], None] | None = None,
+    perfect: int = 0,
 ) -> dict:
     """`deckopt eval`: the agent `spec` against each opponent (default random, heuristic and, for
-    Tic Tac Toe, minimax), plus the exact exploitability for Tic Tac Toe."""
+    Tic Tac Toe, minimax), plus the exact exploitability for Tic Tac Toe; with `perfect` N, also
+    against perfect play (agents/perfect_play.py): N solved Connect Four positions, or N games
+    against `exact` in Exploding Kittens with open hands."""
     import agents
+    from agents import perfect_play
 
     agent = agents.make(spec, game, seed=np.random.default_rng([seed, 0]))
+    if perfect and game.name not in ("connect_four", "exploding_kittens"):
+        raise UserError(f"--perfect: perfect play is known for connect_four and exploding_kittens, not {game.name}")
+    if perfect and game.name == "exploding_kittens" and not game.config.open_hands:
+        raise UserError(
+            "--perfect: exploding_kittens needs --set open_hands=true (perfect play is known with open hands)"
+        )
     report = evaluate(game, agent, list(vs) if vs else default_opponents(game), num_games, seed, progress)
     report["agents"][0]["spec"] = spec
+    if perfect and game.name == "connect_four":
+        report["positions"] = perfect_play.connect_four_positions(game, agent, perfect, seed, progress)
+    elif perfect:
+        report["shortfall"] = perfect_play.kittens_shortfall(game, agent, perfect, seed, progress)
     if game.name == "tic_tac_toe":
         if agent.deterministic:
             report["exploitability"] = exploitability(game, agent)
@@ -184,6 +198,9 @@ def format_report(report: dict, seconds: float | None = None) -> str:
             lines.append(row("", seat, r))
     if len(report["matches"]) > 1:
         lines.append(row("(overall)", "all", agent))
+    from agents.perfect_play import format_lines
+
+    lines += format_lines(report)
     ex = report.get("exploitability")
     if ex:
         if "skipped" in ex:

@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 import time
 
-from deckopt.commands._common import GAME_HELP, Progress, game_config_args, game_count, make_game, print_json, seed_int
+from deckopt.commands._common import (
+    GAME_HELP,
+    Progress,
+    game_config_args,
+    game_count,
+    make_game,
+    positive_int,
+    print_json,
+    seed_int,
+)
 
 
 def register(sub) -> None:
@@ -29,6 +38,15 @@ def register(sub) -> None:
     )
     p.add_argument("--games", type=game_count, required=True, help="games against each opponent")
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")
+    p.add_argument(
+        "--perfect",
+        type=positive_int,
+        default=0,
+        metavar="N",
+        help="also check against perfect play: connect_four, N positions solved exactly (does the move keep the "
+        "outcome?); exploding_kittens with --set open_hands=true, N games against exact and the value the "
+        "agent's decisions give up (its shortfall from the game value)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     game_config_args(p)
     p.set_defaults(func=run)
@@ -41,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     vs = args.vs or default_opponents(game)
     t0 = time.perf_counter()
     with Progress() as progress:
-        report = evaluate_spec(game, args.spec, vs, args.games, seed=args.seed, progress=progress)
+        report = evaluate_spec(game, args.spec, vs, args.games, seed=args.seed, progress=progress, perfect=args.perfect)
     if args.json:
         print_json(report)
     else:

@@ -1,0 +1,167 @@
+"""Agents checked against perfect play, where we have it exactly.
+
+- Connect Four (`connect_four_positions`): positions from seeded `mcts:100` self-play, cut at a random
+  ply in 14..26 and solved by agents/alphazero/connect_four_solver.py (a position needing more than
+  `max_nodes` nodes is skipped, and counted); the share of them in which the agent's move keeps the
+  game-theoretic outcome (win, draw or loss), with a Wilson interval, overall and on the critical ones
+  (where some move changes the outcome).
+- Exploding Kittens with open hands (`kittens_shortfall`): the agent plays `exact`, seats rotated; at
+  each of the agent's decisions, the exact winning chance its move gives up (the best action's value
+  minus its action's, agents/kittens_exact.py). The exact opponent and the chance events leave the
+  value unchanged on average, so a game's sum of those losses has the mean E[game value - agent's
+  result]: the agent's shortfall from perfect play, measured without the luck of the draw (the
+  games' results vary by +-0.5, these sums are zero in most games). Per seat: the mean with a 95 %
+  bootstrap interval (the sums are skewed: mostly zero, a few large).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from agents.base import Agent
+from agents.stats import wilson_ci
+from games import Game, UserError
+
+PLY_LO, PLY_HI = 14, 26
+MAX_NODES = 400_000
+BOOTSTRAP = 10_000
+
+
+def connect_four_positions(
+    game: Game,
+    agent: Agent,
+    num_positions: int,
+    seed: int = 0,
+    progress: Callable[[int, int, str], None] | None = None,
+    max_nodes: int = MAX_NODES,
+    plies: tuple[int, int] = (PLY_LO, PLY_HI),
+) -> dict:
+    """The agent's moves on `num_positions` solved positions (see the module's docstring)."""
+    import agents
+    from agents.alphazero.connect_four_solver import Solver, TooHard
+
+    if game.name != "connect_four":
+        raise UserError(f"positions against perfect play are checked for connect_four, not {game.name}")
+    rng = np.random.default_rng([seed, 7])
+    make_positions = agents.make("mcts:100", game, seed=np.random.default_rng([seed, 8]))
+    kept, critical, skipped, tried = [], [], 0, 0
+    while len(kept) < num_positions:
+        tried += 1
+        if tried > 20 * num_positions + 100:
+            raise UserError(f"only {len(kept)} of {num_positions} positions could be solved within {max_nodes} nodes")
+        state = game.new_initial_state(rng)
+        for _ in range(int(rng.integers(plies[0], plies[1] + 1))):
+            if state.is_terminal():
+                break
+            state.apply_action(int(make_positions.act([state])[0]))
+        if state.is_terminal():
+            continue
+        solver = Solver(max_nodes)
+        try:
+            values = {}
+            for a in state.legal_actions():
+                child = state.clone()
+                child.apply_action(a)
+                values[a] = -solver.value(child)
+        except TooHard:
+            skipped += 1
+            continue
+        move = int(agent.act([state])[0])
+        kept.append(values[move] == max(values.values()))
+        critical.append(len(set(values.values())) > 1)
+        if progress is not None:
+            progress(len(kept), num_positions, "positions")
+    kept_arr, critical_arr = np.array(kept), np.array(critical)
+    n_crit = int(critical_arr.sum())
+    return {
+        "positions": num_positions,
+        "plies": list(plies),
+        "skipped_too_hard": skipped,
+        "kept": float(kept_arr.mean()),
+        "kept_ci95": list(wilson_ci(float(kept_arr.sum()), num_positions)),
+        "critical": n_crit,
+        "kept_critical": float(kept_arr[critical_arr].mean()) if n_crit else None,
+        "kept_critical_ci95": list(wilson_ci(float(kept_arr[critical_arr].sum()), n_crit)) if n_crit else None,
+    }
+
+
+def kittens_shortfall(
+    game: Game,
+    agent: Agent,
+    num_games: int,
+    seed: int = 0,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> dict:
+    """The agent's shortfall from perfect play against `exact` (see the module's docstring)."""
+    import agents
+    from agents import kittens_exact as dp
+
+    if game.name != "exploding_kittens" or not game.config.open_hands:
+        raise UserError("the shortfall from perfect play is measured on exploding_kittens with open_hands = true")
+    exact = agents.make("exact", game, seed=0)
+    sums: dict[int, list[float]] = {0: [], 1: []}
+    results: dict[int, list[float]] = {0: [], 1: []}
+    decisions = losing = 0
+    for g in range(num_games):
+        seat = g % 2
+        state = game.new_initial_state(np.random.default_rng([seed, g]))
+        lost = 0.0
+        while not state.is_terminal():
+            if state.current_player == seat:
+                move = int(agent.act([state])[0])
+                values = dp.action_values(*dp.position(state))
+                regret = max(values.values()) - values[move]
+                lost += regret
+                decisions += 1
+                losing += regret > 1e-12
+            else:
+                move = int(exact.act([state])[0])
+            state.apply_action(move)
+        sums[seat].append(lost)
+        results[seat].append(float(state.returns()[seat] > 0))
+        if progress is not None:
+            progress(g + 1, num_games, "games")
+    boot = np.random.default_rng([seed, 9])
+    out = {"games": num_games, "decisions": decisions, "losing_decisions": losing, "by_seat": {}}
+    for seat in (0, 1):
+        x = np.array(sums[seat])
+        if len(x) == 0:
+            continue
+        means = x[boot.integers(0, len(x), size=(BOOTSTRAP, len(x)))].mean(axis=1)
+        out["by_seat"][str(seat)] = {
+            "games": len(x),
+            "shortfall": float(x.mean()),
+            "shortfall_ci95": [float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))],
+            "win_rate": float(np.mean(results[seat])),
+        }
+    return out
+
+
+def format_lines(report: dict) -> list[str]:
+    """Lines for `deckopt eval`'s table."""
+    lines = []
+    pos = report.get("positions")
+    if pos:
+        lo, hi = pos["kept_ci95"]
+        line = (
+            f"perfect play: the move keeps the game-theoretic outcome in {pos['kept']:.3f} [{lo:.3f}, {hi:.3f}] of "
+            f"{pos['positions']} solved positions (plies {pos['plies'][0]}-{pos['plies'][1]} of mcts:100 self-play; "
+            f"{pos['skipped_too_hard']} too hard skipped)"
+        )
+        if pos["critical"]:
+            clo, chi = pos["kept_critical_ci95"]
+            line += f"; {pos['kept_critical']:.3f} [{clo:.3f}, {chi:.3f}] of the {pos['critical']} critical ones"
+        lines.append(line)
+    short = report.get("shortfall")
+    if short:
+        lines.append(
+            f"perfect play: shortfall from the game value against exact ({short['games']} games; "
+            f"{short['losing_decisions']} of {short['decisions']} decisions lose value)"
+        )
+        for seat, r in short["by_seat"].items():
+            lo, hi = r["shortfall_ci95"]
+            won = f"won {r['win_rate']:.3f} of {r['games']}"
+            lines.append(f"  as player {seat}: {r['shortfall']:.4f} [{lo:.4f}, {hi:.4f}] ({won})")
+    return lines

@@ -130,10 +130,14 @@ def kittens_shortfall(
         if len(x) == 0:
             continue
         means = x[boot.integers(0, len(x), size=(BOOTSTRAP, len(x)))].mean(axis=1)
+        ci = [float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))]
+        if not x.any():  # no loss seen: the bootstrap says [0, 0]; a game loses at most 1, in under 3/n of them
+            ci = [0.0, 3.0 / len(x)]
         out["by_seat"][str(seat)] = {
             "games": len(x),
+            "games_losing_value": int(np.count_nonzero(x)),
             "shortfall": float(x.mean()),
-            "shortfall_ci95": [float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))],
+            "shortfall_ci95": ci,
             "win_rate": float(np.mean(results[seat])),
         }
     return out
@@ -162,6 +166,6 @@ def format_lines(report: dict) -> list[str]:
         )
         for seat, r in short["by_seat"].items():
             lo, hi = r["shortfall_ci95"]
-            won = f"won {r['win_rate']:.3f} of {r['games']}"
+            won = f"{r['games_losing_value']} of {r['games']} games lose value; won {r['win_rate']:.3f}"
             lines.append(f"  as player {seat}: {r['shortfall']:.4f} [{lo:.4f}, {hi:.4f}] ({won})")
     return lines

@@ -113,9 +113,10 @@ def kittens_shortfall(
                 move = int(agent.act([state])[0])
                 values = dp.action_values(*dp.position(state))
                 regret = max(values.values()) - values[move]
+                regret = regret if regret > 1e-12 else 0.0  # equal values reached by other float sums
                 lost += regret
                 decisions += 1
-                losing += regret > 1e-12
+                losing += regret > 0
             else:
                 move = int(exact.act([state])[0])
             state.apply_action(move)

@@ -111,3 +111,83 @@ def test_deckopt_train_jobs_gives_the_run_of_one_process(tmp_path, capsys):
     assert main([*common, "--jobs", "2", "--out", str(tmp_path / "j2")]) == 0
     assert_same_run(tmp_path / "j1", tmp_path / "j2")
     assert json.loads((tmp_path / "j2" / "config.json").read_text())["selfplay_shards"] == 2
+
+
+def _start_sharded_training(tmp_path):
+    """`deckopt train --jobs 2` in its own session (a terminal's Ctrl-C reaches the whole group), with
+    the default SIGINT handling; returns (process, run folder, its loky workers once they run)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    toml = tmp_path / "tiny.toml"
+    toml.write_text("".join(f"{k} = {json.dumps(v)}\n" for k, v in {**TINY, "games_per_batch": 64}.items()))
+    run = tmp_path / "run"
+    argv = ["train", "tic_tac_toe", "--config", str(toml), "--selfplay-shards", "2", "--jobs", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckopt", *argv, "--episodes", "10000000", "--quiet", "--out", str(run)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 90
+    while True:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the run did not get going"
+        children = psutil.Process(proc.pid).children(recursive=True)
+        workers = [c for c in children if "popen_loky" in " ".join(c.cmdline())]
+        if len(workers) == 2 and (run / "checkpoints" / "checkpoint.npz").is_file():
+            time.sleep(1.0)  # a few phases through the workers
+            return proc, run, children, workers
+        time.sleep(0.05)
+
+
+def _all_gone(processes, within: float = 10.0) -> bool:
+    import time
+
+    import psutil
+
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not [p for p in processes if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def test_ctrl_c_to_the_whole_group_stops_after_the_phase_and_the_run_resumes(tmp_path):
+    import os
+    import signal
+
+    proc, run, children, _ = _start_sharded_training(tmp_path)
+    os.killpg(proc.pid, signal.SIGINT)  # the workers get it too, and must not break the phase
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    notice, line = [line for line in err.splitlines() if line.strip()]  # no traceback from any process
+    assert notice.startswith("stopping after this batch")
+    assert "interrupted; checkpoint saved" in line and f"--resume {run}" in line and "--jobs 2" in line
+    assert _all_gone(children)
+    done = dqn.read_checkpoint(run / "checkpoints" / "checkpoint.npz")[0]["episodes"]
+    assert main(["train", "tic_tac_toe", "--resume", str(run), "--episodes", str(done + 64), "--quiet"]) == 0
+
+
+def test_a_killed_worker_stops_the_training_in_one_line(tmp_path):
+    proc, run, children, workers = _start_sharded_training(tmp_path)
+    workers[0].kill()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    line = _one_line(err)
+    assert "worker process died" in line and f"--resume {run}" in line
+    assert _all_gone(children)
+    assert (run / "checkpoints" / "checkpoint.npz").is_file()

@@ -18,10 +18,11 @@ from pathlib import Path
 
 from deckopt.commands._common import Progress, positive_int, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
-from evolution.parallel import Mapper
+from evolution.parallel import Mapper, WorkerFailure
 from games.errors import UserError
 
 INTERRUPTED = 130
+SHARD_TIMEOUT = 600.0  # seconds a self-play shard may take in a worker before the run stops
 ALGOS = ("dqn", "nfsp", "ppo", "alphazero")
 
 
@@ -186,7 +187,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--jobs: only --algo dqn plays its self-play in worker processes, not --algo {args.algo}")
     if args.jobs > 1 and config.selfplay_shards == 1:
         raise UserError("--jobs: this run plays self-play as one batch; split it with --selfplay-shards N (N >= 2)")
-    mapper = {"mapper": Mapper(args.jobs)} if args.algo == "dqn" else {}
+    # a shard is a second or so of play: a worker silent for minutes is stopped or hung
+    mapper = {"mapper": Mapper(args.jobs, task_timeout=SHARD_TIMEOUT)} if args.algo == "dqn" else {}
     with (
         Progress(enabled=not args.quiet, unit=unit) as bar,
         _StopOnSignal(bar.log) as stop,
@@ -215,6 +217,10 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return INTERRUPTED
+        except WorkerFailure as exc:  # the run stopped; its last checkpoint stays
+            bar.close()
+            print(f"deckopt train: error: {exc}; {resume_hint}", file=sys.stderr)
+            return 1
     if args.json:
         print_json(summary)
     else:

@@ -50,6 +50,20 @@ def load_learner_config(cls, game_defaults: dict, game_name: str, path=None, ove
     return config_from_dict(cls, values, where=where)
 
 
+# Per-game defaults of the policy learners (NFSP and PPO alike; each module keeps its own copy to change).
+POLICY_GAME_DEFAULTS: dict[str, dict] = {
+    "tic_tac_toe": {"episodes": 50_000, "eval_opponents": ["random", "heuristic", "minimax"]},
+    "incan_gold": {"game_config": {"num_players": 3}, "episodes": 200_000, "eval_every": 20_000},
+    "durak": {
+        "game_config": {"num_players": 2},
+        "hidden_layers": [256, 256],
+        "episodes": 200_000,
+        "eval_every": 20_000,
+        "eval_opponents": ["random", "heuristic"],
+    },
+}
+
+
 def check_learner_config(config, at_least_one: Iterable[str] = (), at_least_zero: Iterable[str] = ()) -> None:
     """The checks every learner's config shares (seed, layers, activation, checkpoints and, where the
     config has them, gamma and the opponent mix), then `name >= 1` / `name >= 0` for the names given."""

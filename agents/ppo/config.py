@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
 from agents.policy import POLICY_MODES
-from agents.training import LearnerConfig, check_learner_config, load_learner_config
+from agents.training import POLICY_GAME_DEFAULTS, LearnerConfig, check_learner_config, load_learner_config
 from games.config import need, setting
 
 
@@ -58,17 +59,7 @@ class PPOConfig(LearnerConfig):
         need(self.policy in POLICY_MODES, f"policy must be one of {', '.join(POLICY_MODES)}")
 
 
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "tic_tac_toe": {"episodes": 50_000, "eval_opponents": ["random", "heuristic", "minimax"]},
-    "incan_gold": {"game_config": {"num_players": 3}, "episodes": 200_000, "eval_every": 20_000},
-    "durak": {
-        "game_config": {"num_players": 2},
-        "hidden_layers": [256, 256],
-        "episodes": 200_000,
-        "eval_every": 20_000,
-        "eval_opponents": ["random", "heuristic"],
-    },
-}
+GAME_DEFAULTS: dict[str, dict[str, Any]] = copy.deepcopy(POLICY_GAME_DEFAULTS)
 
 
 def load_config(game_name: str, path=None, **overrides) -> PPOConfig:

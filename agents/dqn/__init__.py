@@ -6,7 +6,9 @@
    and never picks an illegal action: both the greedy and the random choice are masked.
    Three options fight the sameness of near-greedy self-play (per-game defaults, measured in
    agents/pretrained/README.md): `random_opening_moves`, `opponent_mix` (fixed baselines hold
-   every seat but one in a fraction of the games) and `mirror_augment`.
+   every seat but one in a fraction of the games) and `mirror_augment`. With `selfplay_shards` > 1
+   the phase is split into lock-step shards with seeds of their own, which the trainer's `mapper`
+   (`deckopt train --jobs`) may play in worker processes: the same games wherever they are played.
 2. Each finished game is split into one trajectory per player. The target of a player's k-th of K
    decisions is `gamma**(K-1-k) * r_player`, with `r = state.returns()`: no bootstrapping, so no
    target network, and it works for 3+ players where the zero-sum negamax target does not.

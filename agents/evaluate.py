@@ -156,11 +156,9 @@ def evaluate_spec(
 
     agent = agents.make(spec, game, seed=np.random.default_rng([seed, 0]))
     if perfect and game.name not in ("connect_four", "exploding_kittens"):
-        raise UserError(f"--perfect: perfect play is known for connect_four and exploding_kittens, not {game.name}")
+        raise UserError(f"perfect play is known for connect_four and exploding_kittens, not {game.name}")
     if perfect and game.name == "exploding_kittens" and not game.config.open_hands:
-        raise UserError(
-            "--perfect: exploding_kittens needs --set open_hands=true (perfect play is known with open hands)"
-        )
+        raise UserError("perfect play of exploding_kittens is known with open hands only (open_hands = true)")
     report = evaluate(game, agent, list(vs) if vs else default_opponents(game), num_games, seed, progress)
     report["agents"][0]["spec"] = spec
     if perfect and game.name == "connect_four":

@@ -1,6 +1,10 @@
 """Gwent Lite: two players, decks of positive card powers, best of three rounds (games/RULES.md §5).
 Its words (`str`, `view`, `describe_move`) are in games/gwent_lite_text.py.
 
+This module runs past the usual 400 lines because it is one game's rules read beside RULES.md §5: the
+deck rules, the state whose rounds, draws, observation and resampling share the same private fields;
+the words and the vectorised engine (games/gwent_lite_batch.py) are already apart.
+
 Actions (§5.7): `0` = pass, `k` = play a card of power `k` (1 <= k <= rules.max_power). The hand is
 kept as counts per power, so its order carries no information; the legal mask is exactly pass + the
 powers in hand.

@@ -189,8 +189,9 @@ def play_shard(shard: SelfPlayShard) -> tuple[np.ndarray, np.ndarray, np.ndarray
     """`self_play` of one shard, from its seed alone: (observations, actions, targets, returns)."""
     import agents  # agents.make; imported here, as the package imports this module
 
-    if shard.parent_pid and os.getpid() != shard.parent_pid:
-        # in a worker: the first Ctrl-C asks the training to stop after this phase; it must not kill the phase
+    in_worker = bool(shard.parent_pid) and os.getpid() != shard.parent_pid
+    if in_worker:
+        # the first Ctrl-C asks the training to stop after this phase; it must not kill the phase
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     game = _game(shard.game_name, json.dumps(shard.game_config, sort_keys=True))
     rng = np.random.default_rng(shard.seed)
@@ -202,11 +203,12 @@ def play_shard(shard: SelfPlayShard) -> tuple[np.ndarray, np.ndarray, np.ndarray
     obs, actions, targets, returns = self_play(
         game, recorder, shard.num_games, shard.epsilon, shard.gamma, rng, shard.random_opening_moves, opponents
     )
-    # observations of board games are small whole numbers (Connect Four's 0/1 planes): a quarter of the
-    # bytes through the pipe from a worker as uint8, the same float32 values once widened again
-    small = obs.astype(np.uint8)
-    if np.array_equal(small, obs):
-        obs = small
+    if in_worker:
+        # observations of board games are small whole numbers (Connect Four's 0/1 planes): a quarter of
+        # the bytes through the pipe as uint8, the same float32 values once widened again
+        small = obs.astype(np.uint8)
+        if np.array_equal(small, obs):
+            obs = small
     return obs, actions, targets, returns
 
 

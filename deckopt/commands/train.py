@@ -188,11 +188,12 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs > 1 and config.selfplay_shards == 1:
         raise UserError("--jobs: this run plays self-play as one batch; split it with --selfplay-shards N (N >= 2)")
     # a shard is a second or so of play: a worker silent for minutes is stopped or hung
-    mapper = {"mapper": Mapper(args.jobs, task_timeout=SHARD_TIMEOUT)} if args.algo == "dqn" else {}
+    pool = Mapper(args.jobs, task_timeout=SHARD_TIMEOUT) if args.algo == "dqn" else None
+    mapper = {"mapper": pool} if pool else {}  # only the DQN's train takes one
     with (
         Progress(enabled=not args.quiet, unit=unit) as bar,
         _StopOnSignal(bar.log) as stop,
-        mapper.get("mapper") or contextlib.nullcontext(),
+        pool or contextlib.nullcontext(),
     ):
         try:
             summary = train(

@@ -14,7 +14,7 @@ from conftest import gwent_state
 import agents
 import games
 from agents import alphazero as az
-from agents.alphazero.search import network_evaluator, puct_search
+from agents.alphazero.search import best_action, network_evaluator, puct_search, search_roots
 from agents.learned import NumpyQNetwork, model_metadata, npz_bytes, read_npz
 from games import UserError
 from games.config import config_from_dict
@@ -77,6 +77,70 @@ def test_puct_takes_a_forced_win_and_blocks_a_forced_loss(seed):
     c4 = games.make("connect_four")
     assert best(after("connect_four", [0, 0, 1, 1, 2, 2]), uninformed(c4), 20, seed) == 3  # X wins at 3
     assert best(after("connect_four", [0, 6, 1, 6, 2]), uninformed(c4), 60, seed) == 3  # O must block 3
+
+
+def misleading(game, favoured):
+    """Every prior on `favoured` (the others near 0), every value 0: a network that is wrong."""
+
+    def evaluate(states):
+        p = np.full((len(states), game.num_actions), 1e-6)
+        p[:, favoured] = 1.0
+        return p, np.zeros((len(states), game.num_players))
+
+    return evaluate
+
+
+def solved_move(state, evaluate, sims, solve=True):
+    root = search_roots([state], evaluate, sims, 1.5, [np.random.default_rng(0)], solve=solve)[0]
+    return best_action(root, state.legal_mask(), state.current_player), root
+
+
+def test_proven_values_overrule_a_wrong_network():
+    """The prior says column 6 (or cell 8) whatever the position: with proofs, one simulation takes
+    the win and blocks the loss the prior ignores; without them the search follows the prior."""
+    c4, ttt = games.make("connect_four"), games.make("tic_tac_toe")
+    win = after("connect_four", [0, 0, 1, 1, 2, 2])  # X wins at 3
+    assert solved_move(win, misleading(c4, 6), 1)[0] == 3
+    assert solved_move(win, misleading(c4, 6), 1, solve=False)[0] == 6
+    block = after("connect_four", [0, 6, 1, 6, 2])  # O must block 3
+    assert solved_move(block, misleading(c4, 5), 8)[0] == 3
+    assert solved_move(block, misleading(c4, 5), 8, solve=False)[0] == 5
+    fork = after("tic_tac_toe", [0, 4, 8, 2])  # X must block 6 (O threatens 2-4-6)
+    move, root = solved_move(fork, misleading(ttt, 5), 30)
+    assert move == 6
+    assert all(root.proven[a][fork.current_player] == -1 for a in (1, 3, 5, 7))  # each lets O win at 6
+
+
+def test_a_proven_root_stops_searching_and_its_proof_is_exact():
+    """Proofs agree with minimax on random Tic Tac Toe positions, and a proven root spends no more
+    simulations."""
+    from agents.minimax import position_value
+
+    game = games.make("tic_tac_toe")
+    rng = np.random.default_rng(5)
+    proofs = 0
+    for _ in range(40):
+        s = game.new_initial_state(rng)
+        for _ in range(int(rng.integers(2, 7))):
+            if not s.is_terminal():
+                s.apply_action(int(rng.choice(s.legal_actions())))
+        if s.is_terminal():
+            continue
+        root = search_roots([s], uninformed(game), 400, 1.5, [np.random.default_rng(0)], solve=True)[0]
+        if root.solved is not None:
+            proofs += 1
+            assert root.solved[s.current_player] == position_value(s, s.current_player)
+            assert root.n.sum() < 400
+    assert proofs >= 10
+
+
+def test_proofs_stay_out_of_hidden_information_games():
+    game, s, _ = _gwent_pair()
+    evaluate = network_evaluator(game, random_network(game))
+    a = search_roots([s], evaluate, 30, 1.5, [np.random.default_rng(1)], solve=True)[0]
+    b = search_roots([s], evaluate, 30, 1.5, [np.random.default_rng(1)], solve=False)[0]
+    np.testing.assert_array_equal(a.n, b.n)
+    assert not a.proven and a.solved is None
 
 
 def test_batched_and_per_leaf_evaluation_give_the_same_search():
@@ -211,9 +275,9 @@ def _write_model(path: Path, game, network) -> None:
 
 
 def test_spec_grammar_and_errors(tmp_path):
-    assert az.parse_spec("az") == ("pretrained", None, None)
-    assert az.parse_spec("az:runs/x,sims=20,c=2") == ("runs/x", 20, 2.0)
-    assert az.parse_spec("az:sims=5") == ("pretrained", 5, None)
+    assert az.parse_spec("az") == ("pretrained", None, None, True)
+    assert az.parse_spec("az:runs/x,sims=20,c=2,solve=0") == ("runs/x", 20, 2.0, False)
+    assert az.parse_spec("az:sims=5") == ("pretrained", 5, None, True)
     for bad in ("az:m,sims=0", "az:m,sims=x", "az:m,foo=1", "az:a,b", "az:m,c=-1", "az:m,,sims=3"):
         with pytest.raises(UserError):
             az.parse_spec(bad)
@@ -295,7 +359,7 @@ def test_a_tiny_tic_tac_toe_run_learns(tmp_path):
     def losses_to_minimax(network) -> float:
         from agents.evaluate import evaluate
 
-        agent = az.AlphaZeroAgent(game, network, np.random.default_rng(0), simulations=1)
+        agent = az.AlphaZeroAgent(game, network, np.random.default_rng(0), simulations=1, solve=False)
         report = evaluate(game, agent, ["minimax"], 40, seed=3)
         res = report["matches"][0]["agent"]
         return res["losses"] / 40

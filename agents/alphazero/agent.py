@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.alphazero.search import has_hidden_information, network_evaluator, puct_search, q_evaluator
+from agents.alphazero.search import best_action, has_hidden_information, network_evaluator, q_evaluator, search_roots
 from agents.base import Agent
 from agents.learned import PRETRAINED_DIR, read_keras, read_npz, resolve_model_path
 from games import Game, State, UserError
@@ -24,19 +24,29 @@ DEFAULT_SIMULATIONS = 100
 DEFAULT_C = 1.5
 MAX_SIMULATIONS = 1_000_000
 SPEC_GRAMMAR = (
-    "az[:MODEL][,sims=N][,c=FLOAT]  (MODEL: pretrained (default), dqn (the shipped DQN as prior and "
+    "az[:MODEL][,sims=N][,c=FLOAT][,solve=0|1]  (MODEL: pretrained (default), dqn (the shipped DQN as prior and "
     "value), a .npz/.keras file or a run folder; "
-    "sims and c default to the model's own, else 100 and 1.5)"
+    "sims and c default to the model's own, else 100 and 1.5; solve=1 (default) proves wins and losses "
+    "in games without hidden information)"
 )
 
 
 class AlphaZeroAgent(Agent):
     """The most visited root action of a PUCT search (no noise); ties go to the lower action.
-    Each state of a batch gets its own generator drawn from the agent's, and the searches of a
-    batch run in lock-step (their leaves share one network call)."""
+    With `solve` (games without hidden information): a proven win first, never a proven loss while
+    another move is not one (agents/alphazero/search.py, proven values). Each state of a batch gets
+    its own generator drawn from the agent's, and the searches of a batch run in lock-step (their
+    leaves share one network call)."""
 
     def __init__(
-        self, game: Game, network, rng: np.random.Generator, simulations=DEFAULT_SIMULATIONS, c=DEFAULT_C, q=False
+        self,
+        game: Game,
+        network,
+        rng: np.random.Generator,
+        simulations=DEFAULT_SIMULATIONS,
+        c=DEFAULT_C,
+        q=False,
+        solve=True,
     ):
         outputs = game.num_actions + (0 if q else 1)
         if network.input_size != game.observation_size or network.output_size != outputs:
@@ -49,15 +59,16 @@ class AlphaZeroAgent(Agent):
         self.rng = rng
         self.simulations = simulations
         self.c = c
+        self.solve = solve
         self.evaluate = q_evaluator(game, network) if q else network_evaluator(game, network)
         # no root noise, and the generator only draws hidden worlds: fixed moves where nothing is hidden
         self.deterministic = not has_hidden_information(game.new_initial_state(np.random.default_rng(0)))
         self.search_seconds = 0.0  # thinking time, summed over the searched moves
         self.searched_moves = 0
 
-    def visits(self, states: Sequence[State]) -> list[np.ndarray]:
+    def roots(self, states: Sequence[State]) -> list:
         rngs = [np.random.default_rng(int(self.rng.integers(2**63))) for _ in states]
-        return puct_search(states, self.evaluate, self.simulations, self.c, rngs)
+        return search_roots(states, self.evaluate, self.simulations, self.c, rngs, solve=self.solve)
 
     def act(self, states: Sequence[State]) -> np.ndarray:
         out = np.empty(len(states), dtype=np.int64)
@@ -70,26 +81,27 @@ class AlphaZeroAgent(Agent):
                 search.append(i)
         if search:
             t0 = time.perf_counter()
-            for i, n in zip(search, self.visits([states[i] for i in search])):
-                out[i] = int(n.argmax())
+            for i, root in zip(search, self.roots([states[i] for i in search])):
+                s = states[i]
+                out[i] = best_action(root, s.legal_mask(), s.current_player)
             self.search_seconds += time.perf_counter() - t0
             self.searched_moves += len(search)
         return out
 
 
-def parse_spec(spec: str) -> tuple[str, int | None, float | None]:
-    """`az:MODEL,sims=N,c=F` -> (model spec, simulations, c), None where not given (the model's
-    metadata then decides); UserError on a bad spec."""
+def parse_spec(spec: str) -> tuple[str, int | None, float | None, bool]:
+    """`az:MODEL,sims=N,c=F,solve=B` -> (model spec, simulations, c, solve), None where not given
+    (the model's metadata then decides); UserError on a bad spec."""
     text = str(spec).strip()
 
     def bad(why: str) -> UserError:
         return UserError(f"bad az spec {text!r}: {why} (grammar: {SPEC_GRAMMAR})")
 
     if text == "az":
-        return "pretrained", None, None
+        return "pretrained", None, None, True
     if not text.startswith("az:"):
         raise bad("expected 'az' or 'az:' followed by a model and options")
-    model, sims, c = None, None, None
+    model, sims, c, solve = None, None, None, True
     seen = set()
     for item in text[3:].split(","):
         item = item.strip()
@@ -110,15 +122,19 @@ def parse_spec(spec: str) -> tuple[str, int | None, float | None]:
                 sims = int(value)
             elif key == "c":
                 c = float(value)
+            elif key == "solve":
+                if value.strip() not in ("0", "1"):
+                    raise bad(f"solve must be 0 or 1, got {value!r}")
+                solve = value.strip() == "1"
             else:
-                raise bad(f"unknown option {key!r}; options are sims, c")
+                raise bad(f"unknown option {key!r}; options are sims, c, solve")
         except ValueError:
             raise bad(f"{key} must be a number, got {value!r}") from None
     if sims is not None and not 1 <= sims <= MAX_SIMULATIONS:
         raise bad(f"sims must be in 1..{MAX_SIMULATIONS}, got {sims}")
     if c is not None and not (c > 0 and np.isfinite(c)):
         raise bad(f"c must be a finite number > 0, got {c:g}")
-    return model or "pretrained", sims, c
+    return model or "pretrained", sims, c, solve
 
 
 def pretrained_path(game: Game) -> Path:
@@ -154,10 +170,10 @@ def load_network(model: str, game: Game):
 
 def make_agent(spec: str, game: Game, rng: np.random.Generator) -> AlphaZeroAgent:
     """agents.make routes every spec starting with 'az' here."""
-    model, sims, c = parse_spec(spec)
+    model, sims, c, solve = parse_spec(spec)
     network, metadata, q = load_network(model, game)
     sims = sims if sims is not None else int(metadata.get("simulations", DEFAULT_SIMULATIONS))
     c = c if c is not None else float(metadata.get("c_puct", DEFAULT_C))
-    agent = AlphaZeroAgent(game, network, rng, sims, c, q=q)
+    agent = AlphaZeroAgent(game, network, rng, sims, c, q=q, solve=solve)
     agent.metadata = metadata
     return agent

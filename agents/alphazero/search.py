@@ -16,6 +16,16 @@ action sequences, so its nodes are information-set nodes: the legal actions of a
 between worlds, so a node stores the unnormalised prior of every action and renormalises it over
 the actions legal in the current world (a node's prior comes from the first world that reached it).
 An unvisited action's Q is the node's own value estimate (first-play urgency).
+
+Proven values (`solve=True`, games without hidden information only, where a move's result is
+fixed): MCTS-Solver (Winands et al. 2008), as our UCT does, plus a one-move look at every new
+node: an action that ends the game is proven at once (its returns), so a win is found and a move
+that lets the opponent win at once is known lost without the network having to rank it. Proofs go
+up the path: a node is won when one action wins for its mover, settled when all its actions are
+proven (the best for its mover). Selection plays a proven win, never a proven loss while some
+action is not one; simulations back up a proven node's exact returns; a proven root stops
+searching. `best_action` reads the root: a proven win, else the most visited action not proven
+lost.
 """
 
 from __future__ import annotations
@@ -31,8 +41,11 @@ from games import State
 Evaluate = Callable[[Sequence[State]], tuple[np.ndarray, np.ndarray]]
 
 
+_WIN = 1.0  # every game's best return
+
+
 class Node:
-    __slots__ = ("prior", "n", "w", "q", "kids", "value", "_mask", "_cp", "_neg")
+    __slots__ = ("prior", "n", "w", "q", "kids", "value", "_mask", "_cp", "_neg", "proven", "solved", "alive")
 
     def __init__(self, prior: np.ndarray, value: float):
         self.prior = prior
@@ -42,6 +55,11 @@ class Node:
         self.kids: dict[int, Node] = {}
         self.value = value  # the network's value for the player to move here
         self._mask = None  # the legal mask the cached c * prior was normalised over
+        # solve=True only: action -> its proven returns; the node's own proven returns; the legal
+        # mask without the proven losses (what selection chooses from)
+        self.proven: dict[int, np.ndarray] = {}
+        self.solved: np.ndarray | None = None
+        self.alive: np.ndarray | None = None
 
     def select(self, mask: np.ndarray, c: float) -> int:
         if mask is not self._mask:  # a new legal set (games that share mask arrays skip this)
@@ -52,6 +70,58 @@ class Node:
         n = self.n
         score = self.q + self._cp * (math.sqrt(n[mask].sum() + 1.0) / (1.0 + n)) + self._neg
         return int(score.argmax())
+
+    def prove(self, action: int, returns: np.ndarray, mover: int) -> None:
+        """Record an action's proven returns; the node is proven once one action wins for the
+        mover or every action is proven (the best of them for the mover)."""
+        self.proven[action] = returns
+        if returns[mover] >= _WIN:
+            self.solved = returns
+            return
+        legal = self.alive
+        if returns[mover] <= -_WIN:  # a loss: never chosen while another action is not one
+            rest = legal.copy()
+            rest[action] = False
+            if rest.any():
+                self.alive = rest
+        # every action outside `alive` is a proven loss, so the node is settled when `alive` is proven
+        if all(a in self.proven for a in np.flatnonzero(self.alive)):
+            self.solved = max(self.proven.values(), key=lambda r: r[mover])
+
+    def choose(self, mask: np.ndarray, mover: int, c: float) -> int:
+        """Selection with proofs: a proven win, else PUCT among the actions not proven lost."""
+        if self.proven:
+            for a, r in self.proven.items():
+                if r[mover] >= _WIN:
+                    return a
+            return self.select(self.alive, c)
+        return self.select(mask, c)
+
+
+def _open(node: Node, state: State) -> Node:
+    """solve=True: a new node looks one move ahead; an action that ends the game is proven."""
+    mover = state.current_player
+    node.alive = state.legal_mask()
+    for a in state.legal_actions():
+        after = state.clone()
+        after.apply_action(a)
+        if after.is_terminal():
+            node.prove(a, np.asarray(after.returns(), dtype=np.float64), mover)
+            if node.solved is not None and node.solved[mover] >= _WIN:
+                break
+    return node
+
+
+def best_action(root: Node, mask: np.ndarray, mover: int) -> int:
+    """The move a search recommends: a proven win; else the most visited action not proven lost
+    (all lost or settled: the best proven one); ties go to the lower action."""
+    for a, r in sorted(root.proven.items()):
+        if r[mover] >= _WIN:
+            return a
+    if root.proven and all(a in root.proven for a in np.flatnonzero(mask)):
+        return max(sorted(root.proven), key=lambda a: root.proven[a][mover])
+    alive = mask if root.alive is None else root.alive
+    return int(np.where(alive, root.n, -1.0).argmax())
 
 
 def has_hidden_information(state: State) -> bool:
@@ -112,6 +182,15 @@ def _backup(path: list, values) -> None:
         node.n[action], node.w[action], node.q[action] = n, w, w / n
 
 
+def _prove_up(path: list, returns: np.ndarray) -> None:
+    """The last action of `path` is proven to give `returns`; carry the proof up while it settles nodes."""
+    for node, action, mover in reversed(path):
+        node.prove(action, returns, mover)
+        if node.solved is None:
+            return
+        returns = node.solved
+
+
 def puct_search(
     states: Sequence[State],
     evaluate: Evaluate,
@@ -124,8 +203,26 @@ def puct_search(
 ) -> list[np.ndarray]:
     """The root visit counts (one array of length num_actions per state) after `simulations`
     simulations in each state's tree. `rngs[i]` draws state i's worlds and root noise."""
+    roots = search_roots(states, evaluate, simulations, c_puct, rngs, dirichlet_alpha, dirichlet_fraction, batched)
+    return [root.n.copy() for root in roots]
+
+
+def search_roots(
+    states: Sequence[State],
+    evaluate: Evaluate,
+    simulations: int,
+    c_puct: float,
+    rngs: Sequence[np.random.Generator],
+    dirichlet_alpha: float = 0.0,
+    dirichlet_fraction: float = 0.0,
+    batched: bool = True,
+    solve: bool = False,
+) -> list[Node]:
+    """The root nodes of `puct_search`'s trees; `solve=True` proves values where a state has no
+    hidden information (see the module's docstring; `best_action` reads a root)."""
     players = [s.current_player for s in states]
     hidden = [has_hidden_information(s) for s in states]
+    proving = [solve and not h for h in hidden]
 
     def world(i: int) -> State:
         return states[i].resample_hidden(players[i], rngs[i]) if hidden[i] else states[i].clone()
@@ -148,28 +245,44 @@ def puct_search(
             p[mask] = (1 - dirichlet_fraction) * p[mask] + dirichlet_fraction * noise
             root.prior = p
             root._mask = None
-        roots.append(root)
+        roots.append(_open(root, s) if proving[i] else root)
     c = c_puct
     for _ in range(simulations):
-        pending = []  # (path, parent, action, leaf state)
+        pending = []  # (path, parent, action, leaf state, tree)
         for i in range(len(states)):
-            s, node, path = world(i), roots[i], []
+            if roots[i].solved is not None:  # proven: nothing left to learn
+                continue
+            s, node, path, solving = world(i), roots[i], [], proving[i]
             while True:
                 mover = s.current_player
-                a = node.select(s.legal_mask(), c)
+                a = node.choose(s.legal_mask(), mover, c) if solving else node.select(s.legal_mask(), c)
                 path.append((node, a, mover))
                 s.apply_action(a)
                 if s.is_terminal():
-                    _backup(path, s.returns())
+                    returns = s.returns()
+                    _backup(path, returns)
+                    if solving:
+                        _prove_up(path, np.asarray(returns, dtype=np.float64))
                     break
                 child = node.kids.get(a)
                 if child is None:
-                    pending.append((path, node, a, s))
+                    pending.append((path, node, a, s, i))
+                    break
+                if child.solved is not None:  # a proven subtree: its exact returns, no evaluation
+                    _backup(path, child.solved)
+                    _prove_up(path, child.solved)
                     break
                 node = child
         if pending:
             priors, values = score([p[3] for p in pending])
-            for j, (path, parent, a, s) in enumerate(pending):
-                parent.kids[a] = Node(priors[j], values[j, s.current_player])
-                _backup(path, values[j])
-    return [root.n.copy() for root in roots]
+            for j, (path, parent, a, s, i) in enumerate(pending):
+                child = Node(priors[j], values[j, s.current_player])
+                parent.kids[a] = child
+                if proving[i]:
+                    _open(child, s)
+                if child.solved is not None:
+                    _backup(path, child.solved)
+                    _prove_up(path, child.solved)
+                else:
+                    _backup(path, values[j])
+    return roots

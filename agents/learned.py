@@ -1,6 +1,8 @@
 """Greedy agents from trained Q-networks, acting in numpy.
 
-A trained model is an MLP: a list of (kernel, bias) pairs with one activation per layer. Acting
+A trained model is an MLP: a list of (kernel, bias) pairs with one activation per layer (an
+AlphaZero model may begin with 3 x 3 convolutions over the board; its metadata then carries the
+observation's `planes`). Acting
 needs nothing but numpy: `LearnedAgent.act` stacks the observations of the whole batch, runs ONE
 forward pass and takes the masked argmax, so an illegal action is impossible. The agent pickles as
 a few arrays, so deck-evolution worker processes use it without importing TensorFlow.
@@ -65,9 +67,15 @@ def single_threaded_blas() -> None:
 
 
 class NumpyQNetwork:
-    """An MLP forward pass in float32 numpy: `q = net(obs)` for a (batch, observation_size) array."""
+    """An MLP forward pass in float32 numpy: `q = net(obs)` for a (batch, observation_size) array.
 
-    def __init__(self, weights: Sequence[np.ndarray], activations: Sequence[str]):
+    With `planes` = (C, H, W) (an observation made of C board planes of H x W, plane-major), the
+    first layers may be 3 x 3 convolutions ('same' padding, stride 1; kernels [3, 3, in, out] as
+    Keras stores them): the observation is read as an H x W board of C channels, and the last
+    convolution's output is flattened row by row, channels last (Keras' Flatten) for the Dense
+    layers after it."""
+
+    def __init__(self, weights: Sequence[np.ndarray], activations: Sequence[str], planes: Sequence[int] | None = None):
         single_threaded_blas()
         weights = [np.asarray(w, dtype=np.float32) for w in weights]
         if len(weights) != 2 * len(activations) or not activations:
@@ -77,22 +85,40 @@ class NumpyQNetwork:
                 raise ValueError(f"unknown activation {a!r}; known: {', '.join(ACTIVATIONS)}")
         self.kernels = weights[0::2]
         self.biases = weights[1::2]
-        for k, b, k_next in zip(self.kernels, self.biases, self.kernels[1:] + [None]):
-            if k.ndim != 2 or b.shape != (k.shape[1],) or (k_next is not None and k_next.shape[0] != k.shape[1]):
-                raise ValueError("weight shapes do not chain: " + ", ".join(str(w.shape) for w in weights))
+        self.planes = tuple(int(p) for p in planes) if planes is not None else None
+        self.convs = 0  # the leading layers that are convolutions
+        while self.convs < len(self.kernels) and self.kernels[self.convs].ndim == 4:
+            self.convs += 1
+        bad = "weight shapes do not chain: " + ", ".join(str(w.shape) for w in weights)
+        if self.convs and (self.planes is None or len(self.planes) != 3):
+            raise ValueError("convolution kernels need the observation's planes (C, H, W)")
+        width = self.planes[0] if self.convs else None  # channels through the convolutions
+        for i, (k, b) in enumerate(zip(self.kernels, self.biases)):
+            if i < self.convs:
+                if k.shape[:3] != (3, 3, width) or b.shape != (k.shape[3],):
+                    raise ValueError(bad)
+                width = k.shape[3]
+                continue
+            if k.ndim != 2 or b.shape != (k.shape[1],):
+                raise ValueError(bad)
+            fan_in = self.planes[1] * self.planes[2] * width if i == self.convs and self.convs else None
+            if fan_in is None and i > 0:
+                fan_in = self.kernels[i - 1].shape[1]
+            if fan_in is not None and k.shape[0] != fan_in:
+                raise ValueError(bad)
         self.activations = list(activations)
 
     @property
     def input_size(self) -> int:
-        return self.kernels[0].shape[0]
+        return int(np.prod(self.planes)) if self.convs else self.kernels[0].shape[0]
 
     @property
     def output_size(self) -> int:
-        return self.kernels[-1].shape[1]
+        return self.kernels[-1].shape[-1]
 
     @property
     def layer_sizes(self) -> list[int]:
-        return [k.shape[1] for k in self.kernels]
+        return [k.shape[-1] for k in self.kernels]
 
     @property
     def weights(self) -> list[np.ndarray]:
@@ -100,11 +126,32 @@ class NumpyQNetwork:
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:
         x = np.asarray(obs, dtype=np.float32)
-        for kernel, bias, activation in zip(self.kernels, self.biases, self.activations):
+        layers = zip(self.kernels, self.biases, self.activations)
+        if self.convs:
+            c, h, w = self.planes
+            board = x.reshape(len(x), c, h, w).transpose(0, 2, 3, 1)
+            for _ in range(self.convs):
+                kernel, bias, activation = next(layers)
+                board = _ACTIVATIONS[activation](_conv3x3(board, kernel) + bias)
+            x = board.reshape(len(x), -1)
+        for kernel, bias, activation in layers:
             x = x @ kernel
             x += bias
             x = _ACTIVATIONS[activation](x)
         return x
+
+
+def _conv3x3(board: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """A 3 x 3 'same' convolution (Keras' cross-correlation) of [B, H, W, C] boards: the nine
+    shifted boards side by side, one matrix product."""
+    b, h, w, c = board.shape
+    padded = np.zeros((b, h + 2, w + 2, c), dtype=np.float32)
+    padded[:, 1:-1, 1:-1] = board
+    cols = np.empty((b, h, w, 3, 3, c), dtype=np.float32)
+    for dy in range(3):
+        for dx in range(3):
+            cols[:, :, :, dy, dx] = padded[:, dy : dy + h, dx : dx + w]
+    return (cols.reshape(b * h * w, 9 * c) @ kernel.reshape(9 * c, -1)).reshape(b, h, w, -1)
 
 
 class LearnedAgent(Agent):
@@ -152,6 +199,7 @@ def model_metadata(game: Game, network: NumpyQNetwork, **extra) -> dict:
         "num_actions": network.output_size,
         "layer_sizes": network.layer_sizes,
         "activations": network.activations,
+        **({"planes": list(network.planes)} if network.convs else {}),
         **extra,
     }
 
@@ -188,7 +236,7 @@ def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
                 raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
             n = len(metadata["activations"])
             weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
-        network = NumpyQNetwork(weights, metadata["activations"])
+        network = NumpyQNetwork(weights, metadata["activations"], metadata.get("planes"))
         if (metadata.get("observation_size"), metadata.get("num_actions")) != (network.input_size, network.output_size):
             raise ValueError("its metadata does not match its weights")
     except Exception as exc:  # empty, truncated, hostile or foreign files fail in many ways inside numpy
@@ -211,7 +259,9 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         model = keras.saving.load_model(path, compile=False, safe_mode=True)
         dense = [layer for layer in model.layers if layer.weights]
         activations = [layer.get_config()["activation"] for layer in dense]
-        network = NumpyQNetwork([v.numpy() for v in model.weights], activations)
+        # a network with convolutions reshapes its observation into board planes first
+        planes = next((layer.target_shape for layer in model.layers if isinstance(layer, keras.layers.Reshape)), None)
+        network = NumpyQNetwork([v.numpy() for v in model.weights], activations, planes)
     except Exception as exc:  # a corrupt or foreign archive can fail in many ways inside Keras
         raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
     from agents.policy import POLICY_KERAS_PREFIX
@@ -228,6 +278,7 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         "num_actions": network.output_size,
         "layer_sizes": network.layer_sizes,
         "activations": network.activations,
+        **({"planes": list(network.planes)} if network.convs else {}),
         **({"policy": policy} if policy else {}),
     }
     return network, metadata

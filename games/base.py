@@ -45,6 +45,9 @@ class Game(abc.ABC):
     config: Any  # an instance of config_class
     #: a vectorised engine of this game (a games.batch.BatchState subclass), or None
     batch_class: type | None = None
+    #: (C, H, W) when the observation is C board planes of H x W cells, plane after plane (a
+    #: learner may read it as an image), else None
+    observation_planes: tuple[int, int, int] | None = None
 
     @abc.abstractmethod
     def new_initial_state(self, rng: np.random.Generator) -> State:

@@ -80,6 +80,7 @@ class ConnectFour(Game):
     num_players = 2
     num_actions = COLS
     observation_size = 2 * ROWS * COLS
+    observation_planes = (2, ROWS, COLS)
     config_class = ConnectFourConfig
     batch_class = _VectorisedEngine()
 

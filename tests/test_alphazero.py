@@ -424,3 +424,31 @@ def test_eval_checks_the_exploitability_of_the_tic_tac_toe_az_agent_and_skips_ra
     report = evaluate_spec(game, "az:pretrained", ["random"], 4)
     assert report["exploitability"]["exploitability"] <= 0
     assert "skipped" in evaluate_spec(game, "mcts:20", ["random"], 2)["exploitability"]
+
+
+# --- convolutional networks ------------------------------------------------------------------------
+def test_a_convolutional_network_acts_in_numpy_as_keras_computes_it(tmp_path):
+    """conv_channels puts 3 x 3 convolutions over the Connect Four board before the Dense layers:
+    the numpy copy that acts (model.npz) computes what the Keras model (model.keras) computes."""
+    import keras
+
+    az.train("connect_four", tiny(conv_channels=[4, 3], hidden_layers=[8], simulations=4), tmp_path, episodes=16)
+    network, metadata = read_npz(tmp_path / "model.npz")
+    assert metadata["planes"] == [2, 6, 7] and metadata["layer_sizes"] == [4, 3, 8, 8]
+    game = games.make("connect_four")
+    states = [after("connect_four", m) for m in ([], [3], [3, 3, 2, 4], [0, 6, 1, 6, 2, 5, 5])]
+    obs = game.observations(states)
+    model = keras.saving.load_model(tmp_path / "model.keras", compile=False, safe_mode=True)
+    np.testing.assert_allclose(network(obs), model(obs).numpy(), rtol=1e-5, atol=1e-5)
+    assert agents.make(f"az:{tmp_path / 'model.npz'},sims=8", game, seed=0).act(states[:1])[0] in range(7)
+
+
+def test_convolutions_need_board_planes():
+    with pytest.raises(ValueError, match="planes"):
+        NumpyQNetwork([np.zeros((3, 3, 2, 4)), np.zeros(4), np.zeros((168, 8)), np.zeros(8)], ["relu", "linear"])
+    with pytest.raises(ValueError, match="chain"):  # the Dense layer after the convolutions must take 6 x 7 x 4
+        NumpyQNetwork(
+            [np.zeros((3, 3, 2, 4)), np.zeros(4), np.zeros((100, 8)), np.zeros(8)], ["relu", "linear"], (2, 6, 7)
+        )
+    with pytest.raises(UserError, match="not board planes"):
+        az.AlphaZeroLearner("gwent_lite", tiny(conv_channels=[4]))

@@ -17,6 +17,12 @@ class AlphaZeroConfig(LearnerConfig):
     hidden_layers: list[int] = setting(
         factory=lambda: [128, 128], help="units of each hidden layer (shared by both heads)", metavar="N,N,..."
     )
+    conv_channels: list[int] = setting(
+        factory=list,
+        help="channels of 3x3 convolutions over the board before the hidden layers (games whose observation "
+        "is board planes: connect_four); empty: none",
+        metavar="N,N,...",
+    )
     activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
     learning_rate: float = setting(1e-3, "Adam learning rate", metavar="LR")
     weight_decay: float = setting(1e-4, "L2 penalty on the kernels", metavar="C")
@@ -45,6 +51,10 @@ class AlphaZeroConfig(LearnerConfig):
             self,
             at_least_one=("simulations", "updates_per_batch", "batch_size", "replay_size", "eval_simulations"),
             at_least_zero=("min_replay", "temperature_moves"),
+        )
+        need(
+            all(isinstance(c, int) and c >= 1 for c in self.conv_channels),
+            f"conv_channels must be whole numbers >= 1, got {self.conv_channels!r}",
         )
         need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate}")
         need(self.weight_decay >= 0, f"weight_decay must be >= 0, got {self.weight_decay}")

@@ -2,9 +2,11 @@
 
 One MLP whose last layer has `num_actions + 1` outputs: the policy head's logits and, in the last
 column, the value head (tanh applied in the loss and in numpy). One layer for both heads keeps the
-saved model a plain chain of Dense layers, so `agents.learned`'s `.npz`/`.keras` files and numpy
-forward pass carry it unchanged. Loss: cross-entropy of the masked softmax against the search's
-visit distribution + squared error of the value against the final outcome + L2 on the kernels.
+saved model a plain chain of layers, so `agents.learned`'s `.npz`/`.keras` files and numpy
+forward pass carry it unchanged. With `conv_channels` (games whose observation is board planes),
+3 x 3 convolutions over the board come first, then the Dense layers. Loss: cross-entropy of the
+masked softmax against the search's visit distribution + squared error of the value against the
+final outcome + L2 on the kernels.
 """
 
 from __future__ import annotations
@@ -22,6 +24,16 @@ def build_network(game, config):
 
     inputs = keras.Input((game.observation_size,), name="observation")
     x = inputs
+    if config.conv_channels:
+        # the board planes as an image, channels last; `agents.learned` reads the Reshape's shape
+        x = keras.layers.Reshape(game.observation_planes, name="planes")(x)
+        x = keras.layers.Permute((2, 3, 1), name="channels_last")(x)
+        for i, channels in enumerate(config.conv_channels):
+            init = keras.initializers.GlorotUniform(seed=config.seed * 1000 + 500 + i)
+            x = keras.layers.Conv2D(
+                channels, 3, padding="same", activation=config.activation, kernel_initializer=init, name=f"conv_{i}"
+            )(x)
+        x = keras.layers.Flatten(name="flatten")(x)
     for i, units in enumerate(config.hidden_layers):
         init = keras.initializers.GlorotUniform(seed=config.seed * 1000 + i)
         x = keras.layers.Dense(units, activation=config.activation, kernel_initializer=init, name=f"hidden_{i}")(x)

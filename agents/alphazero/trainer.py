@@ -25,6 +25,7 @@ from agents.alphazero.search import network_evaluator, puct_search
 from agents.dqn import model as dqn_model
 from agents.learned import NumpyQNetwork, model_metadata
 from agents.runfolder import train_learner
+from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]
 
@@ -145,6 +146,8 @@ class AlphaZeroLearner:
 
         self.config = c = config
         self.game = g = games.make(game_name, **config.game_config)
+        if c.conv_channels and g.observation_planes is None:
+            raise UserError(f"conv_channels: the observation of {g.name} is not board planes; leave it empty")
         dqn_model.init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         self.model = model.build_network(g, c)
@@ -157,8 +160,10 @@ class AlphaZeroLearner:
         self._refresh_network()
 
     def _refresh_network(self) -> None:
-        act = [self.config.activation] * len(self.config.hidden_layers) + ["linear"]
-        self.network = NumpyQNetwork(dqn_model.model_weights(self.model), act)
+        c = self.config
+        act = [c.activation] * (len(c.conv_channels) + len(c.hidden_layers)) + ["linear"]
+        planes = self.game.observation_planes if c.conv_channels else None
+        self.network = NumpyQNetwork(dqn_model.model_weights(self.model), act, planes)
         self.evaluate = network_evaluator(self.game, self.network)
 
     def step(self) -> dict:

@@ -178,9 +178,10 @@ class DeckArchive:
         (`remeasured`, with their past games, origin 'elite') and children of elites chosen uniformly
         (crossover of two with chance cx_prob, then mutation; each operator repairs, so every child
         is legal); the first `archive_best_parents` share of the children have both parents among
-        the `survivors` best elites by pooled score. A child that copies an elite or an earlier child is made again (up to NEW_TRIES
-        times): a mutation often lands back on its parent (15 % of the children of a default run),
-        and a copy's games would be spent on a deck already measured."""
+        the `survivors` best elites by pooled score. A child that copies an elite or an earlier
+        child is made again (up to NEW_TRIES times): a mutation often lands back on its parent (15 %
+        of the children of a default run), and a copy's games would be spent on a deck already
+        measured."""
         parents = [e["cards"] for e in self.entries()]
         if not parents:
             return [make_individual(self.space.random_deck(rng, self.config.init_shapes)) for _ in range(n)]

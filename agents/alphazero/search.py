@@ -191,20 +191,10 @@ def _prove_up(path: list, returns: np.ndarray) -> None:
         returns = node.solved
 
 
-def puct_search(
-    states: Sequence[State],
-    evaluate: Evaluate,
-    simulations: int,
-    c_puct: float,
-    rngs: Sequence[np.random.Generator],
-    dirichlet_alpha: float = 0.0,
-    dirichlet_fraction: float = 0.0,
-    batched: bool = True,
-) -> list[np.ndarray]:
+def puct_search(states: Sequence[State], evaluate: Evaluate, *args, **kwargs) -> list[np.ndarray]:
     """The root visit counts (one array of length num_actions per state) after `simulations`
-    simulations in each state's tree. `rngs[i]` draws state i's worlds and root noise."""
-    roots = search_roots(states, evaluate, simulations, c_puct, rngs, dirichlet_alpha, dirichlet_fraction, batched)
-    return [root.n.copy() for root in roots]
+    simulations in each state's tree (the arguments of `search_roots`)."""
+    return [root.n.copy() for root in search_roots(states, evaluate, *args, **kwargs)]
 
 
 def search_roots(
@@ -218,8 +208,9 @@ def search_roots(
     batched: bool = True,
     solve: bool = False,
 ) -> list[Node]:
-    """The root nodes of `puct_search`'s trees; `solve=True` proves values where a state has no
-    hidden information (see the module's docstring; `best_action` reads a root)."""
+    """The root node of each state's tree after `simulations` simulations; `rngs[i]` draws state
+    i's worlds and root noise. `solve=True` proves values where a state has no hidden information
+    (see the module's docstring; `best_action` reads a root)."""
     players = [s.current_player for s in states]
     hidden = [has_hidden_information(s) for s in states]
     proving = [solve and not h for h in hidden]

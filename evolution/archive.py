@@ -177,11 +177,9 @@ class DeckArchive:
         """`n` decks: random ones while the archive is empty, else the elites to measure again
         (`remeasured`, with their past games, origin 'elite') and children of elites chosen uniformly
         (crossover of two with chance cx_prob, then mutation; each operator repairs, so every child
-        is legal); the first `archive_best_parents` share of the children have both parents among
-        the `survivors` best elites by pooled score. A child that copies an elite or an earlier
-        child is made again (up to NEW_TRIES times): a mutation often lands back on its parent (15 %
-        of the children of a default run), and a copy's games would be spent on a deck already
-        measured."""
+        is legal). A child that copies an elite or an earlier child is made again (up to NEW_TRIES
+        times): a mutation often lands back on its parent (15 % of the children of a default run),
+        and a copy's games would be spent on a deck already measured."""
         parents = [e["cards"] for e in self.entries()]
         if not parents:
             return [make_individual(self.space.random_deck(rng, self.config.init_shapes)) for _ in range(n)]
@@ -191,13 +189,9 @@ class DeckArchive:
             ind.stats.past = list(self.past.get(tuple(e["cards"]), []))
             pool.append(ind)
         seen = {tuple(p) for p in parents}
-        children = n - len(pool)
-        # the best elites breed a share of the children, as a plain run's survivors do (exploitation)
-        bred_from_best = int(round(self.config.archive_best_parents * children))
-        best = [e["cards"] for e in sorted(self.entries(), key=lambda e: -e["score"])[: self.config.survivors]]
-        for k in range(children):
+        for _ in range(n - len(pool)):
             for _try in range(NEW_TRIES):
-                child = self._child(best if k < bred_from_best else parents, rng)
+                child = self._child(parents, rng)
                 if tuple(child) not in seen:
                     break
             seen.add(tuple(child))

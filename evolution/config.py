@@ -217,12 +217,6 @@ class EvolveConfig:
     archive_cells: str = setting(
         "10x10", "MAP-Elites: cells of the archive's grid over its two descriptors", metavar="NxM"
     )
-    archive_best_parents: float = setting(
-        0.0,
-        "MAP-Elites: share of each pool's children bred from the `survivors` best elites by pooled score (as a "
-        "plain run breeds from its survivors); the others from elites chosen uniformly",
-        metavar="F",
-    )
 
     def __post_init__(self):
         self._resolve_game()
@@ -248,11 +242,6 @@ class EvolveConfig:
 
     def _check_archive(self) -> None:
         need(isinstance(self.archive, bool), f"archive must be true or false, got {self.archive!r}")
-        share = self.archive_best_parents
-        need(
-            isinstance(share, (int, float)) and not isinstance(share, bool) and 0 <= share <= 1,
-            f"archive_best_parents must be a number in [0, 1], got {share!r}",
-        )
         if not self.archive:
             return
         from evolution.archive import parse_cells

@@ -186,28 +186,3 @@ def test_resumed_archive_run_ends_with_the_same_archive(archive_run, tmp_path):
     (run / "archive.json").write_text(json.dumps({**data, "generation": 0}))  # behind the checkpoint
     with pytest.raises(UserError, match="not of generation 2"):
         evolve(None, run, resume=True, overrides={"generations": 4}, log=None, finish=False)
-
-
-@pytest.mark.parametrize("share, from_best", [(0.0, 0), (0.5, 2), (1.0, 5)])
-def test_a_share_of_the_children_is_bred_from_the_best_elites(archive_run, monkeypatch, share, from_best):
-    """archive_best_parents: the first share of a pool's children have their parents among the
-    `survivors` best elites by pooled score, the others among all the elites."""
-    from evolution import archive as qd
-    from evolution.runfolder import RunFolder
-
-    config = archive_config(archive_best_parents=share, survivors=2)
-    archive = qd.DeckArchive.read(config, RunFolder(archive_run), 2)
-    entries = sorted(archive.entries(), key=lambda e: -e["score"])
-    assert len(entries) > 2
-    best = sorted(tuple(e["cards"]) for e in entries[:2])
-    drawn_from = []
-    real_child = qd.DeckArchive._child
-
-    def child(self, parents, rng):
-        drawn_from.append(sorted(tuple(p) for p in parents) == best)
-        return real_child(self, parents, rng)
-
-    monkeypatch.setattr(qd.DeckArchive, "_child", child)
-    monkeypatch.setattr(qd, "NEW_TRIES", 1)  # one draw per child
-    assert len(archive.ask(7, np.random.default_rng(0))) == 7  # 2 elites measured again, 5 children
-    assert drawn_from == [True] * from_best + [False] * (5 - from_best)

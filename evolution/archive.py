@@ -47,11 +47,12 @@ from __future__ import annotations
 import numpy as np
 
 from evolution import fitness as fit
-from evolution.individuals import make_individual, score_of
+from evolution.individuals import kept_individual, make_individual, score_of
 
 PAD = -1
 TOP = 5  # Gwent Lite: the strongest cards whose share of the power is a descriptor
 ELITE = "elite"  # the origin of an elite measured again in a pool
+SURVIVOR = "survivor"  # the origin of a deck of the run's own population (archive_population > 0)
 NEW_TRIES = 10  # draws of a child before a copy of a deck in the archive or the pool is kept
 #: seed-key stage of the best elite's final re-measurement (evolution.fitness's stages are 0..4)
 STAGE_ELITE_FINAL = 40
@@ -119,6 +120,9 @@ class DeckArchive:
         #: each elite's fresh games of its last score_memory - 1 measurements (the evaluator's
         #: `stats.past`), by cards: what its next measurement is pooled with
         self.past: dict[tuple[int, ...], list[fit.Score]] = {}
+        #: archive_population > 0: the best decks of the last pool, kept as a plain run keeps its
+        #: survivors (individuals with their past games), whatever their cells
+        self.population: list = []
 
     @classmethod
     def read(cls, config, folder, generation: int) -> DeckArchive:
@@ -141,6 +145,10 @@ class DeckArchive:
             [e.get("since", 0) for e in entries],
         )
         archive.past = {tuple(e["cards"]): [fit.Score.from_json(p) for p in e.get("past_scores", [])] for e in entries}
+        for p in data.get("population", []):
+            ind = make_individual(p["cards"], SURVIVOR)
+            ind.stats.past = [fit.Score.from_json(s) for s in p["past_scores"]]
+            archive.population.append(ind)
         return archive
 
     def __len__(self) -> int:
@@ -184,14 +192,20 @@ class DeckArchive:
         if not parents:
             return [make_individual(self.space.random_deck(rng, self.config.init_shapes)) for _ in range(n)]
         pool = []
-        for e in self.remeasured():
-            ind = make_individual(e["cards"], ELITE)
-            ind.stats.past = list(self.past.get(tuple(e["cards"]), []))
-            pool.append(ind)
-        seen = {tuple(p) for p in parents}
-        for _ in range(n - len(pool)):
+        if self.population:  # the run's own survivors are measured again instead of elites
+            pool = [kept_individual(ind, SURVIVOR) for ind in self.population]
+        else:
+            for e in self.remeasured():
+                ind = make_individual(e["cards"], ELITE)
+                ind.stats.past = list(self.past.get(tuple(e["cards"]), []))
+                pool.append(ind)
+        seen = {tuple(p) for p in parents} | {tuple(p) for p in pool}
+        children = n - len(pool)
+        from_population = int(round(self.config.archive_population * children)) if self.population else 0
+        breeders = [list(ind) for ind in self.population]
+        for k in range(children):
             for _try in range(NEW_TRIES):
-                child = self._child(parents, rng)
+                child = self._child(breeders if k < from_population else parents, rng)
                 if tuple(child) not in seen:
                     break
             seen.add(tuple(child))
@@ -215,9 +229,12 @@ class DeckArchive:
         the fitness falls as the opponents improve, so an old elite's pooled score stays out of reach;
         README.)"""
         elites = {tuple(e["cards"]): e for e in self.entries()}
+        if self.config.archive_population > 0:  # the best of this pool, kept as a plain run's survivors
+            best = sorted(pool, key=score_of, reverse=True)[: min(self.config.survivors, len(pool) - 1)]
+            self.population = [kept_individual(ind, SURVIVOR) for ind in best]
         for ind in pool:
             e = elites.get(tuple(ind))
-            if ind.stats.origin == ELITE and e is not None:
+            if ind.stats.origin in (ELITE, SURVIVOR) and e is not None:
                 e.update(score=score_of(ind), ci95=list(ind.stats.ci95), games=ind.stats.record.games)
                 e["measured"] += 1
                 self.past[tuple(ind)] = list(ind.stats.past)
@@ -232,6 +249,7 @@ class DeckArchive:
             [e["since"] for e in kept],
         )
         # a child equal to an elite is not offered: one look must not replace the elite's pooled record
+        # (a survivor that holds no cell is offered with its pooled score, as a child)
         children = [ind for ind in pool if ind.stats.origin != ELITE and tuple(ind) not in elites]
         status = self._put(
             [list(ind) for ind in children],
@@ -282,4 +300,14 @@ class DeckArchive:
             "cells": [int(x) for x in self.grid.dims],
             "ranges": [[float(lo), float(hi)] for lo, hi in zip(lows, highs)],
             "entries": self.entries(with_past=True),
+            **(
+                {
+                    "population": [
+                        {"cards": list(ind), "past_scores": [p.to_json() for p in ind.stats.past]}
+                        for ind in self.population
+                    ]
+                }
+                if self.population
+                else {}
+            ),
         }

@@ -217,6 +217,13 @@ class EvolveConfig:
     archive_cells: str = setting(
         "10x10", "MAP-Elites: cells of the archive's grid over its two descriptors", metavar="NxM"
     )
+    archive_population: float = setting(
+        0.0,
+        "MAP-Elites: share of each pool's children bred from the run's own population (the `survivors` best "
+        "decks of the last pool, kept and measured again as a plain run keeps its survivors, in place of the "
+        "elites); 0: every child from elites chosen uniformly",
+        metavar="F",
+    )
 
     def __post_init__(self):
         self._resolve_game()
@@ -242,6 +249,11 @@ class EvolveConfig:
 
     def _check_archive(self) -> None:
         need(isinstance(self.archive, bool), f"archive must be true or false, got {self.archive!r}")
+        share = self.archive_population
+        need(
+            isinstance(share, (int, float)) and not isinstance(share, bool) and 0 <= share <= 1,
+            f"archive_population must be a number in [0, 1], got {share!r}",
+        )
         if not self.archive:
             return
         from evolution.archive import parse_cells

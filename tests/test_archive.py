@@ -186,3 +186,28 @@ def test_resumed_archive_run_ends_with_the_same_archive(archive_run, tmp_path):
     (run / "archive.json").write_text(json.dumps({**data, "generation": 0}))  # behind the checkpoint
     with pytest.raises(UserError, match="not of generation 2"):
         evolve(None, run, resume=True, overrides={"generations": 4}, log=None, finish=False)
+
+
+def test_an_archive_with_its_own_population_resumes_exactly_and_breeds_from_it(tmp_path):
+    """archive_population: the best decks of each pool are kept (measured again as survivors, in
+    place of elites) and breed that share of the children; archive.json carries them, so a resumed
+    run ends where the uninterrupted one does."""
+    config = archive_config(archive_population=0.5, survivors=3)
+    straight, cut = tmp_path / "straight", tmp_path / "cut"
+    evolve(config, straight, log=None, finish=False)
+    data = read(straight)
+    assert len(data["population"]) == 3
+    last = generation(straight, 2)
+    best = sorted(last, key=lambda d: -d["score"])[:3]
+    assert sorted(p["cards"] for p in data["population"]) == sorted(d["cards"] for d in best)
+    kept = [d for d in generation(straight, 2) if d["origin"] == "survivor"]
+    assert len(kept) == 3  # the population of generation 1, measured again
+
+    def stop_after_first(gen):
+        if gen == 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evolve(config, cut, log=None, on_generation=stop_after_first)
+    evolve(None, cut, resume=True, log=None, finish=False)
+    assert read(cut) == read(straight)

@@ -145,7 +145,8 @@ class Mapper:
                 parallel = joblib.Parallel(
                     n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all", max_nbytes=None
                 )
-                results = parallel(joblib.delayed(call)(*x) for x in items)
+                with _sigint_ignored():  # the workers this starts are born ignoring Ctrl-C
+                    results = parallel(joblib.delayed(call)(*x) for x in items)
                 for result in results:
                     watchdog.reset()
                     yield result
@@ -309,6 +310,24 @@ def _hide_loky_kill_race() -> None:
 
 
 _parent_watch_started = False
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Ignore SIGINT while loky may start workers: a process inherits an ignored signal, so a worker
+    started now never dies of a Ctrl-C sent to the whole process group (a terminal's), not even
+    while it is still importing, before its task code runs. (A blocked mask is not inherited by
+    loky's workers: measured.) The window is one dispatch, milliseconds; a Ctrl-C inside it is lost."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _in_worker(func: Callable, *args):

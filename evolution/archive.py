@@ -23,7 +23,8 @@ plain run's size, so both runs play the same games per generation. With `archive
 run also keeps a plain run's population (the `survivors` best decks of each pool, whatever their
 cells): they are measured again instead of elites and breed that share of the children (README:
 closer to a plain run's champion on average over 16 seeds, fewer elites; off by default). At the
-end (`choose_best_elite`, evolution/archive_results.py) the best elite is chosen the way a plain run chooses its champion, among the elites: the
+end (`choose_best_elite`, evolution/archive_results.py) the best elite is chosen the way a plain
+run chooses its champion, among the elites: the
 `playoff_top` elites best on their yardstick games of the run (then by pooled fitness) are measured
 again against the yardstick (`playoff_games_per_pair` games per yardstick deck, fresh seeds), and the
 best of that look is the best elite.

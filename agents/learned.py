@@ -92,20 +92,18 @@ class NumpyQNetwork:
         bad = "weight shapes do not chain: " + ", ".join(str(w.shape) for w in weights)
         if self.convs and (self.planes is None or len(self.planes) != 3):
             raise ValueError("convolution kernels need the observation's planes (C, H, W)")
-        width = self.planes[0] if self.convs else None  # channels through the convolutions
-        for i, (k, b) in enumerate(zip(self.kernels, self.biases)):
-            if i < self.convs:
-                if k.shape[:3] != (3, 3, width) or b.shape != (k.shape[3],):
+        fan_in = None  # what the next Dense layer must take (None: the first layer takes any input)
+        if self.convs:
+            channels = self.planes[0]
+            for k, b in zip(self.kernels[: self.convs], self.biases):
+                if k.shape[:3] != (3, 3, channels) or b.shape != (k.shape[3],):
                     raise ValueError(bad)
-                width = k.shape[3]
-                continue
-            if k.ndim != 2 or b.shape != (k.shape[1],):
+                channels = k.shape[3]
+            fan_in = self.planes[1] * self.planes[2] * channels
+        for k, b in zip(self.kernels[self.convs :], self.biases[self.convs :]):
+            if k.ndim != 2 or b.shape != (k.shape[1],) or (fan_in is not None and k.shape[0] != fan_in):
                 raise ValueError(bad)
-            fan_in = self.planes[1] * self.planes[2] * width if i == self.convs and self.convs else None
-            if fan_in is None and i > 0:
-                fan_in = self.kernels[i - 1].shape[1]
-            if fan_in is not None and k.shape[0] != fan_in:
-                raise ValueError(bad)
+            fan_in = k.shape[1]
         self.activations = list(activations)
 
     @property

@@ -278,9 +278,13 @@ def test_spec_grammar_and_errors(tmp_path):
     assert az.parse_spec("az") == ("pretrained", None, None, True)
     assert az.parse_spec("az:runs/x,sims=20,c=2,solve=0") == ("runs/x", 20, 2.0, False)
     assert az.parse_spec("az:sims=5") == ("pretrained", 5, None, True)
-    for bad in ("az:m,sims=0", "az:m,sims=x", "az:m,foo=1", "az:a,b", "az:m,c=-1", "az:m,,sims=3"):
+    for bad in ("az:m,sims=0", "az:m,sims=x", "az:m,foo=1", "az:a,b", "az:m,c=-1", "az:m,,sims=3", "az:m,solve=2"):
         with pytest.raises(UserError):
             az.parse_spec(bad)
+    with pytest.raises(UserError, match="solve must be 0 or 1"):
+        az.parse_spec("az:m,solve=2")
+    with pytest.raises(UserError, match="unknown option 'foo'"):
+        az.parse_spec("az:m,foo=1")
     game = games.make("tic_tac_toe")
     model = tmp_path / "m.npz"
     _write_model(model, game, random_network(game))

@@ -117,19 +117,20 @@ def parse_spec(spec: str) -> tuple[str, int | None, float | None, bool]:
         if key in seen:
             raise bad(f"option {key!r} given twice")
         seen.add(key)
-        try:
-            if key == "sims":
-                sims = int(value)
-            elif key == "c":
-                c = float(value)
-            elif key == "solve":
-                if value.strip() not in ("0", "1"):
-                    raise bad(f"solve must be 0 or 1, got {value!r}")
-                solve = value.strip() == "1"
-            else:
-                raise bad(f"unknown option {key!r}; options are sims, c, solve")
-        except ValueError:
-            raise bad(f"{key} must be a number, got {value!r}") from None
+        if key == "solve":
+            if value.strip() not in ("0", "1"):
+                raise bad(f"solve must be 0 or 1, got {value!r}")
+            solve = value.strip() == "1"
+        elif key in ("sims", "c"):
+            try:
+                if key == "sims":
+                    sims = int(value)
+                else:
+                    c = float(value)
+            except ValueError:
+                raise bad(f"{key} must be a number, got {value!r}") from None
+        else:
+            raise bad(f"unknown option {key!r}; options are sims, c, solve")
     if sims is not None and not 1 <= sims <= MAX_SIMULATIONS:
         raise bad(f"sims must be in 1..{MAX_SIMULATIONS}, got {sims}")
     if c is not None and not (c > 0 and np.isfinite(c)):

@@ -56,7 +56,8 @@ class Node:
         self.value = value  # the network's value for the player to move here
         self._mask = None  # the legal mask the cached c * prior was normalised over
         # solve=True only: action -> its proven returns; the node's own proven returns; the legal
-        # mask without the proven losses (what selection chooses from)
+        # mask without the proven losses (what selection chooses from; a node with a proven win is
+        # solved, and the search never enters a solved node)
         self.proven: dict[int, np.ndarray] = {}
         self.solved: np.ndarray | None = None
         self.alive: np.ndarray | None = None
@@ -78,24 +79,14 @@ class Node:
         if returns[mover] >= _WIN:
             self.solved = returns
             return
-        legal = self.alive
         if returns[mover] <= -_WIN:  # a loss: never chosen while another action is not one
-            rest = legal.copy()
+            rest = self.alive.copy()
             rest[action] = False
             if rest.any():
                 self.alive = rest
         # every action outside `alive` is a proven loss, so the node is settled when `alive` is proven
         if all(a in self.proven for a in np.flatnonzero(self.alive)):
             self.solved = max(self.proven.values(), key=lambda r: r[mover])
-
-    def choose(self, mask: np.ndarray, mover: int, c: float) -> int:
-        """Selection with proofs: a proven win, else PUCT among the actions not proven lost."""
-        if self.proven:
-            for a, r in self.proven.items():
-                if r[mover] >= _WIN:
-                    return a
-            return self.select(self.alive, c)
-        return self.select(mask, c)
 
 
 def _open(node: Node, state: State) -> Node:
@@ -182,8 +173,10 @@ def _backup(path: list, values) -> None:
         node.n[action], node.w[action], node.q[action] = n, w, w / n
 
 
-def _prove_up(path: list, returns: np.ndarray) -> None:
-    """The last action of `path` is proven to give `returns`; carry the proof up while it settles nodes."""
+def _backup_proof(path: list, returns: np.ndarray) -> None:
+    """The last action of `path` is proven to give `returns`: back them up, and carry the proof up
+    while it settles nodes."""
+    _backup(path, returns)
     for node, action, mover in reversed(path):
         node.prove(action, returns, mover)
         if node.solved is None:
@@ -246,22 +239,21 @@ def search_roots(
             s, node, path, solving = world(i), roots[i], [], proving[i]
             while True:
                 mover = s.current_player
-                a = node.choose(s.legal_mask(), mover, c) if solving else node.select(s.legal_mask(), c)
+                a = node.select(node.alive if solving else s.legal_mask(), c)
                 path.append((node, a, mover))
                 s.apply_action(a)
                 if s.is_terminal():
-                    returns = s.returns()
-                    _backup(path, returns)
                     if solving:
-                        _prove_up(path, np.asarray(returns, dtype=np.float64))
+                        _backup_proof(path, np.asarray(s.returns(), dtype=np.float64))
+                    else:
+                        _backup(path, s.returns())
                     break
                 child = node.kids.get(a)
                 if child is None:
                     pending.append((path, node, a, s, i))
                     break
                 if child.solved is not None:  # a proven subtree: its exact returns, no evaluation
-                    _backup(path, child.solved)
-                    _prove_up(path, child.solved)
+                    _backup_proof(path, child.solved)
                     break
                 node = child
         if pending:
@@ -272,8 +264,7 @@ def search_roots(
                 if proving[i]:
                     _open(child, s)
                 if child.solved is not None:
-                    _backup(path, child.solved)
-                    _prove_up(path, child.solved)
+                    _backup_proof(path, child.solved)
                 else:
                     _backup(path, values[j])
     return roots

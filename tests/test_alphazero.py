@@ -456,3 +456,45 @@ def test_convolutions_need_board_planes():
         )
     with pytest.raises(UserError, match="not board planes"):
         az.AlphaZeroLearner("gwent_lite", tiny(conv_channels=[4]))
+
+
+# --- random openings and fine-tuning ------------------------------------------------------------------
+def test_random_openings_are_not_learned_from_and_never_end_the_game():
+    """With random_opening_moves, self-play starts from positions after 0..N random moves: its first
+    recorded decisions are of later plies (the opening moves are not targets), some games start
+    deeper than others, and none is over before its first search."""
+    game = games.make("connect_four")
+    evaluate = network_evaluator(game, random_network(game))
+    plain = az.self_play(game, evaluate, tiny(games_per_batch=12, simulations=2), np.random.default_rng(3))
+    opened = az.self_play(
+        game, evaluate, tiny(games_per_batch=12, simulations=2, random_opening_moves=20), np.random.default_rng(3)
+    )
+    stones = opened.obs.reshape(len(opened.obs), -1).sum(axis=1)  # both planes: the stones on the board
+    first = np.array([stones[opened.games == g].min() for g in range(12)])
+    assert set(np.unique(plain.games)) == set(np.unique(opened.games)) == set(range(12))
+    assert first.min() < 3 and first.max() >= 6 and len(set(first.tolist())) > 3
+    assert plain.obs.reshape(len(plain.obs), -1).sum(axis=1).min() == 0
+    np.testing.assert_allclose(opened.pis.sum(axis=1), 1.0, rtol=1e-6)
+    # seeded: the same generator gives the same openings
+    again = az.self_play(
+        game, evaluate, tiny(games_per_batch=12, simulations=2, random_opening_moves=20), np.random.default_rng(3)
+    )
+    np.testing.assert_array_equal(again.obs, opened.obs)
+
+
+def test_random_opening_stops_before_a_move_that_ends_the_game():
+    state = after("tic_tac_toe", [0, 3, 1, 4])  # X to move; 2 wins at once
+    for seed in range(30):
+        s = az.random_opening(state.clone(), 5, np.random.default_rng(seed))
+        assert not s.is_terminal()
+
+
+def test_init_model_starts_from_its_weights_and_refuses_another_shape(tmp_path):
+    az.train("tic_tac_toe", tiny(seed=2), tmp_path / "a", episodes=16)
+    start = az.AlphaZeroLearner("tic_tac_toe", tiny(seed=9, init_model=str(tmp_path / "a" / "model.npz")))
+    for a, b in zip(weights_of(tmp_path / "a" / "model.npz"), start.network.weights, strict=True):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(UserError, match="init_model"):
+        az.AlphaZeroLearner("tic_tac_toe", tiny(hidden_layers=[16], init_model=str(tmp_path / "a" / "model.npz")))
+    with pytest.raises(UserError, match="init_model"):  # a DQN Q-network is not an az network
+        az.AlphaZeroLearner("tic_tac_toe", tiny(init_model="agents/pretrained/tic_tac_toe.npz"))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from agents.alphazero.agent import AlphaZeroAgent, make_agent, parse_spec
 from agents.alphazero.config import GAME_DEFAULTS, AlphaZeroConfig, load_config
 from agents.alphazero.search import network_evaluator, puct_search
-from agents.alphazero.trainer import AlphaZeroLearner, self_play, train
+from agents.alphazero.trainer import AlphaZeroLearner, random_opening, self_play, train
 
 __all__ = [
     "AlphaZeroAgent",
@@ -30,6 +30,7 @@ __all__ = [
     "network_evaluator",
     "parse_spec",
     "puct_search",
+    "random_opening",
     "self_play",
     "train",
 ]

@@ -37,6 +37,17 @@ class AlphaZeroConfig(LearnerConfig):
     temperature_moves: int = setting(
         8, "self-play moves (per game) drawn in proportion to the visits; later ones take the most visited", metavar="N"
     )
+    random_opening_moves: int = setting(
+        0,
+        "self-play games begin with a uniform number 0..N of uniformly random moves (none that ends the game), "
+        "not learned from: positions of weaker play, which strong self-play never reaches",
+        metavar="N",
+    )
+    init_model: str = setting(
+        "",
+        "start from this model's weights (fine-tuning): an az .npz/.keras path or run folder with the config's layers",
+        metavar="SPEC",
+    )
     updates_per_batch: int = setting(16, "Adam steps after each self-play batch", metavar="N")
     batch_size: int = setting(256, "replay samples per Adam step", metavar="N")
     replay_size: int = setting(50_000, "capacity of the replay buffer (decisions)", metavar="N")
@@ -50,7 +61,7 @@ class AlphaZeroConfig(LearnerConfig):
         check_learner_config(
             self,
             at_least_one=("simulations", "updates_per_batch", "batch_size", "replay_size", "eval_simulations"),
-            at_least_zero=("min_replay", "temperature_moves"),
+            at_least_zero=("min_replay", "temperature_moves", "random_opening_moves"),
         )
         need(
             all(isinstance(c, int) and c >= 1 for c in self.conv_channels),

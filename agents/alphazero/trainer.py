@@ -87,10 +87,26 @@ class SelfPlayBatch:
     returns: np.ndarray  # [games_per_batch, num_players]
 
 
+def random_opening(state, max_moves: int, rng: np.random.Generator):
+    """`state` after 0..max_moves (uniform) uniformly random moves, stopped before a move that would
+    end the game (the search must have a decision to learn from)."""
+    for _ in range(int(rng.integers(0, max_moves + 1))):
+        legal = state.legal_actions()
+        nxt = state.clone()
+        nxt.apply_action(int(legal[int(rng.integers(0, len(legal)))]))
+        if nxt.is_terminal():
+            break
+        state = nxt
+    return state
+
+
 def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator) -> SelfPlayBatch:
-    """`games_per_batch` games in lock-step, every searched decision recorded."""
+    """`games_per_batch` games in lock-step, every searched decision recorded (after a random
+    opening of up to `random_opening_moves` moves, which is not)."""
     c = config
     states = [game.new_initial_state(np.random.default_rng(int(rng.integers(2**63)))) for _ in range(c.games_per_batch)]
+    if c.random_opening_moves:  # drawn only when asked for, so that earlier runs reproduce
+        states = [random_opening(s, c.random_opening_moves, rng) for s in states]
     moves = np.zeros(len(states), dtype=int)
     obs_rows, masks, pis, games_, movers = [], [], [], [], []
     while True:
@@ -135,6 +151,21 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator)
     )
 
 
+def initial_weights(spec: str, game, wanted: list[np.ndarray]) -> list[np.ndarray]:
+    """The weights of the az model `spec` (fine-tuning), refused unless they have the shapes of the
+    config's network (`wanted`)."""
+    from agents.alphazero.agent import load_network
+
+    network, _, is_q = load_network(spec, game)
+    weights = network.weights
+    if is_q or [w.shape for w in weights] != [tuple(w.shape) for w in wanted]:
+        raise UserError(
+            f"init_model {spec} is not an az network of this config's layers "
+            "(hidden_layers, conv_channels); give those of the model"
+        )
+    return weights
+
+
 class AlphaZeroLearner:
     ALGO = "alphazero"
     TITLE = "AlphaZero-style self-play"
@@ -151,6 +182,8 @@ class AlphaZeroLearner:
         dqn_model.init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         self.model = model.build_network(g, c)
+        if c.init_model:
+            self.model.set_weights(initial_weights(c.init_model, g, dqn_model.model_weights(self.model)))
         self.optimizer = dqn_model.build_optimizer(self.model, c.learning_rate)
         self.train_phase = model.make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
         self.replay = Replay(c.replay_size, g.observation_size, g.num_actions)

@@ -482,6 +482,20 @@ def test_random_openings_are_not_learned_from_and_never_end_the_game():
     np.testing.assert_array_equal(again.obs, opened.obs)
 
 
+def test_value_targets_mix_in_the_root_search_value():
+    """value_target_search = F: each value target is (1 - F) x the final return + F x the root's
+    search value for the mover (a mean of backed-up values, in [-1, 1])."""
+    game = games.make("tic_tac_toe")
+    evaluate = network_evaluator(game, random_network(game))
+    plain = az.self_play(game, evaluate, tiny(games_per_batch=8), np.random.default_rng(4))
+    mixed = az.self_play(game, evaluate, tiny(games_per_batch=8, value_target_search=0.5), np.random.default_rng(4))
+    np.testing.assert_array_equal(mixed.pis, plain.pis)  # the same games
+    root = 2 * mixed.zs - mixed.returns[mixed.games, mixed.movers]
+    assert np.all(np.abs(root) <= 1 + 1e-5) and not np.allclose(np.abs(root), 1)
+    with pytest.raises(UserError, match="value_target_search"):
+        tiny(value_target_search=1.5)
+
+
 def test_random_opening_stops_before_a_move_that_ends_the_game():
     state = after("tic_tac_toe", [0, 3, 1, 4])  # X to move; 2 wins at once
     for seed in range(30):

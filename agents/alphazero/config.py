@@ -43,6 +43,12 @@ class AlphaZeroConfig(LearnerConfig):
         "not learned from: positions of weaker play, which strong self-play never reaches",
         metavar="N",
     )
+    value_target_search: float = setting(
+        0.0,
+        "weight of the root's search value in each decision's value target (the rest: the game's final "
+        "return); 0: the final return only",
+        metavar="F",
+    )
     init_model: str = setting(
         "",
         "start from this model's weights (fine-tuning): an az .npz/.keras path or run folder with the config's layers",
@@ -69,6 +75,10 @@ class AlphaZeroConfig(LearnerConfig):
         )
         need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate}")
         need(self.weight_decay >= 0, f"weight_decay must be >= 0, got {self.weight_decay}")
+        need(
+            0 <= self.value_target_search <= 1,
+            f"value_target_search must be in [0, 1], got {self.value_target_search}",
+        )
         need(self.c_puct > 0, f"c_puct must be > 0, got {self.c_puct}")
         need(self.dirichlet_alpha > 0, f"dirichlet_alpha must be > 0, got {self.dirichlet_alpha}")
         need(0 <= self.dirichlet_fraction <= 1, f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction}")

@@ -6,7 +6,8 @@ Each batch:
                call), Dirichlet noise at the roots; the first `temperature_moves` moves of a game
                are drawn in proportion to the visits, later ones take the most visited action
     targets:   policy = the root's visit distribution (legal actions only, sums to 1);
-               value = the game's final return for the player who moved (any number of players)
+               value = the game's final return for the player who moved (any number of players),
+               mixed with the root's search value for that player by `value_target_search`
     update:    `updates_per_batch` Adam steps on minibatches drawn from the replay
 Forced moves (one legal action) are played without a search and not learned from.
 """
@@ -21,7 +22,7 @@ import numpy as np
 import games
 from agents.alphazero.agent import AlphaZeroAgent
 from agents.alphazero.config import AlphaZeroConfig
-from agents.alphazero.search import network_evaluator, puct_search
+from agents.alphazero.search import network_evaluator, search_roots
 from agents.dqn import model as dqn_model
 from agents.learned import NumpyQNetwork, model_metadata
 from agents.runfolder import train_learner
@@ -81,7 +82,8 @@ class SelfPlayBatch:
     obs: np.ndarray  # float32 [D, observation_size], the mover's view
     masks: np.ndarray  # bool [D, num_actions]
     pis: np.ndarray  # float32 [D, num_actions], the root's visit distribution
-    zs: np.ndarray  # float32 [D], the game's final return for the mover
+    zs: np.ndarray  # float32 [D], the value target: the game's final return for the mover (mixed with
+    # the root's search value by value_target_search)
     games: np.ndarray  # [D] game index
     movers: np.ndarray  # [D] the player who decided
     returns: np.ndarray  # [games_per_batch, num_players]
@@ -108,7 +110,7 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator)
     if c.random_opening_moves:  # drawn only when asked for, so that earlier runs reproduce
         states = [random_opening(s, c.random_opening_moves, rng) for s in states]
     moves = np.zeros(len(states), dtype=int)
-    obs_rows, masks, pis, games_, movers = [], [], [], [], []
+    obs_rows, masks, pis, games_, movers, root_values = [], [], [], [], [], []
     while True:
         live = [g for g, s in enumerate(states) if not s.is_terminal()]
         if not live:
@@ -125,9 +127,11 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator)
         rngs = [np.random.default_rng(int(rng.integers(2**63))) for _ in search]
         roots = [states[g] for g in search]
         obs_rows.append(game.observations(roots))
-        visits = puct_search(roots, evaluate, c.simulations, c.c_puct, rngs, c.dirichlet_alpha, c.dirichlet_fraction)
-        for g, s, n in zip(search, roots, visits):
+        nodes = search_roots(roots, evaluate, c.simulations, c.c_puct, rngs, c.dirichlet_alpha, c.dirichlet_fraction)
+        for g, s, node in zip(search, roots, nodes):
+            n = node.n
             pi = n / n.sum()
+            root_values.append(node.w.sum() / n.sum())
             masks.append(s.legal_mask())
             pis.append(pi)
             games_.append(g)
@@ -137,6 +141,9 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator)
             moves[g] += 1
     returns = np.stack([s.returns() for s in states])
     games_, movers = np.array(games_, dtype=np.int64), np.array(movers, dtype=np.int64)
+    zs = returns[games_, movers]
+    if c.value_target_search:
+        zs = (1 - c.value_target_search) * zs + c.value_target_search * np.array(root_values)
     a = game.num_actions
     return SelfPlayBatch(
         obs=np.concatenate(obs_rows).astype(np.float32)
@@ -144,7 +151,7 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator)
         else np.zeros((0, game.observation_size), np.float32),
         masks=np.array(masks, dtype=bool).reshape(-1, a),
         pis=np.array(pis, dtype=np.float32).reshape(-1, a),
-        zs=returns[games_, movers].astype(np.float32),
+        zs=zs.astype(np.float32),
         games=games_,
         movers=movers,
         returns=returns,

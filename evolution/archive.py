@@ -31,7 +31,8 @@ best of that look is the best elite.
 
 Descriptors (each bounded, so the grid covers every legal deck):
 - Gwent Lite: the share of the deck's cards at the minimum power (0 .. 1) and the share of its total
-  power in its five strongest cards (0 .. 1): flat decks (no fillers, top five about a fifth of the
+  power in its five strongest cards (from 5 / max_cards to what five big cards beside min_cards - 5
+  weak ones reach, 0.05 .. 0.8 by default): flat decks (no fillers, top five about a fifth of the
   power) against decks of weak fillers and a few big cards, and the mixes between. (The mean power
   would not do: nearly every deck spends the whole budget on the fewest cards, so it sits at the
   upper bound.)
@@ -76,7 +77,15 @@ def descriptor_space(config) -> tuple[tuple[str, str], list[tuple[float, float]]
         skip, attack = counts.get("skip", [0, 0]), counts.get("attack", [0, 0])
         # half a count of margin, so each whole count sits inside a cell, not on an edge
         return ("skips", "attacks"), [(skip[0] - 0.5, skip[1] + 0.5), (attack[0] - 0.5, attack[1] + 0.5)]
-    return ("min_power_share", "top5_power_share"), [(0.0, 1.0), (0.0, 1.0)]
+    rules = config.rules
+    # the top five's share reaches from the flattest deck (max_cards cards at min_power) to five
+    # big cards beside min_cards - 5 at min_power, at the full budget; a 0..1 range left a fifth
+    # of the grid's columns empty for good
+    top_lo = min(1.0, TOP / rules.max_cards)
+    top_hi = min(1.0, 1 - (rules.min_cards - TOP) * rules.min_power / rules.max_total)
+    if top_hi <= top_lo:  # every legal deck has five cards or fewer
+        top_lo, top_hi = 0.0, 1.0
+    return ("min_power_share", "top5_power_share"), [(0.0, 1.0), (top_lo, top_hi)]
 
 
 def descriptors(config, cards) -> tuple[float, float]:

@@ -218,10 +218,10 @@ class EvolveConfig:
         "10x10", "MAP-Elites: cells of the archive's grid over its two descriptors", metavar="NxM"
     )
     archive_population: float = setting(
-        0.0,
+        0.5,
         "MAP-Elites: share of each pool's children bred from the run's own population (the `survivors` best "
         "decks of the last pool, kept and measured again as a plain run keeps its survivors, in place of the "
-        "elites); 0: every child from elites chosen uniformly",
+        "elites); the rest from elites chosen uniformly; 0: every child from elites, the elites measured again",
         metavar="F",
     )
 

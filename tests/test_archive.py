@@ -11,7 +11,7 @@ from test_evolution import tiny
 from test_evolution_kittens import TINY
 
 from deckopt.cli import main
-from evolution.archive import descriptors
+from evolution.archive import descriptor_space, descriptors
 from evolution.archive_results import best_candidates
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
@@ -25,14 +25,24 @@ def archive_config(**kw) -> EvolveConfig:
     return tiny(archive=True, generations=3, pool=8, **kw)
 
 
-@pytest.fixture(scope="module")
-def archive_run(tmp_path_factory) -> Path:
+def finished_run(tmp_path_factory, **kw) -> Path:
     """A finished tiny archive run, with archive.json as it was after each generation."""
     run = tmp_path_factory.mktemp("archive") / "run"
     after = []
-    evolve(archive_config(), run, log=None, on_generation=lambda gen: after.append(read(run)))
+    evolve(archive_config(**kw), run, log=None, on_generation=lambda gen: after.append(read(run)))
     (run / "after.json").write_text(json.dumps(after))
     return run
+
+
+@pytest.fixture(scope="module")
+def archive_run(tmp_path_factory) -> Path:
+    return finished_run(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def elites_run(tmp_path_factory) -> Path:
+    """archive_population 0: every child bred from elites, and elites measured again."""
+    return finished_run(tmp_path_factory, archive_population=0.0)
 
 
 def read(run: Path) -> dict:
@@ -67,13 +77,14 @@ def test_archive_holds_distinct_legal_elites_each_in_its_cell(archive_run):
         # those generations' pools measured it again
         measured = [d for g in range(e["since"], 3) for d in generation(archive_run, g) if d["cards"] == e["cards"]]
         assert [e["score"], e["games"]] in [[d["score"], d["games"]] for d in measured]
-        assert e["measured"] == 1 + sum(d["origin"] == "elite" for d in measured)
+        assert e["measured"] == 1 + sum(d["origin"] in ("elite", "survivor") for d in measured)
     assert (archive_run / "archive.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_elites_with_the_highest_upper_bounds_are_measured_again_and_pooled(archive_run):
+def test_elites_with_the_highest_upper_bounds_are_measured_again_and_pooled(elites_run):
+    archive_run = elites_run
     after = json.loads((archive_run / "after.json").read_text())
-    config = archive_config()
+    config = archive_config(archive_population=0.0)
     for gen in (1, 2):
         before = after[gen - 1]["entries"]
         ranked = sorted(before, key=lambda e: -e["ci95"][1])
@@ -186,6 +197,34 @@ def test_resumed_archive_run_ends_with_the_same_archive(archive_run, tmp_path):
     (run / "archive.json").write_text(json.dumps({**data, "generation": 0}))  # behind the checkpoint
     with pytest.raises(UserError, match="not of generation 2"):
         evolve(None, run, resume=True, overrides={"generations": 4}, log=None, finish=False)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"min_cards": 25, "max_total": 100, "min_power": 1},
+        {"min_cards": 10, "max_total": 60, "min_power": 2},
+        {"min_cards": 3, "max_total": 100, "min_power": 1},
+    ],
+)
+def test_the_gwent_grid_spans_exactly_the_legal_decks(rules):
+    """The top five's share ranges from the flattest legal deck to five big cards beside the fewest
+    weak ones: random legal decks of every shape fall inside, and those two decks reach the ends."""
+    from games.decks import DeckRules
+
+    config = tiny(rules=DeckRules(**rules))
+    r = config.rules
+    (_, (lo, hi)) = descriptor_space(config)[1]
+    space, rng = space_for(config), np.random.default_rng(0)
+    for _ in range(300):
+        top5 = descriptors(config, space.random_deck(rng))[1]
+        assert lo - 1e-12 <= top5 <= hi + 1e-12
+    flattest = [r.min_power] * r.max_cards
+    spiky = [r.min_power] * max(r.min_cards - 5, 0) + [r.max_power] + [r.min_power] * min(4, r.min_cards - 1)
+    spiky[-1] += r.max_total - sum(spiky)  # the rest of the budget on one card
+    assert space.problems(flattest) == [] and space.problems(spiky) == []
+    assert descriptors(config, flattest)[1] == pytest.approx(lo)
+    assert descriptors(config, spiky)[1] == pytest.approx(hi)
 
 
 def test_an_archive_with_its_own_population_resumes_exactly_and_breeds_from_it(tmp_path):

@@ -12,17 +12,17 @@ elites that are measured again and again (the fitness is noisy).
 Noise. A deck's fitness is one generation's games against that generation's opponents; inserted on
 one such number and never measured again, a lucky deck holds its cell, and the luckiest elite looks
 best (measured on a 30-generation run: its archive score 0.755, 0.597 against the reference decks,
-below the plain run's champion). So, as a plain run keeps `survivors` decks and measures them again,
-each generation's pool here is `survivors` elites plus children: the elites play with the children,
-against the same opponents and fresh seeds, and an elite's fitness pools its games of its last
-`score_memory` measurements (the evaluator's own rule for a deck that stays), so a lucky score is
-diluted and a child competes with the incumbent's pooled score. The elites measured again are those
-with the highest upper bound of their interval: the ones that could be best (just entered on one
-lucky look, or high and still uncertain); a low, well-measured elite is left alone. The pool has the
-plain run's size, so both runs play the same games per generation. With `archive_population` > 0 the
-run also keeps a plain run's population (the `survivors` best decks of each pool, whatever their
-cells): they are measured again instead of elites and breed that share of the children (README:
-closer to a plain run's champion on average over 16 seeds, fewer elites; off by default). At the
+below the plain run's champion). So each generation's pool measures `survivors` decks again, as a
+plain run does: they play with the children, against the same opponents and fresh seeds, and a
+deck's fitness pools its games of its last `score_memory` measurements (the evaluator's own rule for
+a deck that stays), so a lucky score is diluted and a child competes with the incumbent's pooled
+score. With `archive_population` > 0 (0.5 by default) the run keeps a plain run's population (the
+`survivors` best decks of each pool, whatever their cells): they are the decks measured again, and
+they breed that share of the children, the rest bred from elites chosen uniformly (README: over 16
+seeds the best elite is then as good as a plain run's champion on average; with 0 it was 0.015
+worse). With 0 the elites measured again are those with the highest upper bound of their interval:
+the ones that could be best (just entered on one lucky look, or high and still uncertain). The pool
+has the plain run's size, so both runs play the same games per generation. At the
 end (`choose_best_elite`, evolution/archive_results.py) the best elite is chosen the way a plain
 run chooses its champion, among the elites: the
 `playoff_top` elites best on their yardstick games of the run (then by pooled fitness) are measured

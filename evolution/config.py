@@ -215,7 +215,7 @@ class EvolveConfig:
     )
     archive: bool = setting(False, "MAP-Elites: fill a quality-diversity archive of decks instead of selection")
     archive_cells: str = setting(
-        "10x10", "MAP-Elites: cells of the archive's grid over its two descriptors", metavar="NxM"
+        "12x12", "MAP-Elites: cells of the archive's grid over its two descriptors", metavar="NxM"
     )
     archive_population: float = setting(
         0.5,

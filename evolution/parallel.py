@@ -131,6 +131,7 @@ class Mapper:
 
         _hide_loky_kill_race()
         _quiet_loky_resource_tracker()
+        _spawn_workers_ignoring_sigint()
         if self._loky_used and _loky_broken():  # a worker died between two maps of this run
             kill_loky_workers()
             raise WorkerFailure("a worker process died; the run was stopped")
@@ -145,8 +146,7 @@ class Mapper:
                 parallel = joblib.Parallel(
                     n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all", max_nbytes=None
                 )
-                with _sigint_ignored():  # the workers this starts are born ignoring Ctrl-C
-                    results = parallel(joblib.delayed(call)(*x) for x in items)
+                results = parallel(joblib.delayed(call)(*x) for x in items)
                 for result in results:
                     watchdog.reset()
                     yield result
@@ -314,10 +314,7 @@ _parent_watch_started = False
 
 @contextlib.contextmanager
 def _sigint_ignored():
-    """Ignore SIGINT while loky may start workers: a process inherits an ignored signal, so a worker
-    started now never dies of a Ctrl-C sent to the whole process group (a terminal's), not even
-    while it is still importing, before its task code runs. (A blocked mask is not inherited by
-    loky's workers: measured.) The window is one dispatch, milliseconds; a Ctrl-C inside it is lost."""
+    """SIGINT ignored for the duration (main thread only: elsewhere signal dispositions can't be set)."""
     import signal
 
     if threading.current_thread() is not threading.main_thread():
@@ -328,6 +325,27 @@ def _sigint_ignored():
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _spawn_workers_ignoring_sigint() -> None:
+    """Make loky start each worker with SIGINT ignored: a process inherits an ignored signal, so a
+    worker never dies of a Ctrl-C sent to the whole process group (a terminal's), not even while it
+    is still importing, before any code of ours runs; the run itself stops on it and ends the workers.
+    (A blocked mask is not inherited by loky's workers: measured.) SIGINT is ignored only while a
+    worker process is created, not while tasks are dispatched: a Ctrl-C that lands in the window is
+    lost, and dispatch happens at every map, process creation only when the workers start."""
+    from joblib.externals.loky.backend import fork_exec as module
+
+    if getattr(module.fork_exec, "_deckopt", False):
+        return
+    create = module.fork_exec
+
+    def fork_exec(*args, **kwargs):
+        with _sigint_ignored():
+            return create(*args, **kwargs)
+
+    fork_exec._deckopt = True
+    module.fork_exec = fork_exec
 
 
 def _in_worker(func: Callable, *args):

@@ -185,3 +185,33 @@ def test_loky_resource_tracker_warnings_are_filtered_for_the_tracker_process(mon
     parallel._quiet_loky_resource_tracker()
     parallel._quiet_loky_resource_tracker()  # once only
     assert os.environ["PYTHONWARNINGS"] == "default::DeprecationWarning," + parallel._TRACKER_WARNINGS
+
+
+
+def _sigint_ignored_here(_) -> bool:
+    mask = next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith("SigIgn"))
+    return bool(int(mask.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc")
+def test_workers_ignore_sigint_but_a_map_in_progress_does_not_lose_it(monkeypatch):
+    """A worker is born ignoring SIGINT (a terminal's Ctrl-C would kill it mid-import otherwise), but
+    the run itself never ignores it while a map dispatches its tasks: a Ctrl-C there is not lost (CI
+    caught one: sent just after a generation was saved, it landed in the next map's dispatch)."""
+    import joblib
+
+    from evolution.parallel import Mapper
+
+    dispatching = []
+    call = joblib.Parallel.__call__
+
+    def recording(self, iterable):
+        dispatching.append(signal.getsignal(signal.SIGINT))
+        return call(self, iterable)
+
+    monkeypatch.setattr(joblib.Parallel, "__call__", recording)
+    with Mapper(jobs=2) as mapper:
+        for _ in range(2):  # the first map starts the workers, the second reuses them
+            assert all(mapper(_sigint_ignored_here, [(i,) for i in range(4)]))
+    assert len(dispatching) == 2 and signal.SIG_IGN not in dispatching
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN

@@ -187,7 +187,6 @@ def test_loky_resource_tracker_warnings_are_filtered_for_the_tracker_process(mon
     assert os.environ["PYTHONWARNINGS"] == "default::DeprecationWarning," + parallel._TRACKER_WARNINGS
 
 
-
 def _sigint_ignored_here(_) -> bool:
     mask = next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith("SigIgn"))
     return bool(int(mask.split()[1], 16) & (1 << (signal.SIGINT - 1)))

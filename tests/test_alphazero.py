@@ -512,3 +512,94 @@ def test_init_model_starts_from_its_weights_and_refuses_another_shape(tmp_path):
         az.AlphaZeroLearner("tic_tac_toe", tiny(hidden_layers=[16], init_model=str(tmp_path / "a" / "model.npz")))
     with pytest.raises(UserError, match="init_model"):  # a DQN Q-network is not an az network
         az.AlphaZeroLearner("tic_tac_toe", tiny(init_model="agents/pretrained/tic_tac_toe.npz"))
+
+
+# --- input features ------------------------------------------------------------------------------------
+def board(own=(), other=()) -> np.ndarray:
+    """A Connect Four observation from (row, column) cells of the mover's and the other player's stones."""
+    obs = np.zeros((1, 84), np.float32)
+    for r, c in own:
+        obs[0, r * 7 + c] = 1
+    for r, c in other:
+        obs[0, 42 + r * 7 + c] = 1
+    return obs
+
+
+def threat_cells(obs) -> tuple[set, set]:
+    from agents.alphazero.features import connect_four_threats
+
+    f = connect_four_threats(obs)[0]
+    return ({divmod(int(i), 7) for i in np.flatnonzero(f[:42])}, {divmod(int(i), 7) for i in np.flatnonzero(f[42:])})
+
+
+def test_threat_features_by_hand():
+    """A threat: an empty cell that completes four in a row (three stones of one player, no other stone
+    in the line), in every direction, for each player in its own half."""
+    assert threat_cells(board()) == (set(), set())
+    assert threat_cells(board(own=[(5, 0), (5, 1), (5, 2)])) == ({(5, 3)}, set())
+    assert threat_cells(board(own=[(5, 1), (5, 2), (5, 3)])) == ({(5, 0), (5, 4)}, set())
+    assert threat_cells(board(own=[(5, 1), (5, 2), (5, 3)], other=[(5, 4)])) == ({(5, 0)}, set())
+    assert threat_cells(board(own=[(5, 0), (4, 0), (3, 0)])) == ({(2, 0)}, set())
+    assert threat_cells(board(own=[(5, 0), (4, 1), (2, 3)])) == ({(3, 2)}, set())  # a gap inside a diagonal
+    assert threat_cells(board(other=[(2, 6), (3, 5), (4, 4)])) == (set(), {(5, 3)})
+    assert threat_cells(board(own=[(5, 0), (5, 1)], other=[(4, 0), (4, 1), (4, 2)])) == (set(), {(4, 3)})
+
+
+def test_threat_features_mirror_with_the_board():
+    from agents.alphazero.features import connect_four_threats
+
+    game = games.make("connect_four")
+    rng = np.random.default_rng(5)
+    states = []
+    for _ in range(40):
+        s = game.new_initial_state(rng)
+        for _ in range(int(rng.integers(0, 30))):
+            if s.is_terminal():
+                break
+            s.apply_action(int(rng.choice(s.legal_actions())))
+        states.append(s)
+    obs = game.observations([s for s in states if not s.is_terminal()])
+
+    def mirror(x):
+        return x.reshape(len(x), 2, 6, 7)[:, :, :, ::-1].reshape(len(x), 84)
+
+    f = connect_four_threats(obs)
+    assert f.sum() > 0
+    np.testing.assert_array_equal(connect_four_threats(mirror(obs)), mirror(f))
+    assert np.all(f * obs == 0)  # only empty cells
+
+
+def test_input_features_fine_tune_from_a_model_without_them(tmp_path):
+    """A network with input features starts from a model without them as that model was (the features'
+    input weights begin at zero); its saved model acts through the features wherever an az spec is
+    loaded; configs that can't have them are refused in one line."""
+    game = games.make("connect_four")
+    plain = tiny(hidden_layers=[8], simulations=4)
+    az.train("connect_four", plain, tmp_path / "a", episodes=16)
+    states = [after("connect_four", m) for m in ([], [3], [3, 3, 2, 4, 2, 4], [0, 6, 1, 6, 2, 5, 5])]
+    obs = game.observations(states)
+    before, _ = read_npz(tmp_path / "a" / "model.npz")
+    start = az.AlphaZeroLearner(
+        "connect_four", tiny(hidden_layers=[8], input_features="threats", init_model=str(tmp_path / "a" / "model.npz"))
+    )
+    assert start.network.input_size == 168 and start.acting.input_size == 84
+    np.testing.assert_allclose(start.acting(obs), before(obs), rtol=1e-5, atol=1e-6)
+
+    az.train(
+        "connect_four", tiny(hidden_layers=[8], simulations=4, input_features="threats"), tmp_path / "b", episodes=16
+    )
+    network, metadata = read_npz(tmp_path / "b" / "model.npz")
+    assert metadata["input_features"] == "threats" and network.input_size == 168
+    agent = agents.make(f"az:{tmp_path / 'b' / 'model.npz'},sims=8", game, seed=0)
+    from agents.alphazero.features import connect_four_threats
+
+    np.testing.assert_allclose(agent.network(obs), network(np.concatenate([obs, connect_four_threats(obs)], axis=1)))
+    assert agent.act(states[:1])[0] in range(7)
+    with pytest.raises(UserError, match="init_model"):  # a features model into a config without them
+        az.AlphaZeroLearner("connect_four", tiny(hidden_layers=[8], init_model=str(tmp_path / "b" / "model.npz")))
+    with pytest.raises(UserError, match="not tic_tac_toe"):
+        az.AlphaZeroLearner("tic_tac_toe", tiny(input_features="threats"))
+    with pytest.raises(UserError, match="input_features"):
+        tiny(input_features="parity")
+    with pytest.raises(UserError, match="conv_channels"):
+        tiny(input_features="threats", conv_channels=[4])

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.alphazero.features import FeatureNetwork
 from agents.alphazero.search import best_action, has_hidden_information, network_evaluator, q_evaluator, search_roots
 from agents.base import Agent
 from agents.learned import PRETRAINED_DIR, read_keras, read_npz, resolve_model_path
@@ -161,6 +162,8 @@ def load_network(model: str, game: Game):
     if trained_for is not None and trained_for != game.name:
         raise UserError(f"{path} is a model for {trained_for}, not {game.name}")
     if metadata.get("alphazero", path.suffix == ".keras"):
+        if metadata.get("input_features"):
+            network = FeatureNetwork(network, metadata["input_features"], game.name)
         return network, metadata, False
     if "policy" in metadata or metadata.get("value") or network.output_size != game.num_actions:
         raise UserError(f"{path} is neither an az (policy + value) model nor a DQN Q-network")

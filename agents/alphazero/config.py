@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agents.alphazero.features import FEATURES
 from agents.learned import ACTIVATIONS
 from agents.training import LearnerConfig, check_learner_config, load_learner_config
 from games.config import need, setting
@@ -54,6 +55,12 @@ class AlphaZeroConfig(LearnerConfig):
         "start from this model's weights (fine-tuning): an az .npz/.keras path or run folder with the config's layers",
         metavar="SPEC",
     )
+    input_features: str = setting(
+        "",
+        "features appended to the observation before the network: threats (connect_four: each player's "
+        "cells that would complete four in a row); empty: none",
+        metavar="NAME",
+    )
     updates_per_batch: int = setting(16, "Adam steps after each self-play batch", metavar="N")
     batch_size: int = setting(256, "replay samples per Adam step", metavar="N")
     replay_size: int = setting(50_000, "capacity of the replay buffer (decisions)", metavar="N")
@@ -73,6 +80,11 @@ class AlphaZeroConfig(LearnerConfig):
             all(isinstance(c, int) and c >= 1 for c in self.conv_channels),
             f"conv_channels must be whole numbers >= 1, got {self.conv_channels!r}",
         )
+        need(
+            self.input_features in ("", *FEATURES),
+            f"input_features must be one of {', '.join(FEATURES)} or empty, got {self.input_features!r}",
+        )
+        need(not (self.input_features and self.conv_channels), "input_features and conv_channels don't mix; give one")
         need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate}")
         need(self.weight_decay >= 0, f"weight_decay must be >= 0, got {self.weight_decay}")
         need(

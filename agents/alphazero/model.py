@@ -19,10 +19,11 @@ NEG = -1e9
 KERAS_NAME_PREFIX = "az_network__"
 
 
-def build_network(game, config):
+def build_network(game, config, input_size: int | None = None):
+    """`input_size`: the observation's size, or more with input features (agents/alphazero/features.py)."""
     import keras
 
-    inputs = keras.Input((game.observation_size,), name="observation")
+    inputs = keras.Input((input_size or game.observation_size,), name="observation")
     x = inputs
     if config.conv_channels:
         # the board planes as an image, channels last; `agents.learned` reads the Reshape's shape

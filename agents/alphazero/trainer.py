@@ -22,6 +22,7 @@ import numpy as np
 import games
 from agents.alphazero.agent import AlphaZeroAgent
 from agents.alphazero.config import AlphaZeroConfig
+from agents.alphazero.features import FeatureNetwork, feature_function, with_features
 from agents.alphazero.search import network_evaluator, search_roots
 from agents.dqn import model as dqn_model
 from agents.learned import NumpyQNetwork, model_metadata
@@ -158,17 +159,24 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator)
     )
 
 
-def initial_weights(spec: str, game, wanted: list[np.ndarray]) -> list[np.ndarray]:
+def initial_weights(spec: str, game, wanted: list[np.ndarray], input_features: str = "") -> list[np.ndarray]:
     """The weights of the az model `spec` (fine-tuning), refused unless they have the shapes of the
-    config's network (`wanted`)."""
+    config's network (`wanted`). A model without input features starts a network with them as it
+    was: the features' input weights begin at zero."""
     from agents.alphazero.agent import load_network
 
-    network, _, is_q = load_network(spec, game)
-    weights = network.weights
-    if is_q or [w.shape for w in weights] != [tuple(w.shape) for w in wanted]:
+    network, metadata, is_q = load_network(spec, game)
+    weights = list(network.weights)
+    own = metadata.get("input_features", "")
+    if not is_q and own == "" and input_features and weights and len(weights) == len(wanted):
+        extra = wanted[0].shape[0] - weights[0].shape[0]
+        if extra > 0 and weights[0].ndim == 2:
+            weights[0] = np.concatenate([weights[0], np.zeros((extra, weights[0].shape[1]), weights[0].dtype)])
+            own = input_features
+    if is_q or own != input_features or [w.shape for w in weights] != [tuple(w.shape) for w in wanted]:
         raise UserError(
             f"init_model {spec} is not an az network of this config's layers "
-            "(hidden_layers, conv_channels); give those of the model"
+            "(hidden_layers, conv_channels, input_features); give those of the model"
         )
     return weights
 
@@ -188,9 +196,11 @@ class AlphaZeroLearner:
             raise UserError(f"conv_channels: the observation of {g.name} is not board planes; leave it empty")
         dqn_model.init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
-        self.model = model.build_network(g, c)
+        self.features, feature_size = feature_function(c.input_features, g.name)
+        self.model = model.build_network(g, c, g.observation_size + feature_size)
         if c.init_model:
-            self.model.set_weights(initial_weights(c.init_model, g, dqn_model.model_weights(self.model)))
+            wanted = dqn_model.model_weights(self.model)
+            self.model.set_weights(initial_weights(c.init_model, g, wanted, c.input_features))
         self.optimizer = dqn_model.build_optimizer(self.model, c.learning_rate)
         self.train_phase = model.make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
         self.replay = Replay(c.replay_size, g.observation_size, g.num_actions)
@@ -203,8 +213,9 @@ class AlphaZeroLearner:
         c = self.config
         act = [c.activation] * (len(c.conv_channels) + len(c.hidden_layers)) + ["linear"]
         planes = self.game.observation_planes if c.conv_channels else None
-        self.network = NumpyQNetwork(dqn_model.model_weights(self.model), act, planes)
-        self.evaluate = network_evaluator(self.game, self.network)
+        self.network = NumpyQNetwork(dqn_model.model_weights(self.model), act, planes)  # saved as it is
+        self.acting = FeatureNetwork(self.network, c.input_features, self.game.name) if self.features else self.network
+        self.evaluate = network_evaluator(self.game, self.acting)
 
     def step(self) -> dict:
         c = self.config
@@ -225,7 +236,10 @@ class AlphaZeroLearner:
         }
         if self.replay.size >= max(c.min_replay, 1):
             shape = (c.updates_per_batch, min(c.batch_size, self.replay.size))
-            metrics = self.train_phase(*self.replay.sample(self.rng, shape))
+            obs, masks, pis, zs = self.replay.sample(self.rng, shape)
+            if self.features is not None:
+                obs = with_features(obs, self.features)
+            metrics = self.train_phase(obs, masks, pis, zs)
             self.updates += c.updates_per_batch
             info.update(dict(zip(METRICS, (float(m) for m in metrics.numpy()))), trained=True)
             self.last_loss = info["loss"]
@@ -235,7 +249,7 @@ class AlphaZeroLearner:
     def agent(self) -> AlphaZeroAgent:
         """The shipped agent: no noise, the most visited action (its own fixed generator)."""
         c = self.config
-        return AlphaZeroAgent(self.game, self.network, np.random.default_rng([c.seed, 7]), c.eval_simulations, c.c_puct)
+        return AlphaZeroAgent(self.game, self.acting, np.random.default_rng([c.seed, 7]), c.eval_simulations, c.c_puct)
 
     def models(self) -> list:
         c = self.config
@@ -247,6 +261,7 @@ class AlphaZeroLearner:
             c_puct=c.c_puct,
             episodes=self.episodes,
             seed=c.seed,
+            **({"input_features": c.input_features} if c.input_features else {}),
             alphazero_config=dataclasses.asdict(c),
         )
         return [("model", self.model, self.network, meta)]

@@ -595,6 +595,9 @@ def test_input_features_fine_tune_from_a_model_without_them(tmp_path):
 
     np.testing.assert_allclose(agent.network(obs), network(np.concatenate([obs, connect_four_threats(obs)], axis=1)))
     assert agent.act(states[:1])[0] in range(7)
+    import pickle  # as worker processes get it
+
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(agent)).network(obs), agent.network(obs))
     with pytest.raises(UserError, match="init_model"):  # a features model into a config without them
         az.AlphaZeroLearner("connect_four", tiny(hidden_layers=[8], init_model=str(tmp_path / "b" / "model.npz")))
     with pytest.raises(UserError, match="not tic_tac_toe"):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import gwent_state
+from conftest import gwent_state, random_states
 
 import agents
 import games
@@ -549,15 +549,7 @@ def test_threat_features_mirror_with_the_board():
     from agents.alphazero.features import connect_four_threats
 
     game = games.make("connect_four")
-    rng = np.random.default_rng(5)
-    states = []
-    for _ in range(40):
-        s = game.new_initial_state(rng)
-        for _ in range(int(rng.integers(0, 30))):
-            if s.is_terminal():
-                break
-            s.apply_action(int(rng.choice(s.legal_actions())))
-        states.append(s)
+    states = random_states(game, 40, seed=5)
     obs = game.observations([s for s in states if not s.is_terminal()])
 
     def mirror(x):

@@ -73,7 +73,7 @@ class FeatureNetwork:
     worker processes): the search and the agents see an ordinary network of the game's observation."""
 
     def __init__(self, network, name: str, game_name: str):
-        self.network, self.name = network, name
+        self.network = network
         self.function, size = feature_function(name, game_name)
         self.input_size = network.input_size - size
         self.output_size = network.output_size

@@ -168,11 +168,10 @@ def initial_weights(spec: str, game, wanted: list[np.ndarray], input_features: s
     network, metadata, is_q = load_network(spec, game)
     weights = list(network.weights)
     own = metadata.get("input_features", "")
-    if not is_q and own == "" and input_features and weights and len(weights) == len(wanted):
-        extra = wanted[0].shape[0] - weights[0].shape[0]
-        if extra > 0 and weights[0].ndim == 2:
-            weights[0] = np.concatenate([weights[0], np.zeros((extra, weights[0].shape[1]), weights[0].dtype)])
-            own = input_features
+    extra = wanted[0].shape[0] - weights[0].shape[0]  # the features' inputs (conv_channels can't have them)
+    if not is_q and not own and input_features and extra > 0 and weights[0].ndim == 2:
+        weights[0] = np.concatenate([weights[0], np.zeros((extra, weights[0].shape[1]), weights[0].dtype)])
+        own = input_features
     if is_q or own != input_features or [w.shape for w in weights] != [tuple(w.shape) for w in wanted]:
         raise UserError(
             f"init_model {spec} is not an az network of this config's layers "

@@ -26,6 +26,18 @@ SPEC_HELP = (
 )
 
 
+def split_agent_specs(spec: str) -> list[str]:
+    """'pretrained,mcts:100,rollout=heuristic,runs/b' -> ['pretrained', 'mcts:100,rollout=heuristic', 'runs/b']:
+    a part with '=' is an option of the spec before it (a comma list of specs is a panel of agents)."""
+    out: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if "=" in part and out:
+            out[-1] += "," + part
+        elif part:
+            out.append(part)
+    return out
+
+
 def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> Agent:
     """The agent named by `spec` for `game`; its own random choices flow from `seed`."""
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -52,4 +64,4 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "make", "masked_argmax", "SPEC_HELP"]
+__all__ = ["Agent", "RandomAgent", "make", "masked_argmax", "split_agent_specs", "SPEC_HELP"]

@@ -97,3 +97,20 @@ class Record:
             "score": self.score,
             "score_ci95": list(self.score_ci95),
         }
+
+
+def ranks(x) -> np.ndarray:
+    """Ranks 1..n, ties given their average rank."""
+    x = np.asarray(x, float)
+    order = np.argsort(x, kind="stable")
+    r = np.empty(len(x))
+    r[order] = np.arange(1, len(x) + 1)
+    for v in np.unique(x):
+        same = x == v
+        r[same] = r[same].mean()
+    return r
+
+
+def spearman(x, y) -> float:
+    """Spearman's rank correlation: Pearson's correlation of the (tie-averaged) ranks."""
+    return float(np.corrcoef(ranks(x), ranks(y))[0, 1])

@@ -26,6 +26,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from agents import split_agent_specs
 from evolution.space import KittensBounds
 from games.config import config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckConstraints, DeckRules
@@ -450,18 +451,6 @@ EXECUTION_FIELDS = frozenset(
         "task_timeout",
     }
 )
-
-
-def split_agent_specs(spec: str) -> list[str]:
-    """'pretrained,mcts:100,rollout=heuristic,runs/b' -> ['pretrained', 'mcts:100,rollout=heuristic', 'runs/b']:
-    a part with '=' is an option of the spec before it."""
-    out: list[str] = []
-    for part in (p.strip() for p in spec.split(",")):
-        if "=" in part and out:
-            out[-1] += "," + part
-        elif part:
-            out.append(part)
-    return out
 
 
 #: settings of runs made before they existed, and what those runs did

@@ -92,6 +92,21 @@ class AgentPanel:
     specs: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Duel:
+    """Deck A of every pairing piloted by `pilot`, deck B by `opponent` (each an agent or an
+    AgentPanel), in both games of a deal: it separates a pilot's competence with a deck from its
+    opponents' play. A best response against an agent plays one side of a Duel with it."""
+
+    pilot: object
+    opponent: object
+    specs: tuple[str, str]
+
+
+def _members(agent) -> tuple:
+    return agent.agents if isinstance(agent, AgentPanel) else (agent,)
+
+
 def _agent_of_deal(pairing: Pairing, deal: int, n: int) -> int:
     return (deal + pairing.key[3]) % n if n > 1 else 0
 
@@ -100,14 +115,19 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
     """Worker entry point. Returns, per pairing of `task`, an int8 array (deals, 2): deck A's
     outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss). The task's games are
     one batch of the vectorised engine (games/gwent_lite_batch.py), which plays exactly as the
-    scalar one (tests/test_gwent_lite_batch.py)."""
+    scalar one (tests/test_gwent_lite_batch.py). `agent` is one agent, an AgentPanel or a Duel."""
     import games
     from agents.arena import has_own_act_batch, play_batch
     from games.batch import StateBatch
 
     rules = DeckRules(*task.rules)
-    if isinstance(agent, AgentPanel):
-        players = [_reseeded(a, task.agent_key + (k,)) for k, a in enumerate(agent.agents)]
+    duel = isinstance(agent, Duel)
+    pilots = _members(agent.pilot if duel else agent)
+    opponents = _members(agent.opponent) if duel else ()
+    if duel:
+        players = [_reseeded(a, task.agent_key + (k,)) for k, a in enumerate(pilots + opponents)]
+    elif isinstance(agent, AgentPanel):
+        players = [_reseeded(a, task.agent_key + (k,)) for k, a in enumerate(pilots)]
     else:
         players = [_reseeded(agent, task.agent_key)]
     game = games.make("gwent_lite", rules=rules)
@@ -116,8 +136,12 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
         for d, s in enumerate(deal_seeds(p.key, p.deals)):
             decks += [(p.a, p.b), (p.b, p.a)]  # same seed, decks swapped: the luck changes hands
             seeds += [s, s]
-            k = _agent_of_deal(p, d, len(players))
-            seats += [(k, k), (k, k)]
+            k = _agent_of_deal(p, d, len(pilots))
+            if duel:  # deck A's pilot sits with deck A in both games
+                o = len(pilots) + _agent_of_deal(p, d, len(opponents))
+                seats += [(k, o), (o, k)]
+            else:
+                seats += [(k, k), (k, k)]
     batch = _batch(game, seeds, decks)
     if not all(has_own_act_batch(p) for p in players):
         # an agent that decides on states would have every game rebuilt as a state at every step

@@ -16,28 +16,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.stats import spearman
 from evolution import kittens_validation, objectives
 from evolution.config import EvolveConfig
 from evolution.space import space_for
 
 STAGE_STUDY = 11
-
-
-def ranks(x) -> np.ndarray:
-    """Ranks 1..n, ties given their average rank."""
-    x = np.asarray(x, float)
-    order = np.argsort(x, kind="stable")
-    r = np.empty(len(x))
-    r[order] = np.arange(1, len(x) + 1)
-    for v in np.unique(x):
-        same = x == v
-        r[same] = r[same].mean()
-    return r
-
-
-def spearman(x, y) -> float:
-    """Spearman's rank correlation: Pearson's correlation of the (tie-averaged) ranks."""
-    return float(np.corrcoef(ranks(x), ranks(y))[0, 1])
 
 
 def estimates_vs_exact(

@@ -100,7 +100,7 @@ class GwentSpace:
     def random_deck(self, rng: np.random.Generator, shapes=None) -> list[int]:
         from evolution import genome
 
-        deck = genome.random_deck(self.rules, rng, tuple(shapes or genome.SHAPES))
+        deck = genome.random_deck(self.rules, rng, tuple(shapes or genome.DEFAULT_SHAPES))
         if not self.constraints:
             return deck
         from evolution.constraints import random_constrained

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -113,6 +114,94 @@ class DeckRules:
         cards = np.full(n, self.min_power, dtype=np.int64)
         np.add.at(cards, rng.integers(0, n, size=spare), 1)
         return sorted(cards.tolist())
+
+
+# ------------------------------------------------------------------------------------------------
+# Random legal decks of several shapes: evolution's first pools, and the decks an evaluator trains on
+
+
+def deck_uniform(rules: DeckRules, rng: np.random.Generator) -> list[int]:
+    """`min_cards` cards, the budget spread by a uniform random composition (games.decks)."""
+    return rules.random_deck(rng)
+
+
+def deck_ancestor(rules: DeckRules, rng: np.random.Generator) -> list[int]:
+    """The ancestor's sampler: cards drawn one by one from a normal around the mean card power
+    (budget / min_cards, 4 by default) with a standard deviation drawn from 0..~mean*16/9 (0..7 by
+    default), each capped so the rest can still be filled, the leftover budget added to the last
+    card. Always exactly `min_cards` cards and exactly the budget."""
+    n, m = rules.min_cards, rules.min_power
+    mean = round(rules.max_total / n)
+    stdev = int(rng.integers(0, round(rules.max_total / n * 16 / 9) + 1))
+    cards = []
+    # `room` is the largest card that still leaves min_power for every card not yet drawn
+    room = rules.max_total - (n - 1) * m
+    for _ in range(n):
+        if room <= m:
+            card = m
+        else:
+            card = int(min(room, max(m, round(rng.normal(mean, stdev)))))
+        cards.append(card)
+        room -= card - m
+    cards[-1] += room - m
+    return sorted(cards)
+
+
+def deck_flat(rules: DeckRules, rng: np.random.Generator) -> list[int]:
+    """Near-flat: every card about budget / cards, a few random unit moves between cards."""
+    n = rules.min_cards
+    base, extra = divmod(rules.max_total, n)
+    cards = [base + (1 if i < extra else 0) for i in range(n)]
+    for _ in range(int(rng.integers(0, n))):
+        i, j = rng.integers(0, n, size=2)
+        if i != j and cards[i] > rules.min_power:
+            cards[i] -= 1
+            cards[j] += 1
+    return sorted(cards)
+
+
+def deck_spiky(rules: DeckRules, rng: np.random.Generator) -> list[int]:
+    """High variance: most cards at min_power, the spare budget split among 1..6 big cards."""
+    n = rules.min_cards
+    cards = [rules.min_power] * n
+    spare = rules.max_total - n * rules.min_power
+    k = int(rng.integers(1, min(6, n) + 1))
+    share = rng.multinomial(spare, rng.dirichlet(np.ones(k)))
+    for i, s in enumerate(share):
+        cards[i] += int(s)
+    return sorted(cards)
+
+
+def deck_more_cards(rules: DeckRules, rng: np.random.Generator) -> list[int]:
+    """More than `min_cards` cards (up to +10, as the budget allows), budget spread uniformly."""
+    n = int(rng.integers(rules.min_cards, min(rules.max_cards, rules.min_cards + 10) + 1))
+    spare = rules.max_total - n * rules.min_power
+    cards = np.full(n, rules.min_power, dtype=np.int64)
+    np.add.at(cards, rng.integers(0, n, size=spare), 1)
+    return sorted(cards.tolist())
+
+
+def deck_dirichlet(rules: DeckRules, rng: np.random.Generator) -> list[int]:
+    """`min_cards` cards, the whole spare budget spread by a Dirichlet-multinomial draw whose
+    concentration is itself random, log-uniform in [0.1, 10]. Small concentrations give a few big
+    cards among many at `min_power` (the shapes deck evolution converges to: many 1s and a handful
+    of 7-12s under the default rules), large ones near-even decks; `uniform` is the limit of an
+    infinite concentration."""
+    n = rules.min_cards
+    spare = rules.max_total - n * rules.min_power
+    alpha = 10.0 ** rng.uniform(-1.0, 1.0)
+    extra = rng.multinomial(spare, rng.dirichlet(np.full(n, alpha)))
+    return sorted((rules.min_power + extra).tolist())
+
+
+DECK_SHAPES: dict[str, Callable[[DeckRules, np.random.Generator], list[int]]] = {
+    "uniform": deck_uniform,
+    "ancestor": deck_ancestor,
+    "flat": deck_flat,
+    "spiky": deck_spiky,
+    "more_cards": deck_more_cards,
+    "dirichlet": deck_dirichlet,
+}
 
 
 @dataclass(frozen=True)

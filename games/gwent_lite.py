@@ -44,7 +44,7 @@ import numpy as np
 
 from games.base import TERMINAL, Game, State, as_generator, is_whole
 from games.config import need, setting
-from games.decks import DeckRules
+from games.decks import DECK_SHAPES, DeckRules
 
 # A round in which both hands are empty ends at once, and the next one starts inside it (one call
 # deeper): 100 round wins to win keeps that chain far from Python's recursion limit.
@@ -65,6 +65,12 @@ class GwentLiteConfig:
         flag=False,
     )
     pool_share: float = setting(1.0, "with a deck_pool: the chance that a seat's deck comes from it", metavar="P")
+    random_deck_shapes: list[str] = setting(
+        factory=lambda: ["uniform"],
+        flag=False,
+        help="the shapes of the random legal decks (games.decks.DECK_SHAPES): each seat's deck takes one drawn "
+        "uniformly from this list (a name given twice counts twice)",
+    )
     hand_size: int = setting(10, "the most cards a hand holds; each player starts by drawing this many", metavar="N")
     round_draw: int = setting(3, "cards each player draws after a round (fewer if the hand is full)", metavar="N")
     rounds_to_win: int = setting(2, f"round wins that win the game, 1 to {MAX_ROUNDS_TO_WIN}", metavar="N")
@@ -90,6 +96,12 @@ class GwentLiteConfig:
             isinstance(self.pool_share, (int, float)) and 0.0 <= self.pool_share <= 1.0,
             f"gwent_lite: pool_share must be in [0, 1], got {self.pool_share!r}",
         )
+        shapes = self.random_deck_shapes
+        need(
+            isinstance(shapes, (list, tuple)) and len(shapes) >= 1 and all(x in DECK_SHAPES for x in shapes),
+            f"gwent_lite: random_deck_shapes must be a non-empty list of {', '.join(DECK_SHAPES)}, got {shapes!r}",
+        )
+        object.__setattr__(self, "random_deck_shapes", [str(x) for x in shapes])
         if self.deck_pool is not None:
             need(
                 isinstance(self.deck_pool, (list, tuple)) and len(self.deck_pool) >= 1,
@@ -154,11 +166,15 @@ class GwentLite(Game):
         return leader, seat_seeds, decks
 
     def _dealt_deck(self, deck_rng: np.random.Generator) -> list[int]:
-        """A random legal deck, or (with a deck_pool) one of the pool's with chance pool_share."""
-        pool = self.config.deck_pool
-        if pool and deck_rng.random() < self.config.pool_share:
-            return pool[int(deck_rng.integers(len(pool)))]
-        return self.config.rules.random_deck(deck_rng)
+        """A random legal deck of a shape from `random_deck_shapes`, or (with a deck_pool) one of the
+        pool's with chance pool_share. With one shape, no draw chooses it (so `["uniform"]` deals as
+        the rules' own `random_deck` always has)."""
+        c = self.config
+        if c.deck_pool and deck_rng.random() < c.pool_share:
+            return c.deck_pool[int(deck_rng.integers(len(c.deck_pool)))]
+        shapes = c.random_deck_shapes
+        shape = shapes[0] if len(shapes) == 1 else shapes[int(deck_rng.integers(len(shapes)))]
+        return DECK_SHAPES[shape](c.rules, deck_rng)
 
     def action_name(self, action: int) -> str:
         return "pass" if action == 0 else f"play {action}"

@@ -17,7 +17,7 @@ from evolution import genome
 from evolution.config import EXECUTION_FIELDS, EvolveConfig, load_config
 from evolution.loop import evolve
 from evolution.parallel import Mapper
-from games.decks import DeckRules
+from games.decks import DECK_SHAPES, DeckRules
 from games.errors import UserError
 
 RULE_SETS = [
@@ -56,7 +56,7 @@ def test_every_shape_gives_legal_decks_under_many_rules():
                 assert d == sorted(d)
     # the ancestor sampler always spends exactly the budget on exactly min_cards cards
     for _ in range(100):
-        d = genome.deck_ancestor(DeckRules(), rng)
+        d = DECK_SHAPES["ancestor"](DeckRules(), rng)
         assert len(d) == 25 and sum(d) == 100
 
 
@@ -151,7 +151,7 @@ def heuristic():
 
 def test_deck_against_itself_scores_half(heuristic):
     rules = DeckRules()
-    deck = tuple(genome.deck_ancestor(rules, np.random.default_rng(4)))
+    deck = tuple(DECK_SHAPES["ancestor"](rules, np.random.default_rng(4)))
     pairings = [fit.Pairing(deck, deck, (7, 0, 0, 0), 100)]
     with Mapper(1) as pmap:
         out = fit.play_pairings(pairings, heuristic, rules, pmap, 300, (7, 0, 0))

@@ -255,7 +255,7 @@ def test_racing_needs_rounds_that_split_the_games():
 
 
 def test_spearman():
-    from deckopt.commands.study import spearman
+    from agents.stats import spearman
 
     assert spearman([1, 2, 3, 4], [10, 20, 30, 45]) == pytest.approx(1.0)
     assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)

@@ -3,8 +3,9 @@
 - `racing OUT`: ground truth for a pool of decks (each against fixed opponents, many deals, once;
   kept in OUT/truth.npz) and the selection accuracy and regret of fixed game counts, racing and an
   oracle allocation (OUT/racing.json, OUT/racing.png).
-- `agents OUT --agent SPEC --agent SPEC ...`: a fixed set of decks scored against the yardstick
-  under each agent, and the Spearman rank correlation of those scores between agents.
+- `agents OUT --agent SPEC --agent SPEC ...`: decks scored against the yardstick under each agent:
+  rank agreement on a spread and a strong set beside each agent's noise ceiling, the worst-deck
+  disagreement, and a pilot x opponents table (evolution/agreement.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 from pathlib import Path
 
 from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
+from games.errors import UserError
 
 
 def register(sub) -> None:
@@ -22,8 +24,9 @@ def register(sub) -> None:
         description="racing OUT: ground truth (a pool of decks each against fixed opponent decks for many "
         "mirrored deals, saved in OUT/truth.npz and reused) and the selection accuracy and regret of fixed game "
         "counts, racing (each --z x --margin x --se) and an oracle allocation (OUT/racing.json, OUT/racing.png). "
-        "agents OUT: decks scored against the yardstick under each --agent, with the Spearman "
-        "rank correlation between agents (OUT/agents.json).",
+        "agents OUT: decks scored against the yardstick under each --agent: Spearman agreement on random "
+        "full-budget decks and on strong decks, each beside the agents' split-half noise ceilings, the "
+        "worst-deck disagreement, and for --cross decks the pilot x opponents table (OUT/agents.json).",
     )
     p.add_argument("what", choices=("racing", "agents", "kittens"))
     p.add_argument("out", metavar="OUT", help="folder of the study's files")
@@ -44,7 +47,16 @@ def register(sub) -> None:
     )
     p.add_argument("--replicates", type=positive_int, default=200, metavar="N", help="racing: replicates")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent (racing: one; agents: repeat)")
-    p.add_argument("--decks", action="append", metavar="FILE|DIR", help="agents: the decks ranked (repeatable)")
+    p.add_argument(
+        "--decks", action="append", metavar="FILE|DIR", help="agents: the strong decks (default decks/ancestor)"
+    )
+    p.add_argument("--spread", type=int_at_least(0), default=20, metavar="N", help="agents: random full-budget decks")
+    p.add_argument(
+        "--cross",
+        action="append",
+        metavar="FILE|RUN",
+        help="agents: decks (a run: its champion) whose pilot x opponents table is played",
+    )
     p.add_argument("--yardstick", default="decks/yardstick", metavar="DIR", help="agents: the opponent decks")
     p.add_argument("--games", type=positive_int, default=40, metavar="N", help="agents: games per deck and opponent")
     p.add_argument(
@@ -184,54 +196,107 @@ def _ragged(decks):
     return rows
 
 
-def _ranks(x):
-    """Ranks 1..n, ties given their average rank."""
-    import numpy as np
-
-    x = np.asarray(x, float)
-    order = np.argsort(x, kind="stable")
-    ranks = np.empty(len(x))
-    ranks[order] = np.arange(1, len(x) + 1)
-    for v in np.unique(x):
-        same = x == v
-        ranks[same] = ranks[same].mean()
-    return ranks
-
-
-def spearman(x, y) -> float:
-    """Spearman's rank correlation: Pearson's correlation of the (tie-averaged) ranks."""
-    import numpy as np
-
-    return float(np.corrcoef(_ranks(x), _ranks(y))[0, 1])
-
-
 def _agents(args, out: Path) -> dict:
+    """Deck scores against the yardstick under each agent: rank agreement on a spread set (random
+    full-budget decks and the reference decks) and on a set of strong decks (--decks), each beside
+    the agents' noise ceilings; the worst-deck disagreement over both; the --cross decks' pilot x
+    opponents table."""
+    import numpy as np
+
+    from evolution import agreement, genome
     from evolution import fitness as fit
-    from evolution.config import EvolveConfig
     from evolution.panel import load_panel
     from evolution.parallel import Mapper
-    from evolution.yardstick import measure
+    from games.decks import DeckRules
     from games.fileio import atomic_write_json
 
-    config = EvolveConfig(seed=args.seed, yardstick=[args.yardstick])
-    decks = load_panel(args.decks or ["decks", "decks/ancestor"], config.rules)
-    refs = load_panel([args.yardstick], config.rules)
-    rows = {}
-    for spec in args.agent or ["pretrained"]:
-        agent = fit.build_agent(spec, config.rules, seed=args.seed)
-        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
-            scores = measure([d.cards for d in decks], refs, agent, config, pmap, 0, args.games, 5, bar, spec)
-        rows[spec] = [s.score for s in scores]
-        if not args.json:
-            print(f"{spec}: mean {sum(rows[spec]) / len(decks):.3f} over {len(decks)} decks")
-    specs = list(rows)
-    corr = {f"{a} ~ {b}": spearman(rows[a], rows[b]) for i, a in enumerate(specs) for b in specs[i + 1 :]}
-    res = {"decks": [d.name for d in decks], "scores": rows, "spearman": corr, "games": args.games}
+    rules = DeckRules()
+    specs = args.agent or ["pretrained"]
+    if len(set(specs)) < 2:
+        raise UserError("study agents compares agents: give --agent at least twice, with different agents")
+    rng = np.random.default_rng([args.seed, 88])
+    full_budget = ("ancestor", "flat", "spiky", "more_cards")
+    spread = [(f"random_{i + 1:02d}", tuple(genome.random_deck(rules, rng, full_budget))) for i in range(args.spread)]
+    spread += [(r.name, r.cards) for r in load_panel(["decks"], rules)]
+    strong = [(r.name, r.cards) for r in load_panel(args.decks or ["decks/ancestor"], rules)]
+    cross = _cross_decks(args.cross or [], rules)
+    sets = {"spread": spread, "strong": strong + [c for c in cross if c not in strong]}
+    names = [n for rows in sets.values() for n, _ in rows]
+    decks = [d for rows in sets.values() for _, d in rows]
+    refs = [r.cards for r in load_panel([args.yardstick], rules)]
+    agents = {spec: fit.build_agent(spec, rules, seed=args.seed) for spec in specs}
+    scores = {}
+    with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+        for spec, agent in agents.items():
+            scores[spec] = agreement.yardstick_scores(decks, refs, agent, rules, pmap, args.games, args.seed, bar, spec)
+        tables = {
+            name: agreement.cross_table(cards, refs, agents, rules, pmap, args.games, args.seed, bar)
+            for name, cards in cross
+        }
+    spans = {}
+    start = 0
+    for set_name, rows in sets.items():
+        spans[set_name] = slice(start, start + len(rows))
+        start += len(rows)
+    res = {
+        "games_per_deck": args.games * len(refs),
+        "sets": {k: [n for n, _ in rows] for k, rows in sets.items()},
+        "scores": {spec: [s.as_dict() for s in sc] for spec, sc in scores.items()},
+        "ceilings": {
+            spec: {k: agreement.noise_ceiling(sc[span]) for k, span in [*spans.items(), ("all", slice(None))]}
+            for spec, sc in scores.items()
+        },
+        "pairs": {
+            f"{a} ~ {b}": {
+                **{k: agreement.compare(scores[a][span], scores[b][span], names[span]) for k, span in spans.items()},
+                "all": agreement.compare(scores[a], scores[b], names),
+            }
+            for i, a in enumerate(specs)
+            for b in specs[i + 1 :]
+        },
+        "cross": tables,
+    }
     atomic_write_json(out / "agents.json", res)
     if not args.json:
-        for k, v in corr.items():
-            print(f"Spearman {k}: {v:.3f}")
+        _print_agreement(res)
     return res
+
+
+def _cross_decks(paths, rules) -> list[tuple[str, tuple[int, ...]]]:
+    """Decks for the cross table: deck files, or evolution runs (their champion)."""
+    from evolution.panel import load_panel, resolve_path
+    from evolution.report import Run
+
+    out = []
+    for raw in paths:
+        path = resolve_path(raw)
+        if (path / "config.json").is_file():
+            cards, _ = Run(path).champion()
+            out.append((f"{path.name}/champion", tuple(cards)))
+        else:
+            out += [(r.name, r.cards) for r in load_panel([raw], rules)]
+    return out
+
+
+def _print_agreement(res: dict) -> None:
+    print(f"{res['games_per_deck']} games a deck; sets: " + ", ".join(f"{k} {len(v)}" for k, v in res["sets"].items()))
+    print("noise ceilings (one agent against itself over independent halves of the deals):")
+    for spec, c in res["ceilings"].items():
+        print(
+            f"  {spec}: Spearman spread {c['spread']['spearman']:.3f}, strong {c['strong']['spearman']:.3f}; "
+            f"worst-deck difference from noise {c['all']['worst_deck_difference']:.3f}"
+        )
+    for pair, r in res["pairs"].items():
+        w = r["all"]
+        lo, hi = w["worst_deck_ci95"]
+        print(
+            f"{pair}: Spearman spread {r['spread']['spearman']:.3f}, strong {r['strong']['spearman']:.3f}; "
+            f"worst deck {w['worst_deck']} {w['worst_deck_difference']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+        )
+    for deck, table in res["cross"].items():
+        print(f"{deck}: piloted by (rows) against the references played by (columns)")
+        for pilot, row in table.items():
+            print(f"  {pilot}: " + "  ".join(f"{row[o]['score']:.3f}" for o in table))
 
 
 def _kittens(args, out: Path) -> dict:

@@ -35,7 +35,7 @@ def _algo(name: str):
     return getattr(module, cls), module.load_config, module.train
 
 
-def _positive_float(text: str) -> float:
+def positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
@@ -78,9 +78,7 @@ def register(sub) -> None:
         metavar="N",
         help="train until this many episodes in all (default: the config's)",
     )
-    budget.add_argument(
-        "--minutes", type=_positive_float, metavar="M", help="train for this many minutes of wall clock"
-    )
+    budget.add_argument("--minutes", type=positive_float, metavar="M", help="train for this many minutes of wall clock")
     p.add_argument(
         "--seed",
         type=seed_int,
@@ -117,7 +115,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-class _StopOnSignal:
+class StopOnSignal:
     """First Ctrl-C or SIGTERM: ask the training to stop after the current batch. Second: abort."""
 
     def __init__(self, log):
@@ -128,7 +126,7 @@ class _StopOnSignal:
     def __call__(self) -> bool:
         return self.requested
 
-    def __enter__(self) -> _StopOnSignal:
+    def __enter__(self) -> StopOnSignal:
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
                 self._previous[sig] = signal.signal(sig, self._handle)
@@ -192,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
     mapper = {"mapper": pool} if pool else {}  # only the DQN's train takes one
     with (
         Progress(enabled=not args.quiet, unit=unit) as bar,
-        _StopOnSignal(bar.log) as stop,
+        StopOnSignal(bar.log) as stop,
         pool or contextlib.nullcontext(),
     ):
         try:

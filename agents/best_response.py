@@ -1,0 +1,75 @@
+"""Approximate best responses: a DQN trained against a frozen agent, and its score against it.
+
+Approximate exploitability (Timbers et al. 2022, "Approximate Exploitability: Learning a Best
+Response", IJCAI) measures how much a learner can win against a fixed agent in a stated budget:
+the agent is frozen in every other seat of every training game (`opponent_mix = {SPEC: 1}`; a
+panel's members share the games evenly), only the learner's own decisions are learned from, and the
+learner then plays the agent with seats rotated and chance mirrored. A score near 0.5 says the
+budget found no weakness; the score is a lower bound on the agent's true exploitability.
+
+The learner starts from the agent's own network where the agent is a DQN model (the agent fine-tuned
+against itself finds weaknesses fastest), else from scratch. `best_response_config` builds its
+config from a recipe file; agents.dqn.train runs it; `match_score` measures it on any game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents import split_agent_specs
+from agents.arena import play_match, record_dict
+from agents.dqn import DQNConfig, load_config
+from games.base import Game
+from games.config import need
+
+#: agent specs that hold no network a DQN can start from
+_NOT_NETWORKS = ("random", "heuristic", "minimax", "exact", "belief")
+
+
+def _members(spec: str) -> list[str]:
+    members = split_agent_specs(spec)
+    need(bool(members), f"no agent in {spec!r}")
+    return members
+
+
+def start_model(spec: str) -> str:
+    """The model a best response against `spec` starts from: the first member's network when it is
+    one (a model path, a run folder or `pretrained`), else none (`""`)."""
+    first = _members(spec)[0]
+    if first in _NOT_NETWORKS or ":" in first.split("/")[-1]:
+        return ""
+    return first
+
+
+def best_response_config(
+    game_name: str,
+    spec: str,
+    path: str | Path | None = None,
+    init: str | None = None,
+    game_config: dict | None = None,
+    seed: int = 0,
+) -> DQNConfig:
+    """The DQN config of a best response against `spec`: the per-game defaults < the recipe file at
+    `path` < the frozen agent in every other seat of every game (`opponent_mix`, shared evenly by a
+    panel's members), the start model (`init`; None: `start_model(spec)`; `""`: from scratch), the
+    game settings `game_config` (merged over the recipe's) and `seed`."""
+    members = _members(spec)
+    base = load_config(game_name, path)
+    mix = {m: 1.0 / len(members) for m in members}
+    settings = dict(base.game_config)
+    settings.update(game_config or {})
+    return load_config(
+        game_name,
+        path,
+        opponent_mix=mix,
+        init_model=start_model(spec) if init is None else init,
+        game_config=settings,
+        seed=seed,
+    )
+
+
+def match_score(game: Game, best_response, agent, games: int, seed: int, progress=None) -> dict:
+    """The best response against `agent` over `games` games, seats rotated and chance mirrored
+    (agents.arena.play_match): its record and score with a 95 % interval."""
+    result = play_match(game, [best_response, agent], games, seed=seed, progress=progress, what="best response")
+    return record_dict(result.agents[0].record)

@@ -26,13 +26,22 @@ SPEC_HELP = (
 )
 
 
+#: named panels: a name that stands for several shipped agents (deck evolution's evaluators). `evaluator`
+#: is the Gwent Lite evaluator: three networks trained alike from independent seeds
+#: (agents/pretrained/gwent_lite_evaluator.toml), each deal played by one of them.
+PANELS = {"evaluator": tuple(f"agents/pretrained/gwent_lite_evaluator_{k}.npz" for k in range(3))}
+
+
 def split_agent_specs(spec: str) -> list[str]:
     """'pretrained,mcts:100,rollout=heuristic,runs/b' -> ['pretrained', 'mcts:100,rollout=heuristic', 'runs/b']:
-    a part with '=' is an option of the spec before it (a comma list of specs is a panel of agents)."""
+    a part with '=' is an option of the spec before it (a comma list of specs is a panel of agents); a
+    named panel (`PANELS`) stands for its members."""
     out: list[str] = []
     for part in (p.strip() for p in spec.split(",")):
         if "=" in part and out:
             out[-1] += "," + part
+        elif part in PANELS:
+            out += PANELS[part]
         elif part:
             out.append(part)
     return out

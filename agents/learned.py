@@ -39,6 +39,7 @@ from games.batch import BatchState
 MODEL_FORMAT = "deckopt-q-network-1"
 KERAS_NAME_PREFIX = "q_network__"
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+PROJECT_ROOT = PRETRAINED_DIR.parents[1]
 
 _ACTIVATIONS = {
     "relu": lambda x: np.maximum(x, 0.0, out=x),
@@ -301,6 +302,8 @@ def resolve_model_path(spec: str, game: Game) -> Path:
     if spec == "pretrained":
         return _pretrained_path(game)
     path = Path(spec)
+    if not path.exists() and not path.is_absolute() and (PROJECT_ROOT / path).exists():
+        path = PROJECT_ROOT / path  # `agents/pretrained/...` from any folder of a source checkout
     if path.is_dir():
         for name in ("model.npz", "model.keras"):
             if (path / name).is_file():

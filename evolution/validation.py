@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.stats import Z95
 from evolution import fitness as fit
 from evolution.config import EvolveConfig
 from evolution.panel import ReferenceDeck, load_panel
@@ -66,31 +67,28 @@ def validate(
     games_per_task: int = 200,
     progress: Callable | None = None,
     agent_spec: str = "?",
+    baseline=None,
 ) -> dict:
-    """The deck `cards` against every reference deck, `games` mirrored games each."""
+    """The deck `cards` against every reference deck, `games` mirrored games each. With `baseline`
+    (another deck's cards), the baseline plays the same deals too and the report adds the paired
+    difference, deck minus baseline, per group and over all references (`baseline` key)."""
     cards = tuple(sorted(int(c) for c in cards))
-    deals = games // 2
-    pairings, _ = fit.against([cards], [r.cards for r in references], deals, seed, fit.STAGE_VALIDATE, 0)
-    results = fit.play_pairings(
-        pairings,
-        agent,
-        rules,
-        pmap,
-        games_per_task,
-        (seed, fit.STAGE_VALIDATE, 0),
-        progress=progress,
-        what="validation",
-    )
+    results = _against_references(cards, references, agent, rules, pmap, games, seed, games_per_task, progress)
     per_ref, groups, group_rows = _scores_by_reference(references, results)
     total = fit.Score()
     for s in groups.values():
         total = total.merge(s)
     ancestor = groups.get(ANCESTOR_GROUP)
+    paired = {}
+    if baseline is not None:
+        paired["baseline"] = _paired(
+            baseline, results, references, agent, rules, pmap, games, seed, games_per_task, progress
+        )
     return {
         "deck": list(cards),
         "agent": agent_spec,
         "seed": seed,
-        "games_per_reference": 2 * deals,
+        "games_per_reference": 2 * (games // 2),
         "games": total.games,
         "overall": total.as_dict(),
         "references": per_ref,
@@ -101,6 +99,41 @@ def validate(
             "references": len(per_ref),
             "ancestor_together_at_least_0.55": (ancestor.score >= TARGET_ANCESTOR) if ancestor else None,
         },
+        **paired,
+    }
+
+
+def _against_references(cards, references, agent, rules, pmap, games, seed, games_per_task, progress) -> list:
+    """The (deals, 2) outcomes of `cards` against each reference deck; the deals depend on the seed and
+    the reference's place only, so two decks validated with one seed meet the same deals."""
+    pairings, _ = fit.against([cards], [r.cards for r in references], games // 2, seed, fit.STAGE_VALIDATE, 0)
+    key = (seed, fit.STAGE_VALIDATE, 0)
+    return fit.play_pairings(pairings, agent, rules, pmap, games_per_task, key, progress=progress, what="validation")
+
+
+def _paired(baseline, results, references, agent, rules, pmap, games, seed, games_per_task, progress) -> dict:
+    """The baseline deck on the same deals, and the deck's paired difference to it per group and overall."""
+    base = tuple(sorted(int(c) for c in baseline))
+    base_results = _against_references(base, references, agent, rules, pmap, games, seed, games_per_task, progress)
+
+    def deal_scores(outcomes) -> np.ndarray:
+        return (outcomes.astype(np.float64) + 1.0).mean(axis=1) / 2.0
+
+    def row(indices) -> dict:
+        d = np.concatenate([deal_scores(results[i]) - deal_scores(base_results[i]) for i in indices])
+        half = Z95 * float(d.std(ddof=1)) / np.sqrt(d.size)
+        return {"delta": float(d.mean()), "delta_ci95": [float(d.mean() - half), float(d.mean() + half)]}
+
+    groups = {}
+    for i, r in enumerate(references):
+        groups.setdefault(r.group, []).append(i)
+    base_scores = fit.Score()
+    for outcomes in base_results:
+        base_scores.add(outcomes)
+    return {
+        "deck": list(base),
+        "overall": {**base_scores.as_dict(), **row(range(len(references)))},
+        "groups": {g: row(ix) for g, ix in groups.items()},
     }
 
 
@@ -154,6 +187,14 @@ def validation_table(report: dict) -> str:
     lines.append(
         f"  {'all references':<{w}}  {o['score']:.3f}  [{o['ci95'][0]:.3f}, {o['ci95'][1]:.3f}]  {o['games']:>5}"
     )
+    if "baseline" in report:
+        b = report["baseline"]
+        lines.append(
+            f"baseline {counts_text(b['deck'])}: {b['overall']['score']:.3f} on the same deals; deck - baseline"
+        )
+        for name, row in [*b["groups"].items(), ("all references", b["overall"])]:
+            lo, hi = row["delta_ci95"]
+            lines.append(f"  {name:<{w}}  {row['delta']:+.3f}  [{lo:+.3f}, {hi:+.3f}]  (paired)")
     t = report["targets"]
     lines.append(
         f"targets: CI lower bound > 0.5 against {t['references_lower_above_0.5']}/{t['references']} reference decks"

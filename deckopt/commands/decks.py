@@ -67,6 +67,12 @@ def register(sub) -> None:
         "N games per pair (even), and write matchups.csv/json/png into the run folder",
     )
     p.add_argument("--agent", metavar="SPEC", help="--validate/--matchups: the agent (default: the run's)")
+    p.add_argument(
+        "--baseline",
+        metavar="RUN|FILE",
+        help="--validate: another run's champion (or a deck file) played on the same deals; adds the paired "
+        "difference, champion minus baseline",
+    )
     p.add_argument("--jobs", type=positive_int, metavar="J", help="--validate: worker processes (default: the run's)")
     p.set_defaults(func=run)
 
@@ -181,13 +187,35 @@ def _validate(r, args, deck: tuple | None = None) -> dict:
     agent = fit.build_agent(spec, c.rules, seed=c.seed)
     seed = args.seed if args.seed is not None else c.seed + 1
     games = args.games or c.validation_games
+    baseline = _baseline_cards(args.baseline, c.rules) if args.baseline else None
     # validation runs locally
     with Mapper(args.jobs or c.jobs, "loky", task_timeout=c.task_timeout) as pmap, Progress() as bar:
         v = validate(
-            cards, references, agent, c.rules, pmap, games, seed, c.games_per_task, progress=bar, agent_spec=spec
+            cards,
+            references,
+            agent,
+            c.rules,
+            pmap,
+            games,
+            seed,
+            c.games_per_task,
+            progress=bar,
+            agent_spec=spec,
+            baseline=baseline,
         )
     v["how"] = how
     return v
+
+
+def _baseline_cards(path, rules) -> list[int]:
+    """A run's champion, or the cards of a deck file."""
+    from evolution.panel import load_panel, resolve_path
+    from evolution.report import Run
+
+    where = resolve_path(path)
+    if (where / "config.json").is_file():
+        return Run(where).champion()[0]
+    return list(load_panel([path], rules)[0].cards)
 
 
 def _validate_exact(r, args) -> dict:

@@ -14,6 +14,7 @@ import games
 from agents import dqn
 from agents.dqn.config import DQNConfig
 from agents.learned import LearnedAgent, NumpyQNetwork
+from agents.learning.keras_helpers import init_tensorflow
 from games import UserError
 from games.config import config_from_dict, settings_help
 
@@ -127,7 +128,7 @@ def test_connect_four_mirror_is_the_mirrored_game():
     np.testing.assert_array_equal(mirrored_obs, np.stack(obs_b))
     np.testing.assert_array_equal(mirrored_moves, 6 - np.array(moves))
     with pytest.raises(UserError, match="mirror"):
-        dqn.Trainer("tic_tac_toe", tiny(mirror_augment=True))
+        dqn.DQNLearner("tic_tac_toe", tiny(mirror_augment=True))
 
 
 def test_replay_ring_keeps_the_newest_rows_and_restores_from_its_arrays():
@@ -166,7 +167,7 @@ def test_untrained_agents_never_choose_illegal_actions(game_name):
 def test_numpy_forward_equals_keras_forward():
     game = games.make("tic_tac_toe")
     config = tiny(seed=5, hidden_layers=[40, 30])
-    dqn.init_tensorflow(5)
+    init_tensorflow(5)
     model = dqn.build_q_network(game, config)
     obs = np.random.default_rng(0).random((64, game.observation_size)).astype(np.float32)
     np.testing.assert_allclose(dqn.numpy_network(model, config)(obs), model(obs).numpy(), atol=1e-5)

@@ -16,6 +16,8 @@ import games
 from agents import dqn
 from agents.dqn.config import DQNConfig
 from agents.learned import load_agent, model_metadata, single_threaded_blas
+from agents.learning.keras_helpers import init_tensorflow
+from agents.learning.runfolder import RunLog
 from games import UserError
 from games.config import config_from_dict
 
@@ -26,10 +28,10 @@ def model_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("model")
     game = games.make("tic_tac_toe")
     config = config_from_dict(DQNConfig, {"seed": 3, "hidden_layers": [32, 32]})
-    dqn.init_tensorflow(3)
+    init_tensorflow(3)
     model = dqn.build_q_network(game, config)
     network = dqn.numpy_network(model, config)
-    dqn.RunLog(out, "tic_tac_toe", config).save_model(model, network, model_metadata(game, network, seed=3))
+    RunLog(out, "tic_tac_toe", config, columns=[]).save_model(model, network, model_metadata(game, network, seed=3))
     return out
 
 

@@ -7,7 +7,7 @@
    starts from `resample_hidden` of the searching player, never from the true state.
 3. Self-play (agents.alphazero.trainer): games in lock-step, Dirichlet noise at the roots, a
    temperature for the first moves; policy targets are visit distributions, value targets the
-   final outcome from the mover's view; replay; the run folder of agents.runfolder.
+   final outcome from the mover's view; replay; the loop and run folder of agents/learning.
 4. The agent (agents.alphazero.agent): spec `az:MODEL[,sims=N][,c=F]`, the most visited action.
 
 Modules: `config` (AlphaZeroConfig, per-game defaults), `search`, `agent`, `model`, `trainer`.

@@ -1,4 +1,4 @@
-"""The AlphaZero-style learner and its `train` loop (the shared run-folder loop of agents.runfolder).
+"""The AlphaZero-style learner and its `train` loop (the one loop of agents/learning/loop.py).
 
 Each batch:
     self-play: `games_per_batch` games in lock-step; every move a PUCT search of `simulations`
@@ -23,10 +23,17 @@ import games
 from agents.alphazero.agent import AlphaZeroAgent
 from agents.alphazero.config import AlphaZeroConfig
 from agents.alphazero.features import FeatureNetwork, feature_function, with_features
+from agents.alphazero.model import build_network, make_train_phase
 from agents.alphazero.search import network_evaluator, search_roots
-from agents.dqn import model as dqn_model
 from agents.learned import NumpyQNetwork, model_metadata
-from agents.runfolder import train_learner
+from agents.learning.keras_helpers import (
+    build_optimizer,
+    init_tensorflow,
+    model_weights,
+    optimizer_values,
+    set_optimizer_values,
+)
+from agents.learning.loop import Mapper, train_learner
 from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]
@@ -184,24 +191,32 @@ class AlphaZeroLearner:
     ALGO = "alphazero"
     TITLE = "AlphaZero-style self-play"
     LOSS_LABEL = "loss (policy CE + value MSE + L2)"
-    COLUMNS = ["policy_loss", "value_loss", "replay_size", "simulations_per_s"]
+    COLUMNS = [
+        "loss",
+        "decisions_per_game",
+        "selfplay_games_per_s",
+        "policy_loss",
+        "value_loss",
+        "replay_size",
+        "simulations_per_s",
+    ]
+    EXPLOITABILITY = False
 
-    def __init__(self, game_name: str, config: AlphaZeroConfig):
-        from agents.alphazero import model
-
+    def __init__(self, game_name: str, config: AlphaZeroConfig, mapper: Mapper | None = None):
+        """`mapper`: unused (this learner plays its self-play here)."""
         self.config = c = config
         self.game = g = games.make(game_name, **config.game_config)
         if c.conv_channels and g.observation_planes is None:
             raise UserError(f"conv_channels: the observation of {g.name} is not board planes; leave it empty")
-        dqn_model.init_tensorflow(c.seed, c.tf_threads)
+        init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         self.features, feature_size = feature_function(c.input_features, g.name)
-        self.model = model.build_network(g, c, g.observation_size + feature_size)
+        self.model = build_network(g, c, g.observation_size + feature_size)
         if c.init_model:
-            wanted = dqn_model.model_weights(self.model)
+            wanted = model_weights(self.model)
             self.model.set_weights(initial_weights(c.init_model, g, wanted, c.input_features))
-        self.optimizer = dqn_model.build_optimizer(self.model, c.learning_rate)
-        self.train_phase = model.make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
+        self.optimizer = build_optimizer(self.model, c.learning_rate)
+        self.train_phase = make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
         self.replay = Replay(c.replay_size, g.observation_size, g.num_actions)
         self.mirror = MIRRORS.get(g.name) if c.mirror_augment else None
         self.episodes, self.updates = 0, 0
@@ -212,7 +227,7 @@ class AlphaZeroLearner:
         c = self.config
         act = [c.activation] * (len(c.conv_channels) + len(c.hidden_layers)) + ["linear"]
         planes = self.game.observation_planes if c.conv_channels else None
-        self.network = NumpyQNetwork(dqn_model.model_weights(self.model), act, planes)  # saved as it is
+        self.network = NumpyQNetwork(model_weights(self.model), act, planes)  # saved as it is
         self.acting = FeatureNetwork(self.network, c.input_features, self.game.name) if self.features else self.network
         self.evaluate = network_evaluator(self.game, self.acting)
 
@@ -266,24 +281,25 @@ class AlphaZeroLearner:
         return [("model", self.model, self.network, meta)]
 
     # checkpoints ---------------------------------------------------------------------------------
+    def status(self) -> str:
+        return f"loss {self.last_loss:.4f}"
+
     def state(self) -> dict:
         return {"replay_size": self.replay.size, "replay_pos": self.replay.pos}
 
     def arrays(self) -> dict:
-        out = {f"w{i}": w for i, w in enumerate(dqn_model.model_weights(self.model))}
-        out.update({f"optimizer_{i}": v for i, v in enumerate(dqn_model.optimizer_values(self.optimizer))})
+        out = {f"w{i}": w for i, w in enumerate(model_weights(self.model))}
+        out.update({f"optimizer_{i}": v for i, v in enumerate(optimizer_values(self.optimizer))})
         out.update(self.replay.arrays())
         return out
 
     def restore(self, state: dict, arrays: dict) -> None:
         self.model.set_weights([arrays[f"w{i}"] for i in range(len(self.model.weights))])
-        dqn_model.set_optimizer_values(
-            self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))]
-        )
+        set_optimizer_values(self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))])
         self.replay.restore(arrays, state["replay_size"], state["replay_pos"])
         self._refresh_network()
 
 
 def train(game_name: str, config: AlphaZeroConfig, out, **kwargs) -> dict:
-    """Train an AlphaZero-style run in folder `out` (see agents.runfolder.train_learner for the options)."""
+    """Train an AlphaZero-style run in folder `out` (agents.learning.loop.train_learner gives the options)."""
     return train_learner(AlphaZeroLearner, game_name, config, out, **kwargs)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
-from agents.training import LearnerConfig, check_learner_config, linear_schedule, load_learner_config
+from agents.learning.config import LearnerConfig, check_learner_config, linear_schedule, load_learner_config
 from games.config import need, setting
 
 

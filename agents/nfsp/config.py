@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
-from agents.policy import POLICY_MODES
-from agents.training import (
+from agents.learning.config import (
     POLICY_GAME_DEFAULTS,
     LearnerConfig,
     check_learner_config,
     linear_schedule,
     load_learner_config,
 )
+from agents.policy import POLICY_MODES
 from games.config import need, setting
 
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
+from agents.learning.config import POLICY_GAME_DEFAULTS, LearnerConfig, check_learner_config, load_learner_config
 from agents.policy import POLICY_MODES
-from agents.training import POLICY_GAME_DEFAULTS, LearnerConfig, check_learner_config, load_learner_config
 from games.config import need, setting
 
 

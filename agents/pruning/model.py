@@ -39,7 +39,7 @@ def train(x: np.ndarray, y: np.ndarray, layers, config: TrainConfig) -> tuple[ML
     import keras
     import tensorflow as tf
 
-    from agents.dqn.model import init_tensorflow
+    from agents.learning.keras_helpers import init_tensorflow
 
     init_tensorflow(config.seed)
     inputs = keras.Input((2,))

@@ -43,7 +43,7 @@ class DQNHarness:
         self._dqn = dqn
         settings = {"seed": 0, "replay_size": 50_000, **(overrides or {})}
         self._settings = settings
-        self.trainer = dqn.Trainer(game_name, dqn.load_config(game_name, **settings))
+        self.trainer = dqn.DQNLearner(game_name, dqn.load_config(game_name, **settings))
         self.game, self.model = self.trainer.game, self.trainer.model
         self.batch_size = self.trainer.config.batch_size
         self.updates = self.trainer.config.updates_per_batch
@@ -65,7 +65,7 @@ class DQNHarness:
         returns `phase(epsilon) -> decisions`."""
         settings = {**self._settings, "games_per_batch": num_games, "selfplay_shards": shards}
         settings.update(opponent_mix={}, random_opening_moves=0)
-        trainer = self._dqn.Trainer(self.game.name, self._dqn.load_config(self.game.name, **settings), mapper)
+        trainer = self._dqn.DQNLearner(self.game.name, self._dqn.load_config(self.game.name, **settings), mapper)
         trainer.network = self.trainer.network
 
         def phase(epsilon: float) -> int:

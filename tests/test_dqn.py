@@ -132,17 +132,21 @@ def test_connect_four_mirror_is_the_mirrored_game():
 
 
 def test_replay_ring_keeps_the_newest_rows_and_restores_from_its_arrays():
-    replay = dqn.ReplayBuffer(5, 2)
+    replay = dqn.target_replay(5, 2)
     for start in (0, 3, 6):  # 9 rows into 5: rows 4..8 stay
         rows = np.arange(start, start + 3)
-        replay.add(np.stack([rows, rows], 1).astype(np.float32), rows, rows.astype(np.float32))
-    assert replay.size == 5 and sorted(replay.actions.tolist()) == [4, 5, 6, 7, 8]
-    copy = dqn.ReplayBuffer(5, 2)
+        replay.add({"obs": np.stack([rows, rows], 1).astype(np.float32), "actions": rows, "targets": rows + 0.5})
+    assert replay.size == 5 and sorted(replay.columns["actions"].tolist()) == [4, 5, 6, 7, 8]
+    assert replay.pos == 4 and sorted(replay.columns["targets"].tolist()) == [4.5, 5.5, 6.5, 7.5, 8.5]
+    copy = dqn.target_replay(5, 2)
     copy.restore(replay.arrays(), replay.size, replay.pos)
-    np.testing.assert_array_equal(copy.obs, replay.obs)
+    for name, column in replay.columns.items():
+        np.testing.assert_array_equal(copy.columns[name], column)
     assert copy.pos == replay.pos
-    with pytest.raises(ValueError, match="does not fit"):
-        dqn.ReplayBuffer(3, 2).restore(replay.arrays(), replay.size, replay.pos)
+    sampled = replay.sample(np.random.default_rng(0), (3, 4))
+    assert sampled["obs"].shape == (3, 4, 2) and set(sampled["actions"].ravel()) <= {4, 5, 6, 7, 8}
+    with pytest.raises(ValueError, match="do not fit"):
+        dqn.target_replay(3, 2).restore(replay.arrays(), replay.size, 2)
 
 
 # --- masking ---------------------------------------------------------------------------------------

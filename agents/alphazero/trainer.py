@@ -34,45 +34,21 @@ from agents.learning.keras_helpers import (
     set_optimizer_values,
 )
 from agents.learning.loop import Mapper, train_learner
+from agents.learning.replay import ReplayBuffer
 from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]
 
 
-class Replay:
-    """Ring buffer of (observation, legal mask, visit distribution, outcome)."""
-
-    def __init__(self, capacity: int, observation_size: int, num_actions: int):
-        self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
-        self.masks = np.zeros((capacity, num_actions), dtype=bool)
-        self.pis = np.zeros((capacity, num_actions), dtype=np.float32)
-        self.zs = np.zeros(capacity, dtype=np.float32)
-        self.capacity, self.pos, self.size = capacity, 0, 0
-
-    def add(self, obs, masks, pis, zs) -> None:
-        n = min(len(obs), self.capacity)  # keep the newest
-        rows = (self.pos + np.arange(n)) % self.capacity
-        self.obs[rows], self.masks[rows], self.pis[rows], self.zs[rows] = obs[-n:], masks[-n:], pis[-n:], zs[-n:]
-        self.pos = int((self.pos + n) % self.capacity)
-        self.size = min(self.capacity, self.size + n)
-
-    def sample(self, rng: np.random.Generator, shape: tuple[int, ...]):
-        rows = rng.integers(0, self.size, size=shape)
-        return self.obs[rows], self.masks[rows], self.pis[rows], self.zs[rows]
-
-    def arrays(self) -> dict:
-        n = self.size
-        return {
-            "replay_obs": self.obs[:n],
-            "replay_masks": self.masks[:n],
-            "replay_pis": self.pis[:n],
-            "replay_zs": self.zs[:n],
-        }
-
-    def restore(self, arrays: dict, size: int, pos: int) -> None:
-        self.obs[:size], self.masks[:size] = arrays["replay_obs"], arrays["replay_masks"]
-        self.pis[:size], self.zs[:size] = arrays["replay_pis"], arrays["replay_zs"]
-        self.size, self.pos = size, pos
+def search_replay(capacity: int, observation_size: int, num_actions: int) -> ReplayBuffer:
+    """The replay of (observation, legal mask, visit distribution, outcome) rows."""
+    columns = {
+        "obs": ((observation_size,), np.float32),
+        "masks": ((num_actions,), bool),
+        "pis": ((num_actions,), np.float32),
+        "zs": ((), np.float32),
+    }
+    return ReplayBuffer(capacity, columns)
 
 
 def _mirror_connect_four(obs, masks, pis):
@@ -217,7 +193,7 @@ class AlphaZeroLearner:
             self.model.set_weights(initial_weights(c.init_model, g, wanted, c.input_features))
         self.optimizer = build_optimizer(self.model, c.learning_rate)
         self.train_phase = make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
-        self.replay = Replay(c.replay_size, g.observation_size, g.num_actions)
+        self.replay = search_replay(c.replay_size, g.observation_size, g.num_actions)
         self.mirror = MIRRORS.get(g.name) if c.mirror_augment else None
         self.episodes, self.updates = 0, 0
         self.last_loss = float("nan")
@@ -238,9 +214,10 @@ class AlphaZeroLearner:
         decisions = len(b.zs)
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()
-        self.replay.add(b.obs, b.masks, b.pis, b.zs)
+        self.replay.add({"obs": b.obs, "masks": b.masks, "pis": b.pis, "zs": b.zs})
         if self.mirror is not None and decisions:
-            self.replay.add(*self.mirror(b.obs, b.masks, b.pis), b.zs)
+            obs, masks, pis = self.mirror(b.obs, b.masks, b.pis)
+            self.replay.add({"obs": obs, "masks": masks, "pis": pis, "zs": b.zs})
         info = {
             "trained": False,
             "decisions": decisions,
@@ -250,7 +227,8 @@ class AlphaZeroLearner:
         }
         if self.replay.size >= max(c.min_replay, 1):
             shape = (c.updates_per_batch, min(c.batch_size, self.replay.size))
-            obs, masks, pis, zs = self.replay.sample(self.rng, shape)
+            rows = self.replay.sample(self.rng, shape)
+            obs, masks, pis, zs = rows["obs"], rows["masks"], rows["pis"], rows["zs"]
             if self.features is not None:
                 obs = with_features(obs, self.features)
             metrics = self.train_phase(obs, masks, pis, zs)

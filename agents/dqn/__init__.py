@@ -18,7 +18,7 @@
 4. Every `eval_every` episodes the greedy agent plays fixed baselines with seats rotated.
 
 Modules: `config` (DQNConfig, per-game defaults, schedules), `selfplay` (recorder, targets,
-mirrors, replay; no TensorFlow), `model` (the only one importing TensorFlow, lazily), `trainer`
+mirrors, the replay's columns; no TensorFlow), `model` (the only one importing TensorFlow, lazily), `trainer`
 (DQNLearner and `train`, the loop of agents/learning/loop.py).
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from agents.dqn.config import GAME_DEFAULTS, DQNConfig, default_config, epsilon_at, learning_rate_at, load_config
 from agents.dqn.model import build_q_network, make_train_phase, make_train_step, numpy_network
-from agents.dqn.selfplay import MIRRORS, ReplayBuffer, SelfPlayRecorder, episode_targets, self_play
+from agents.dqn.selfplay import MIRRORS, SelfPlayRecorder, episode_targets, self_play, target_replay
 from agents.dqn.trainer import DQNLearner, initial_weights, train
 
 __all__ = [
@@ -40,7 +40,7 @@ __all__ = [
     "SelfPlayRecorder",
     "self_play",
     "MIRRORS",
-    "ReplayBuffer",
+    "target_replay",
     "build_q_network",
     "numpy_network",
     "make_train_step",

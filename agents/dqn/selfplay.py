@@ -18,6 +18,7 @@ import games
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent, masked_argmax
 from agents.learned import NumpyQNetwork
+from agents.learning.replay import ReplayBuffer
 from games import Game, State
 from games.batch import BatchState
 
@@ -226,43 +227,7 @@ def _mirror_connect_four(obs: np.ndarray, actions: np.ndarray) -> tuple[np.ndarr
 MIRRORS = {"connect_four": _mirror_connect_four}
 
 
-class ReplayBuffer:
-    """Fixed-size ring buffer of (observation, action, target), numpy arrays."""
-
-    def __init__(self, capacity: int, observation_size: int):
-        self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
-        self.actions = np.zeros(capacity, dtype=np.int32)
-        self.targets = np.zeros(capacity, dtype=np.float32)
-        self.capacity = capacity
-        self.pos = 0  # next row to write
-        self.size = 0
-
-    def add(self, obs: np.ndarray, actions: np.ndarray, targets: np.ndarray) -> None:
-        n = len(obs)
-        if n > self.capacity:  # keep the newest
-            obs, actions, targets = obs[-self.capacity :], actions[-self.capacity :], targets[-self.capacity :]
-            n = self.capacity
-        rows = (self.pos + np.arange(n)) % self.capacity
-        self.obs[rows] = obs
-        self.actions[rows] = actions
-        self.targets[rows] = targets
-        self.pos = int((self.pos + n) % self.capacity)
-        self.size = min(self.capacity, self.size + n)
-
-    def sample(self, rng: np.random.Generator, shape: tuple[int, ...]):
-        rows = rng.integers(0, self.size, size=shape)
-        return self.obs[rows], self.actions[rows], self.targets[rows]
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The filled rows, for a checkpoint."""
-        n = self.size
-        return {"replay_obs": self.obs[:n], "replay_actions": self.actions[:n], "replay_targets": self.targets[:n]}
-
-    def restore(self, arrays, size: int, pos: int) -> None:
-        """Refill from `arrays()` of a checkpoint; ValueError if they do not fit."""
-        if not (0 <= size <= self.capacity and 0 <= pos < self.capacity):
-            raise ValueError(f"replay of {size} rows (position {pos}) does not fit a capacity of {self.capacity}")
-        self.obs[:size] = arrays["replay_obs"]
-        self.actions[:size] = arrays["replay_actions"]
-        self.targets[:size] = arrays["replay_targets"]
-        self.size, self.pos = size, pos
+def target_replay(capacity: int, observation_size: int) -> ReplayBuffer:
+    """The replay of (observation, action, Monte-Carlo target) rows."""
+    columns = {"obs": ((observation_size,), np.float32), "actions": ((), np.int32), "targets": ((), np.float32)}
+    return ReplayBuffer(capacity, columns)

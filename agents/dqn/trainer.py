@@ -25,12 +25,12 @@ from agents.dqn.config import DQNConfig, epsilon_at, learning_rate_at
 from agents.dqn.model import build_q_network, make_train_phase, numpy_network
 from agents.dqn.selfplay import (
     MIRRORS,
-    ReplayBuffer,
     SelfPlayRecorder,
     SelfPlayShard,
     play_shard,
     self_play,
     shard_sizes,
+    target_replay,
 )
 from agents.learned import LearnedAgent, load_network, model_metadata
 from agents.learning.keras_helpers import (
@@ -87,7 +87,7 @@ class DQNLearner:
             self.model.set_weights(initial_weights(config, self.game))
         self.optimizer = build_optimizer(self.model, config.learning_rate)
         self.train_phase = make_train_phase(self.model, self.optimizer)
-        self.replay = ReplayBuffer(config.replay_size, self.game.observation_size)
+        self.replay = target_replay(config.replay_size, self.game.observation_size)
         self.network = numpy_network(self.model, config)
         self.recorder = SelfPlayRecorder(self.network, self.rng)
         if config.mirror_augment and self.game.name not in MIRRORS:
@@ -108,9 +108,10 @@ class DQNLearner:
         t0 = time.perf_counter()
         epsilon = self.epsilon
         obs, actions, targets = self.self_play_phase(epsilon)
-        self.replay.add(obs, actions, targets)
+        self.replay.add({"obs": obs, "actions": actions, "targets": targets})
         if c.mirror_augment:
-            self.replay.add(*MIRRORS[self.game.name](obs, actions), targets)
+            mirrored_obs, mirrored_actions = MIRRORS[self.game.name](obs, actions)
+            self.replay.add({"obs": mirrored_obs, "actions": mirrored_actions, "targets": targets})
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()
         trained = self.replay.size >= max(c.min_replay, 1) and c.updates_per_batch > 0
@@ -173,8 +174,8 @@ class DQNLearner:
 
     def train(self, num_updates: int) -> float:
         """`num_updates` Adam steps on replay samples; the mean loss."""
-        obs, actions, targets = self.replay.sample(self.rng, (num_updates, self.config.batch_size))
-        loss = self.train_phase(obs, actions, targets)
+        rows = self.replay.sample(self.rng, (num_updates, self.config.batch_size))
+        loss = self.train_phase(rows["obs"], rows["actions"], rows["targets"])
         self.updates += num_updates
         return float(loss)
 

@@ -27,7 +27,7 @@ from agents.learning.keras_helpers import (
     set_optimizer_values,
 )
 from agents.learning.loop import Mapper, train_learner
-from agents.nfsp.buffers import Reservoir, TransitionReplay
+from agents.nfsp.buffers import Reservoir, transition_replay
 from agents.nfsp.config import NFSPConfig, epsilon_at
 from agents.nfsp.model import build_mlp, make_train_phase
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, masked_softmax, sample_actions
@@ -69,7 +69,7 @@ class NFSPLearner:
         self.train_phase = make_train_phase(
             self.q_model, self.target_model, self.policy_model, self.q_optimizer, self.sl_optimizer, c.gamma
         )
-        self.replay = TransitionReplay(c.rl_replay_size, size, n_act)
+        self.replay = transition_replay(c.rl_replay_size, size, n_act)
         self.reservoir = Reservoir(c.sl_reservoir_size, size, n_act)
         self.recorder = Recorder(self._choose)
         for spec in c.opponent_mix:  # a bad spec fails now, not after the first batch
@@ -183,8 +183,8 @@ class NFSPLearner:
             obj.set_weights([arrays[f"{name}_w{i}"] for i in range(len(obj.weights))])
         for name, opt in (("qopt", self.q_optimizer), ("slopt", self.sl_optimizer)):
             set_optimizer_values(opt, [arrays[f"{name}_{i}"] for i in range(len(opt.variables))])
-        self.replay.restore(arrays, state["replay"])
-        self.reservoir.restore(arrays, state["reservoir"])
+        self.replay.restore(arrays, **state["replay"])
+        self.reservoir.restore(arrays, **state["reservoir"])
         self.last_sync = state["last_sync"]
         self._refresh_networks()
 

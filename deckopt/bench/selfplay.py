@@ -75,7 +75,8 @@ class DQNHarness:
 
     def fill_replay(self, min_size: int) -> None:
         while self.trainer.replay.size < min_size:
-            self.trainer.replay.add(*self.self_play(LOCKSTEP_GAMES, 1.0))
+            obs, actions, targets = self.self_play(LOCKSTEP_GAMES, 1.0)
+            self.trainer.replay.add({"obs": obs, "actions": actions, "targets": targets})
 
     def train_phase(self) -> None:
         """One phase of the training loop: replay sampling + `updates` compiled steps."""
@@ -86,7 +87,8 @@ class DQNHarness:
         import tensorflow as tf
 
         step = self._dqn.make_train_step(self.model, self.trainer.optimizer)
-        batch = [tf.constant(x) for x in self.trainer.replay.sample(self.rng, (self.batch_size,))]
+        rows = self.trainer.replay.sample(self.rng, (self.batch_size,))
+        batch = [tf.constant(rows[name]) for name in ("obs", "actions", "targets")]
         return lambda: step(*batch)
 
 

@@ -15,6 +15,7 @@ from agents import dqn
 from agents.dqn.config import DQNConfig
 from agents.learned import LearnedAgent, NumpyQNetwork
 from agents.learning.keras_helpers import init_tensorflow
+from agents.learning.seating import MIRRORS
 from games import UserError
 from games.config import config_from_dict, settings_help
 
@@ -124,7 +125,8 @@ def test_connect_four_mirror_is_the_mirrored_game():
         moves.append(move)
         a.apply_action(move)
         b.apply_action(6 - move)
-    mirrored_obs, mirrored_moves = dqn.MIRRORS["connect_four"](np.stack(obs_a), np.array(moves))
+    mirror = MIRRORS["connect_four"]
+    mirrored_obs, mirrored_moves = mirror.observations(np.stack(obs_a)), mirror.actions(np.array(moves))
     np.testing.assert_array_equal(mirrored_obs, np.stack(obs_b))
     np.testing.assert_array_equal(mirrored_moves, 6 - np.array(moves))
     with pytest.raises(UserError, match="mirror"):

@@ -16,6 +16,7 @@ from agents.base import Agent
 from agents.learning.config import LearnerConfig
 from agents.learning.loop import train_learner
 from agents.learning.runfolder import read_checkpoint
+from agents.learning.seating import MIRRORS, seat_agents
 from games import UserError
 from games.config import config_from_dict, setting
 
@@ -131,3 +132,21 @@ def test_a_checkpoint_of_another_learner_is_refused(tmp_path):
 
     with pytest.raises(UserError, match="a tiny checkpoint"):
         train_learner(OtherLearner, "tic_tac_toe", tiny(), tmp_path / "run", resume=True)
+
+
+def test_seats_give_each_opponent_its_fraction_and_the_learner_one_seat_there():
+    seats = seat_agents(20, 3, [("a", 0.25), ("b", 0.5)], np.random.default_rng(0))
+    assert [sorted(set(s)) for s in seats] == [[0, 1]] * 5 + [[0, 2]] * 10 + [[0]] * 5
+    assert all(s.count(0) == 1 for s in seats[:15]) and seats[15:] == [[0, 0, 0]] * 5
+
+
+def test_the_connect_four_mirror_maps_a_position_to_the_mirrored_one():
+    game, rng = games.make("connect_four"), np.random.default_rng(1)
+    a, b = game.new_initial_state(rng), game.new_initial_state(rng)
+    for move in (0, 1, 1, 5, 6, 3):
+        a.apply_action(move)
+        b.apply_action(6 - move)
+    mirror = MIRRORS["connect_four"]
+    np.testing.assert_array_equal(mirror.observations(a.observation(0)[None]), b.observation(0)[None])
+    np.testing.assert_array_equal(mirror.per_action(np.arange(7)[None]), [[6, 5, 4, 3, 2, 1, 0]])
+    np.testing.assert_array_equal(mirror.actions(np.array([0, 2])), [6, 4])

@@ -35,6 +35,7 @@ from agents.learning.keras_helpers import (
 )
 from agents.learning.loop import Mapper, train_learner
 from agents.learning.replay import ReplayBuffer
+from agents.learning.seating import MIRRORS
 from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]
@@ -49,14 +50,6 @@ def search_replay(capacity: int, observation_size: int, num_actions: int) -> Rep
         "zs": ((), np.float32),
     }
     return ReplayBuffer(capacity, columns)
-
-
-def _mirror_connect_four(obs, masks, pis):
-    """Left-right mirror: two 6 x 7 planes; column c becomes 6 - c."""
-    return obs.reshape(-1, 2, 6, 7)[:, :, :, ::-1].reshape(len(obs), -1), masks[:, ::-1], pis[:, ::-1]
-
-
-MIRRORS = {"connect_four": _mirror_connect_four}
 
 
 @dataclasses.dataclass
@@ -216,8 +209,10 @@ class AlphaZeroLearner:
         t1 = time.perf_counter()
         self.replay.add({"obs": b.obs, "masks": b.masks, "pis": b.pis, "zs": b.zs})
         if self.mirror is not None and decisions:
-            obs, masks, pis = self.mirror(b.obs, b.masks, b.pis)
-            self.replay.add({"obs": obs, "masks": masks, "pis": pis, "zs": b.zs})
+            m = self.mirror
+            self.replay.add(
+                {"obs": m.observations(b.obs), "masks": m.per_action(b.masks), "pis": m.per_action(b.pis), "zs": b.zs}
+            )
         info = {
             "trained": False,
             "decisions": decisions,

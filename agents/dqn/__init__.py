@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from agents.dqn.config import GAME_DEFAULTS, DQNConfig, default_config, epsilon_at, learning_rate_at, load_config
 from agents.dqn.model import build_q_network, make_train_phase, make_train_step, numpy_network
-from agents.dqn.selfplay import MIRRORS, SelfPlayRecorder, episode_targets, self_play, target_replay
+from agents.dqn.selfplay import SelfPlayRecorder, episode_targets, self_play, target_replay
 from agents.dqn.trainer import DQNLearner, initial_weights, train
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "episode_targets",
     "SelfPlayRecorder",
     "self_play",
-    "MIRRORS",
     "target_replay",
     "build_q_network",
     "numpy_network",

@@ -24,7 +24,6 @@ import games
 from agents.dqn.config import DQNConfig, epsilon_at, learning_rate_at
 from agents.dqn.model import build_q_network, make_train_phase, numpy_network
 from agents.dqn.selfplay import (
-    MIRRORS,
     SelfPlayRecorder,
     SelfPlayShard,
     play_shard,
@@ -42,6 +41,7 @@ from agents.learning.keras_helpers import (
     set_optimizer_values,
 )
 from agents.learning.loop import Mapper, play_in_process, train_learner
+from agents.learning.seating import MIRRORS, mix_opponents
 from games import UserError
 
 
@@ -110,8 +110,8 @@ class DQNLearner:
         obs, actions, targets = self.self_play_phase(epsilon)
         self.replay.add({"obs": obs, "actions": actions, "targets": targets})
         if c.mirror_augment:
-            mirrored_obs, mirrored_actions = MIRRORS[self.game.name](obs, actions)
-            self.replay.add({"obs": mirrored_obs, "actions": mirrored_actions, "targets": targets})
+            mirror = MIRRORS[self.game.name]
+            self.replay.add({"obs": mirror.observations(obs), "actions": mirror.actions(actions), "targets": targets})
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()
         trained = self.replay.size >= max(c.min_replay, 1) and c.updates_per_batch > 0
@@ -136,10 +136,7 @@ class DQNLearner:
         c = self.config
         if c.selfplay_shards == 1:
             # baseline opponents are made afresh from the run's generator: nothing extra to checkpoint
-            opponents = [
-                (agents.make(spec, self.game, seed=np.random.default_rng(self.rng.integers(2**63))), fraction)
-                for spec, fraction in sorted(c.opponent_mix.items())
-            ]
+            opponents = mix_opponents(self.game, c.opponent_mix, self.rng)
             obs, actions, targets, _ = self_play(
                 self.game,
                 self.recorder,

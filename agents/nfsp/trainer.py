@@ -27,11 +27,12 @@ from agents.learning.keras_helpers import (
     set_optimizer_values,
 )
 from agents.learning.loop import Mapper, train_learner
+from agents.learning.seating import mix_opponents
 from agents.nfsp.buffers import Reservoir, transition_replay
 from agents.nfsp.config import NFSPConfig, epsilon_at
 from agents.nfsp.model import build_mlp, make_train_phase
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, masked_softmax, sample_actions
-from agents.rollout import Recorder, make_opponents, play_recorded
+from agents.rollout import Recorder, play_recorded
 
 
 class NFSPLearner:
@@ -73,7 +74,7 @@ class NFSPLearner:
         self.reservoir = Reservoir(c.sl_reservoir_size, size, n_act)
         self.recorder = Recorder(self._choose)
         for spec in c.opponent_mix:  # a bad spec fails now, not after the first batch
-            make_opponents(g, {spec: 0.0}, np.random.default_rng(0))
+            mix_opponents(g, {spec: 0.0}, np.random.default_rng(0))
         self.episodes, self.updates, self.last_sync = 0, 0, 0
         self.last_loss = float("nan")
         self._refresh_networks()
@@ -100,7 +101,7 @@ class NFSPLearner:
         t0 = time.perf_counter()
         self._epsilon = epsilon_at(c, self.episodes)
         self._follows_br = self.rng.random((c.games_per_batch, self.game.num_players)) < c.anticipatory
-        opponents = make_opponents(self.game, c.opponent_mix, self.rng)
+        opponents = mix_opponents(self.game, c.opponent_mix, self.rng)
         batch = play_recorded(self.game, self.recorder, c.games_per_batch, self.rng, opponents)
         self._store(batch)
         self.episodes += c.games_per_batch

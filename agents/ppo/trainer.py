@@ -18,10 +18,11 @@ import games
 from agents.learned import NumpyQNetwork, model_metadata
 from agents.learning.keras_helpers import init_tensorflow, model_weights, optimizer_values, set_optimizer_values
 from agents.learning.loop import Mapper, train_learner
+from agents.learning.seating import mix_opponents
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, log_probs, masked_softmax, sample_actions
 from agents.ppo.config import PPOConfig, learning_rate_at
 from agents.ppo.model import build_mlp, build_optimizer, make_update
-from agents.rollout import Recorder, gae, make_opponents, play_recorded
+from agents.rollout import Recorder, gae, play_recorded
 
 METRICS = ["loss", "pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"]
 
@@ -57,7 +58,7 @@ class PPOLearner:
         self.update = make_update(self.actor, self.critic, self.optimizer, c)
         self.recorder = Recorder(self._choose)
         for spec in c.opponent_mix:  # a bad spec fails now, not after the first batch
-            make_opponents(g, {spec: 0.0}, np.random.default_rng(0))
+            mix_opponents(g, {spec: 0.0}, np.random.default_rng(0))
         self.episodes, self.updates = 0, 0
         self.last_loss = float("nan")
         self._refresh_networks()
@@ -76,7 +77,7 @@ class PPOLearner:
     def step(self) -> dict:
         c = self.config
         t0 = time.perf_counter()
-        opponents = make_opponents(self.game, c.opponent_mix, self.rng)
+        opponents = mix_opponents(self.game, c.opponent_mix, self.rng)
         batch = play_recorded(self.game, self.recorder, c.games_per_batch, self.rng, opponents)
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import Agent, masked_argmax
+from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
 from games import Game, State, UserError
 from games.batch import BatchState
 
@@ -262,7 +263,6 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         network = NumpyQNetwork([v.numpy() for v in model.weights], activations, planes)
     except Exception as exc:  # a corrupt or foreign archive can fail in many ways inside Keras
         raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
-    from agents.policy import POLICY_KERAS_PREFIX
 
     game_name, policy = None, None
     for prefix in (KERAS_NAME_PREFIX, POLICY_KERAS_PREFIX):
@@ -344,7 +344,5 @@ def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) ->
     Q-network, a `PolicyAgent` (sampling with `rng`, or greedy) for a policy network."""
     network, metadata = load_network(str(spec), game)
     if "policy" in metadata:
-        from agents.policy import PolicyAgent
-
         return PolicyAgent(game, network, metadata["policy"], rng, metadata)
     return LearnedAgent(game, network, metadata)

@@ -40,8 +40,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import agents
 from agents.base import Agent
+from agents.heuristics import make_heuristic
 from agents.mcts_spec import MCTSConfig, parse_spec
+from agents.pruning.networks import load as load_pruning_networks
+from agents.pruning.schedule import PruneSchedule, ScheduleConfig
 from games import Game, State, UserError
 
 _UNIFORMS = 4096  # uniforms drawn per refill; rollouts consume one per move
@@ -136,9 +140,7 @@ class MCTSAgent(Agent):
             self._value_fn = make_value_fn(config.value, game, rng)
         self._prune_nets = None
         if config.prune is not None:
-            from agents.pruning.networks import load
-
-            self._prune_nets = load(config.prune)
+            self._prune_nets = load_pruning_networks(config.prune)
 
     # public ---------------------------------------------------------------------------------
     def act(self, states: Sequence[State]) -> np.ndarray:
@@ -165,8 +167,6 @@ class MCTSAgent(Agent):
         hidden = type(state).resample_hidden is not State.resample_hidden
         sched = None
         if self._prune_nets is not None:
-            from agents.pruning.schedule import PruneSchedule, ScheduleConfig
-
             sched = PruneSchedule(self._prune_nets, legal, budget, ScheduleConfig(soft=cfg.soft))
         if hidden:
             stats, sims = self._search_hidden(state, rng, budget, deadline, policy, sched)
@@ -369,8 +369,6 @@ class MCTSAgent(Agent):
 
 
 def _heuristic_policy(game: Game, rng: np.random.Generator) -> Callable[[State], int]:
-    from agents.heuristics import make_heuristic
-
     agent = make_heuristic(game, rng)
     choose = getattr(agent, "choose", None)
     if choose is not None:
@@ -383,8 +381,6 @@ def make_value_fn(spec: str, game: Game, rng: np.random.Generator) -> Callable[[
     other gets the negation (the games are zero-sum). More players: each player's own max Q over
     the mover's legal actions from that player's observation (an approximation: a Q-network only
     scores its own decisions). Clipped to [-1, 1]."""
-    import agents
-
     agent = agents.make(spec, game, rng)
     q_fn = getattr(agent, "network", None)  # a LearnedAgent's numpy Q-network: obs batch -> Q
     if q_fn is None:

@@ -395,7 +395,7 @@ def test_the_shipped_tic_tac_toe_search_is_unexploitable():
 
 
 def test_the_connect_four_solver_agrees_with_exhaustive_search():
-    from agents.alphazero.connect_four_solver import Solver
+    from agents.connect_four_solver import Solver
 
     def exhaustive(s) -> int:
         if s.is_terminal():

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 import games
-from agents.alphazero.agent import AlphaZeroAgent
+from agents.alphazero.agent import AlphaZeroAgent, load_network
 from agents.alphazero.config import AlphaZeroConfig
 from agents.alphazero.features import FeatureNetwork, feature_function, with_features
 from agents.alphazero.model import build_network, make_train_phase
@@ -139,8 +139,6 @@ def initial_weights(spec: str, game, wanted: list[np.ndarray], input_features: s
     """The weights of the az model `spec` (fine-tuning), refused unless they have the shapes of the
     config's network (`wanted`). A model without input features starts a network with them as it
     was: the features' input weights begin at zero."""
-    from agents.alphazero.agent import load_network
-
     network, metadata, is_q = load_network(spec, game)
     weights = list(network.weights)
     own = metadata.get("input_features", "")

@@ -15,7 +15,7 @@ import agents
 import games
 from agents import alphazero as az
 from agents.alphazero.search import best_action, network_evaluator, puct_search, search_roots
-from agents.learned import NumpyQNetwork, model_metadata, npz_bytes, read_npz
+from agents.learned import NumpyNetwork, model_metadata, npz_bytes, read_npz
 from games import UserError
 from games.config import config_from_dict
 
@@ -39,13 +39,13 @@ def tiny(**settings) -> az.AlphaZeroConfig:
     return config_from_dict(az.AlphaZeroConfig, {**TINY, **settings})
 
 
-def random_network(game, seed=0, hidden=32) -> NumpyQNetwork:
+def random_network(game, seed=0, hidden=32) -> NumpyNetwork:
     rng = np.random.default_rng(seed)
     sizes = [game.observation_size, hidden, game.num_actions + 1]
     weights = []
     for a, b in zip(sizes, sizes[1:]):
         weights += [rng.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32), rng.normal(0, 0.1, b).astype(np.float32)]
-    return NumpyQNetwork(weights, ["relu", "linear"])
+    return NumpyNetwork(weights, ["relu", "linear"])
 
 
 def uninformed(game):
@@ -449,9 +449,9 @@ def test_a_convolutional_network_acts_in_numpy_as_keras_computes_it(tmp_path):
 
 def test_convolutions_need_board_planes():
     with pytest.raises(ValueError, match="planes"):
-        NumpyQNetwork([np.zeros((3, 3, 2, 4)), np.zeros(4), np.zeros((168, 8)), np.zeros(8)], ["relu", "linear"])
+        NumpyNetwork([np.zeros((3, 3, 2, 4)), np.zeros(4), np.zeros((168, 8)), np.zeros(8)], ["relu", "linear"])
     with pytest.raises(ValueError, match="chain"):  # the Dense layer after the convolutions must take 6 x 7 x 4
-        NumpyQNetwork(
+        NumpyNetwork(
             [np.zeros((3, 3, 2, 4)), np.zeros(4), np.zeros((100, 8)), np.zeros(8)], ["relu", "linear"], (2, 6, 7)
         )
     with pytest.raises(UserError, match="not board planes"):

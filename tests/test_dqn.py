@@ -13,7 +13,7 @@ import agents
 import games
 from agents import dqn
 from agents.dqn.config import DQNConfig
-from agents.learned import LearnedAgent, NumpyQNetwork
+from agents.learned import LearnedAgent, NumpyNetwork
 from agents.learning.keras_helpers import init_tensorflow
 from agents.learning.seating import MIRRORS
 from games import UserError
@@ -38,11 +38,11 @@ def tiny(**settings) -> DQNConfig:
     return config_from_dict(DQNConfig, {**TINY, **settings})
 
 
-def random_net(rng, sizes=(18, 8, 9)) -> NumpyQNetwork:
+def random_net(rng, sizes=(18, 8, 9)) -> NumpyNetwork:
     weights = []
     for a, b in zip(sizes, sizes[1:]):
         weights += [rng.normal(size=(a, b)), np.zeros(b)]
-    return NumpyQNetwork(weights, ["relu"] * (len(sizes) - 2) + ["tanh"])
+    return NumpyNetwork(weights, ["relu"] * (len(sizes) - 2) + ["tanh"])
 
 
 def random_states(game, count: int, rng: np.random.Generator) -> list:
@@ -160,7 +160,7 @@ def test_untrained_agents_never_choose_illegal_actions(game_name):
     weights = []
     for a, b in zip(sizes, sizes[1:]):
         weights += [rng.normal(scale=3.0, size=(a, b)), rng.normal(size=b)]
-    net = NumpyQNetwork(weights, ["relu", "tanh"])
+    net = NumpyNetwork(weights, ["relu", "tanh"])
     states = random_states(game, 300, rng)
     masks = np.stack([s.legal_mask() for s in states])
     recorder = dqn.SelfPlayRecorder(net, rng)

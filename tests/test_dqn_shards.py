@@ -12,7 +12,7 @@ import pytest
 from agents import dqn
 from agents.dqn.config import DQNConfig
 from agents.dqn.selfplay import SelfPlayRecorder, SelfPlayShard, play_shard, self_play, shard_sizes
-from agents.learned import NumpyQNetwork
+from agents.learned import NumpyNetwork
 from agents.learning.runfolder import read_checkpoint, read_run_config
 from deckopt.cli import main
 from evolution.parallel import Mapper
@@ -43,7 +43,7 @@ def test_a_shard_is_the_lock_step_self_play_of_its_seed():
     from games import make
 
     own = np.random.default_rng(123)
-    recorder = SelfPlayRecorder(NumpyQNetwork(weights, ["relu", "tanh"]), own)
+    recorder = SelfPlayRecorder(NumpyNetwork(weights, ["relu", "tanh"]), own)
     want = self_play(make("connect_four"), recorder, 12, 0.3, 0.9, own)
     for x, y in zip(got, want, strict=True):
         np.testing.assert_array_equal(x, y)

@@ -271,9 +271,9 @@ def test_bad_spec_on_the_command_line_exits_2(capsys):
 # --- leaf values from a learned agent ---------------------------------------------------------
 def _constant_q_model(tmp_path, game, q):
     """A model file whose network outputs Q = q for every action of every observation."""
-    from agents.learned import NumpyQNetwork, model_metadata, npz_bytes
+    from agents.learned import NumpyNetwork, model_metadata, npz_bytes
 
-    net = NumpyQNetwork(
+    net = NumpyNetwork(
         [
             np.zeros((game.observation_size, 4), np.float32),
             np.zeros(4, np.float32),

@@ -25,7 +25,7 @@ from agents.alphazero.config import AlphaZeroConfig
 from agents.alphazero.features import FeatureNetwork, feature_function, with_features
 from agents.alphazero.model import build_network, make_train_phase
 from agents.alphazero.search import network_evaluator, search_roots
-from agents.learned import NumpyQNetwork, model_metadata
+from agents.learned import NumpyNetwork, model_metadata
 from agents.learning.keras_helpers import (
     build_optimizer,
     init_tensorflow,
@@ -194,7 +194,7 @@ class AlphaZeroLearner:
         c = self.config
         act = [c.activation] * (len(c.conv_channels) + len(c.hidden_layers)) + ["linear"]
         planes = self.game.observation_planes if c.conv_channels else None
-        self.network = NumpyQNetwork(model_weights(self.model), act, planes)  # saved as it is
+        self.network = NumpyNetwork(model_weights(self.model), act, planes)  # saved as it is
         self.acting = FeatureNetwork(self.network, c.input_features, self.game.name) if self.features else self.network
         self.evaluate = network_evaluator(self.game, self.acting)
 

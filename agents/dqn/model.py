@@ -7,7 +7,7 @@ the run's TensorFlow files: agents/learning/keras_helpers.py).
 
 from __future__ import annotations
 
-from agents.learned import KERAS_NAME_PREFIX, NumpyQNetwork
+from agents.learned import KERAS_NAME_PREFIX, NumpyNetwork
 from agents.learning.keras_helpers import model_weights
 
 
@@ -27,9 +27,9 @@ def build_q_network(game, config):
     return keras.Model(inputs, q, name=KERAS_NAME_PREFIX + game.name)
 
 
-def numpy_network(model, config) -> NumpyQNetwork:
+def numpy_network(model, config) -> NumpyNetwork:
     activations = [config.activation] * len(config.hidden_layers) + [config.output_activation]
-    return NumpyQNetwork(model_weights(model), activations)
+    return NumpyNetwork(model_weights(model), activations)
 
 
 def make_train_step(model, optimizer):

@@ -1,6 +1,6 @@
 """Self-play data for the DQN: lock-step games, Monte-Carlo targets, the replay's columns.
 
-No TensorFlow here: the acting network is a numpy copy of the weights (`NumpyQNetwork`).
+No TensorFlow here: the acting network is a numpy copy of the weights (`NumpyNetwork`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import games
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent, masked_argmax
-from agents.learned import NumpyQNetwork
+from agents.learned import NumpyNetwork
 from agents.learning.replay import ReplayBuffer
 from agents.learning.seating import mix_opponents, seat_agents
 from games import Game, State
@@ -46,7 +46,7 @@ class SelfPlayRecorder(Agent):
 
     spec = "self-play"
 
-    def __init__(self, network: NumpyQNetwork, rng: np.random.Generator):
+    def __init__(self, network: NumpyNetwork, rng: np.random.Generator):
         self.network = network
         self.rng = rng
         self.epsilon = 1.0
@@ -188,7 +188,7 @@ def play_shard(shard: SelfPlayShard) -> tuple[np.ndarray, np.ndarray, np.ndarray
     game = _game(shard.game_name, json.dumps(shard.game_config, sort_keys=True))
     rng = np.random.default_rng(shard.seed)
     opponents = mix_opponents(game, dict(shard.opponent_mix), rng)
-    recorder = SelfPlayRecorder(NumpyQNetwork(shard.weights, shard.activations), rng)
+    recorder = SelfPlayRecorder(NumpyNetwork(shard.weights, shard.activations), rng)
     obs, actions, targets, returns = self_play(
         game, recorder, shard.num_games, shard.epsilon, shard.gamma, rng, shard.random_opening_moves, opponents
     )

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.learned import NumpyQNetwork, npz_bytes
+from agents.learned import NumpyNetwork, npz_bytes
 from agents.learning.keras_helpers import ScalarWriter, save_keras_atomic
 from games import UserError
 from games.config import config_from_dict, config_to_dict, read_settings
@@ -158,7 +158,7 @@ class RunLog:
         self.write_metrics()
         self._scalars.flush()
 
-    def save_model(self, keras_model, network: NumpyQNetwork, metadata: dict, stem: str = "model") -> None:
+    def save_model(self, keras_model, network: NumpyNetwork, metadata: dict, stem: str = "model") -> None:
         """`<stem>.keras` and `<stem>.npz` (numpy weights + metadata)."""
         with _writing(self.out / f"{stem}.keras"):
             save_keras_atomic(keras_model, self.out / f"{stem}.keras")

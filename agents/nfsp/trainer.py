@@ -18,7 +18,7 @@ import numpy as np
 
 import games
 from agents.base import masked_argmax
-from agents.learned import NumpyQNetwork, model_metadata
+from agents.learned import NumpyNetwork, model_metadata
 from agents.learning.keras_helpers import (
     build_optimizer,
     init_tensorflow,
@@ -81,8 +81,8 @@ class NFSPLearner:
 
     def _refresh_networks(self) -> None:
         act = [self.config.activation] * len(self.config.hidden_layers) + ["linear"]
-        self.q_net = NumpyQNetwork(model_weights(self.q_model), act)
-        self.policy_net = NumpyQNetwork(model_weights(self.policy_model), act)
+        self.q_net = NumpyNetwork(model_weights(self.q_model), act)
+        self.policy_net = NumpyNetwork(model_weights(self.policy_model), act)
 
     def _choose(self, obs, masks, games_, players):
         """Best response (epsilon-greedy, masked) where the seat follows it, else the average policy."""

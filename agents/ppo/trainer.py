@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 import games
-from agents.learned import NumpyQNetwork, model_metadata
+from agents.learned import NumpyNetwork, model_metadata
 from agents.learning.keras_helpers import init_tensorflow, model_weights, optimizer_values, set_optimizer_values
 from agents.learning.loop import Mapper, train_learner
 from agents.learning.seating import mix_opponents
@@ -65,8 +65,8 @@ class PPOLearner:
 
     def _refresh_networks(self) -> None:
         act = [self.config.activation] * len(self.config.hidden_layers) + ["linear"]
-        self.actor_net = NumpyQNetwork(model_weights(self.actor), act)
-        self.critic_net = NumpyQNetwork(model_weights(self.critic), act)
+        self.actor_net = NumpyNetwork(model_weights(self.actor), act)
+        self.critic_net = NumpyNetwork(model_weights(self.critic), act)
 
     def _choose(self, obs, masks, games_, players):
         probs = masked_softmax(self.actor_net(obs), masks)

@@ -17,7 +17,7 @@ import numpy as np
 
 import games
 from agents.alphazero.search import network_evaluator, puct_search
-from agents.learned import NumpyQNetwork
+from agents.learned import NumpyNetwork
 from deckopt.bench.search import opening_moves, positions
 from deckopt.bench.timing import interleaved, ratio_of_rates
 
@@ -29,13 +29,13 @@ HIDDEN = (256, 256, 256)
 REPEATS = 3
 
 
-def random_network(game, hidden=HIDDEN, seed: int = 0) -> NumpyQNetwork:
+def random_network(game, hidden=HIDDEN, seed: int = 0) -> NumpyNetwork:
     rng = np.random.default_rng(seed)
     sizes = [game.observation_size, *hidden, game.num_actions + 1]
     weights = []
     for a, b in zip(sizes, sizes[1:]):
         weights += [rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32), np.zeros(b, np.float32)]
-    return NumpyQNetwork(weights, ["relu"] * len(hidden) + ["linear"])
+    return NumpyNetwork(weights, ["relu"] * len(hidden) + ["linear"])
 
 
 def searches(states: list, evaluate, batched: bool) -> Callable[[], int]:

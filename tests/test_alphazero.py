@@ -14,8 +14,9 @@ from conftest import gwent_state, random_states
 import agents
 import games
 from agents import alphazero as az
-from agents.alphazero.search import best_action, network_evaluator, puct_search, search_roots
 from agents.learned import NumpyNetwork, model_metadata, npz_bytes, read_npz
+from agents.search.evaluators import network_evaluator
+from agents.search.puct import best_action, puct_search, search_roots
 from games import UserError
 from games.config import config_from_dict
 

@@ -26,7 +26,8 @@ def test_import_contracts_hold():
 def test_quick_imports_stay_light():
     """Importing the libraries (what loky workers and `deckopt play` do) must not load TensorFlow."""
     code = (
-        "import sys, games, agents, agents.arena, agents.learned, agents.mcts, evolution.fitness, evolution.genome\n"
+        "import sys, games, agents, agents.arena, agents.learned, agents.search.uct, agents.search.puct\n"
+        "import evolution.fitness, evolution.genome\n"
         "import deckopt.cli\n"
         "heavy = [m for m in ('tensorflow', 'keras') if m in sys.modules]\n"
         "assert not heavy, heavy\n"

@@ -8,8 +8,8 @@ from conftest import gwent_state
 import agents
 import games
 from agents.arena import play_match
-from agents.mcts import MCTSAgent
-from agents.mcts_spec import MCTSConfig, parse_spec
+from agents.search.mcts_spec import MCTSConfig, parse_spec
+from agents.search.uct import MCTSAgent
 from deckopt.cli import main as cli_main
 from games import UserError
 

@@ -24,7 +24,6 @@ from agents.alphazero.agent import AlphaZeroAgent, load_network
 from agents.alphazero.config import AlphaZeroConfig
 from agents.alphazero.features import FeatureNetwork, feature_function, with_features
 from agents.alphazero.model import build_network, make_train_phase
-from agents.alphazero.search import network_evaluator, search_roots
 from agents.learned import NumpyNetwork, model_metadata
 from agents.learning.keras_helpers import (
     build_optimizer,
@@ -36,6 +35,8 @@ from agents.learning.keras_helpers import (
 from agents.learning.loop import Mapper, train_learner
 from agents.learning.replay import ReplayBuffer
 from agents.learning.seating import MIRRORS
+from agents.search.evaluators import network_evaluator
+from agents.search.puct import search_roots
 from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]

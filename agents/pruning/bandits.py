@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import agents
-from agents.mcts import MCTSAgent
+from agents.search.uct import MCTSAgent
 from games import UserError
 
 

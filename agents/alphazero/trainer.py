@@ -32,7 +32,7 @@ from agents.learning.keras_helpers import (
     optimizer_values,
     set_optimizer_values,
 )
-from agents.learning.loop import Mapper, train_learner
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
 from agents.learning.replay import ReplayBuffer
 from agents.learning.seating import MIRRORS
 from agents.search.evaluators import network_evaluator
@@ -159,15 +159,7 @@ class AlphaZeroLearner:
     ALGO = "alphazero"
     TITLE = "AlphaZero-style self-play"
     LOSS_LABEL = "loss (policy CE + value MSE + L2)"
-    COLUMNS = [
-        "loss",
-        "decisions_per_game",
-        "selfplay_games_per_s",
-        "policy_loss",
-        "value_loss",
-        "replay_size",
-        "simulations_per_s",
-    ]
+    COLUMNS = [*SELFPLAY_COLUMNS, "policy_loss", "value_loss", "replay_size", "simulations_per_s"]
     EXPLOITABILITY = False
 
     def __init__(self, game_name: str, config: AlphaZeroConfig, mapper: Mapper | None = None):

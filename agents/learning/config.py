@@ -31,6 +31,16 @@ class LearnerConfig:
     tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
 
 
+def opponent_mix_setting(whose: str = "learner's"):
+    """The `opponent_mix` setting: {agent spec: fraction of the self-play games}."""
+    return setting(
+        factory=dict,
+        flag=False,
+        help="fraction of the self-play games in which a fixed baseline takes every seat but one, e.g. "
+        f"{{heuristic = 0.3}}; only the {whose} decisions are learned from",
+    )
+
+
 def load_learner_config(cls, game_defaults: dict, game_name: str, path=None, overrides: dict | None = None, where=""):
     """A learner's config: per-game defaults < the settings file at `path` (TOML, or JSON by suffix;
     a [game_config] table holds game options) < the non-None `overrides`."""

@@ -38,6 +38,8 @@ from games import Game, UserError
 from games.config import config_to_dict
 
 Mapper = Callable[[Callable, list[tuple]], list]
+# the metric columns the loop fills for every learner (after episodes, updates, seconds)
+SELFPLAY_COLUMNS = ["loss", "decisions_per_game", "selfplay_games_per_s"]
 
 
 class Learner(Protocol):

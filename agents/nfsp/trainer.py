@@ -26,7 +26,7 @@ from agents.learning.keras_helpers import (
     optimizer_values,
     set_optimizer_values,
 )
-from agents.learning.loop import Mapper, train_learner
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
 from agents.learning.seating import mix_opponents
 from agents.nfsp.buffers import Reservoir, transition_replay
 from agents.nfsp.config import NFSPConfig, epsilon_at
@@ -39,17 +39,7 @@ class NFSPLearner:
     ALGO = "nfsp"
     TITLE = "NFSP self-play"
     LOSS_LABEL = "loss (Q MSE + policy cross-entropy)"
-    COLUMNS = [
-        "loss",
-        "decisions_per_game",
-        "selfplay_games_per_s",
-        "q_loss",
-        "sl_loss",
-        "epsilon",
-        "rl_size",
-        "sl_size",
-        "br_fraction",
-    ]
+    COLUMNS = [*SELFPLAY_COLUMNS, "q_loss", "sl_loss", "epsilon", "rl_size", "sl_size", "br_fraction"]
     EXPLOITABILITY = False
 
     def __init__(self, game_name: str, config: NFSPConfig, mapper: Mapper | None = None):

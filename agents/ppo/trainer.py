@@ -17,7 +17,7 @@ import numpy as np
 import games
 from agents.learned import NumpyNetwork, model_metadata
 from agents.learning.keras_helpers import init_tensorflow, model_weights, optimizer_values, set_optimizer_values
-from agents.learning.loop import Mapper, train_learner
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
 from agents.learning.seating import mix_opponents
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, log_probs, masked_softmax, sample_actions
 from agents.ppo.config import PPOConfig, learning_rate_at
@@ -32,9 +32,7 @@ class PPOLearner:
     TITLE = "PPO self-play"
     LOSS_LABEL = "loss (policy + value - entropy)"
     COLUMNS = [
-        "loss",
-        "decisions_per_game",
-        "selfplay_games_per_s",
+        *SELFPLAY_COLUMNS,
         "pg_loss",
         "v_loss",
         "entropy",

@@ -50,20 +50,20 @@ from agents.search.solver import settle, wins
 from games import Game, State, UserError
 
 # --------------------------------------------------------------------------------------------
-# Search trees. Lean nodes: a few slots, children as parallel lists (perfect information) or a
-# dict keyed by action (hidden information, where the legal set varies between determinizations).
+# The search tree: lean nodes of a few slots, children keyed by action in the order they were
+# added (both loops; the legal set of a hidden-information node varies between determinizations).
 
 
 class _Node:
-    __slots__ = ("acts", "kids", "untried", "n", "w", "outcome")
+    __slots__ = ("kids", "untried", "n", "w", "outcome", "avail")
 
     def __init__(self):
-        self.acts: list[int] = []
-        self.kids: list[_Node] = []
-        self.untried: list[int] | None = None  # filled on the first visit
+        self.kids: dict[int, _Node] = {}
+        self.untried: list[int] | None = None  # perfect information: filled on the first visit
         self.n = 0  # simulations through this node
         self.w = 0.0  # sum of returns of the player who moved INTO this node
         self.outcome: list[float] | None = None  # proven returns (terminal, or solved subtree)
+        self.avail = 0  # hidden information: simulations in which this node's action was legal
 
 
 def _solve_up(path: list[_Node], movers: list[int]) -> None:
@@ -77,20 +77,10 @@ def _solve_up(path: list[_Node], movers: list[int]) -> None:
             continue
         if node.untried:
             return
-        best = settle([k.outcome for k in node.kids], p)
+        best = settle([k.outcome for k in node.kids.values()], p)
         if best is None:
             return
         node.outcome = best
-
-
-class _InfoNode:
-    __slots__ = ("kids", "n", "w", "avail")
-
-    def __init__(self):
-        self.kids: dict[int, _InfoNode] = {}
-        self.n = 0
-        self.w = 0.0
-        self.avail = 0  # simulations in which this node's action was legal at its parent
 
 
 @dataclass
@@ -167,7 +157,7 @@ class MCTSAgent(Agent):
         evaluate = rollout_returns
         root = _Node()
         sims = 0
-        active = None  # with pruning: indices of the root children still searched (None: all)
+        active = None  # with pruning: (action, child) of the root children still searched (None: all)
         while sims < budget and root.outcome is None:
             if deadline is not None and sims and time.perf_counter() >= deadline:
                 break
@@ -198,9 +188,7 @@ class MCTSAgent(Agent):
                     a = untried[j]
                     untried[j] = untried[-1]
                     untried.pop()
-                    child = _Node()
-                    node.acts.append(a)
-                    node.kids.append(child)
+                    child = node.kids[a] = _Node()
                     s.apply_action(a)
                     path.append(child)
                     movers.append(p)
@@ -211,17 +199,19 @@ class MCTSAgent(Agent):
                         r = evaluate(s, uni, policy, value_fn, lam)
                     break
                 explore = c * sqrt(log(node.n))
-                best_i = 0
+                best_a = -1
                 best_v = -math.inf
-                pairs = enumerate(node.kids) if active is None or node is not root else active
-                for i, k in pairs:
+                pairs = node.kids.items() if active is None or node is not root else active
+                for a, k in pairs:
                     o = k.outcome
                     v = o[p] if o is not None else k.w / k.n + explore / sqrt(k.n)
                     if v > best_v:
                         best_v = v
-                        best_i = i
-                s.apply_action(node.acts[best_i])
-                node = node.kids[best_i]
+                        best_a = a
+                if best_a < 0:  # every root child pruned: the first one
+                    best_a = next(iter(node.kids))
+                s.apply_action(best_a)
+                node = node.kids[best_a]
                 path.append(node)
                 movers.append(p)
             root.n += 1
@@ -235,15 +225,12 @@ class MCTSAgent(Agent):
                 if root.untried:  # every root action must have a value before any is pruned
                     sched.next_at += 1
                 else:
-                    keep = sched.update(
-                        sims,
-                        {a: k.n for a, k in zip(root.acts, root.kids)},
-                        {a: k.w / k.n for a, k in zip(root.acts, root.kids)},
-                    )
-                    active = [(i, k) for i, (a, k) in enumerate(zip(root.acts, root.kids)) if a in keep]
+                    kids = root.kids.items()
+                    keep = sched.update(sims, {a: k.n for a, k in kids}, {a: k.w / k.n for a, k in kids})
+                    active = [(a, k) for a, k in kids if a in keep]
         stats = {
             a: (k.n, k.w / k.n if k.n else 0.0, None if k.outcome is None else k.outcome[root_state.current_player])
-            for a, k in zip(root.acts, root.kids)
+            for a, k in root.kids.items()
         }
         return stats, sims
 
@@ -255,7 +242,7 @@ class MCTSAgent(Agent):
         player = root_state.current_player
         uni = Uniforms(rng)
         log, sqrt = math.log, math.sqrt
-        root = _InfoNode()
+        root = _Node()
         sims = 0
         active = None  # with pruning: the root actions still searched (None: all)
         root_actions = len(root_state.legal_actions())
@@ -281,7 +268,7 @@ class MCTSAgent(Agent):
                     for b in legal:  # every legal sibling was available this time
                         if b in kids:
                             kids[b].avail += 1
-                    child = kids[a] = _InfoNode()
+                    child = kids[a] = _Node()
                     child.avail = 1
                     s.apply_action(a)
                     path.append(child)

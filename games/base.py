@@ -42,7 +42,7 @@ class _RegisteredBatchClass:
     the engine's module, so the engine cannot name it itself)."""
 
     def __get__(self, game, owner=None) -> type | None:
-        return batch_class(getattr(owner, "name", None))
+        return batch_class(owner)
 
 
 class Game(abc.ABC):

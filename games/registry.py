@@ -59,7 +59,9 @@ def text_module(name: str) -> ModuleType:
     return _load(path)
 
 
-def batch_class(name: str | None) -> type | None:
-    """The vectorised engine of game `name`, or None (unregistered games have none)."""
-    path = GAMES[name].batch if name in GAMES else None
-    return None if path is None else _load(path)
+def batch_class(game_class: type) -> type | None:
+    """The vectorised engine of a registered game's class (or of a subclass of it), else None."""
+    entry = GAMES.get(getattr(game_class, "name", None))
+    if entry is None or entry.batch is None or not issubclass(game_class, _load(entry.engine)):
+        return None
+    return _load(entry.batch)

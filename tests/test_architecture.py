@@ -165,6 +165,11 @@ def test_engines_reach_their_helpers_through_the_registry():
     assert games.game_class("connect_four").batch_class is ConnectFourBatch
     assert games.game_class("gwent_lite").batch_class is GwentLiteBatch
     assert games.game_class("durak").batch_class is None
+
+    class Impostor(games.game_class("tic_tac_toe")):
+        name = "connect_four"  # a name alone does not borrow another game's engine
+
+    assert Impostor.batch_class is None
     for name, entry in GAMES.items():
         if entry.text is not None:
             assert text_module(name).__name__ == entry.text

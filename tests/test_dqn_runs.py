@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import agents.learning.runfolder as runlog
 from agents import dqn
 from agents.dqn.config import DQNConfig
 from agents.learned import read_npz
@@ -323,8 +324,6 @@ def test_init_model_starts_from_its_weights_and_refuses_another_architecture(tin
 
 def test_an_unwritable_folder_is_refused_before_training(tmp_path, monkeypatch):
     """As above where the tests run as root (who may write anywhere): the check asks the system."""
-    import agents.learning.runfolder as runlog
-
     monkeypatch.setattr(runlog.os, "access", lambda path, mode: Path(path) != tmp_path)
     with pytest.raises(UserError, match=f"{tmp_path} is not writable"):
         dqn.train("tic_tac_toe", tiny(), tmp_path / "run", episodes=16)

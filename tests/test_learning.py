@@ -12,11 +12,15 @@ import numpy as np
 import pytest
 
 import games
+from agents.alphazero import AlphaZeroLearner
 from agents.base import Agent
+from agents.dqn import DQNLearner
 from agents.learning.config import LearnerConfig
-from agents.learning.loop import train_learner
+from agents.learning.loop import SELFPLAY_COLUMNS, Learner, train_learner
 from agents.learning.runfolder import read_checkpoint
 from agents.learning.seating import MIRRORS, seat_agents
+from agents.nfsp import NFSPLearner
+from agents.ppo import PPOLearner
 from games import UserError
 from games.config import config_from_dict, setting
 
@@ -150,3 +154,12 @@ def test_the_connect_four_mirror_maps_a_position_to_the_mirrored_one():
     np.testing.assert_array_equal(mirror.observations(a.observation(0)[None]), b.observation(0)[None])
     np.testing.assert_array_equal(mirror.per_action(np.arange(7)[None]), [[6, 5, 4, 3, 2, 1, 0]])
     np.testing.assert_array_equal(mirror.actions(np.array([0, 2])), [6, 4])
+
+
+@pytest.mark.parametrize("learner", [DQNLearner, NFSPLearner, PPOLearner, AlphaZeroLearner, TinyLearner])
+def test_every_learner_has_what_the_loop_needs(learner):
+    members = [name for name in dir(Learner) if not name.startswith("_") or name == "__init__"]
+    assert {"ALGO", "COLUMNS", "step", "restore", "models"} <= set(members) | set(Learner.__annotations__)
+    for name in set(members) | {n for n in Learner.__annotations__ if n.isupper()}:
+        assert hasattr(learner, name), name
+    assert set(SELFPLAY_COLUMNS) <= set(learner.COLUMNS)

@@ -19,7 +19,8 @@ from agents.alphazero.features import FeatureNetwork
 from agents.base import Agent
 from agents.learned import PRETRAINED_DIR, read_keras, read_npz, resolve_model_path
 from agents.search.evaluators import network_evaluator, q_evaluator
-from agents.search.puct import best_action, has_hidden_information, search_roots
+from agents.search.puct import best_action, search_roots
+from agents.search.solver import has_hidden_information
 from games import Game, State, UserError
 
 DEFAULT_SIMULATIONS = 100

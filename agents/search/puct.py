@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.search.evaluators import Evaluate
-from agents.search.solver import loses, settle, wins
+from agents.search.solver import has_hidden_information, loses, settle, wins
 from games import State
 
 
@@ -109,10 +109,6 @@ def best_action(root: Node, mask: np.ndarray, mover: int) -> int:
         return max(sorted(root.proven), key=lambda a: root.proven[a][mover])
     alive = mask if root.alive is None else root.alive
     return int(np.where(alive, root.n, -1.0).argmax())
-
-
-def has_hidden_information(state: State) -> bool:
-    return type(state).resample_hidden is not State.resample_hidden
 
 
 def _backup(path: list, values) -> None:

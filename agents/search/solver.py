@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from games import State
+
 WIN = 1.0  # every game's best return
+
+
+def has_hidden_information(state: State) -> bool:
+    """Whether a search must draw worlds (`resample_hidden`); the solver applies only where not."""
+    return type(state).resample_hidden is not State.resample_hidden
 
 
 def wins(returns: Sequence[float], mover: int) -> bool:

@@ -46,7 +46,7 @@ from agents.pruning.networks import load as load_pruning_networks
 from agents.pruning.schedule import PruneSchedule, ScheduleConfig
 from agents.search.evaluators import UNIFORMS, Uniforms, heuristic_policy, make_value_fn, rollout_returns
 from agents.search.mcts_spec import MCTSConfig, parse_spec
-from agents.search.solver import settle, wins
+from agents.search.solver import has_hidden_information, settle, wins
 from games import Game, State, UserError
 
 # --------------------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ class MCTSAgent(Agent):
         budget = cfg.simulations if cfg.simulations is not None else 1 << 62
         # a fresh rollout policy per search, drawing from this search's generator only
         policy = heuristic_policy(self.game, rng) if cfg.rollout == "heuristic" else None
-        hidden = type(state).resample_hidden is not State.resample_hidden
+        hidden = has_hidden_information(state)
         sched = None
         if self._prune_nets is not None:
             sched = PruneSchedule(self._prune_nets, legal, budget, ScheduleConfig(soft=cfg.soft))

@@ -5,7 +5,7 @@
 
 Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `aggressive` and `defensive` (Durak: the rule
 bots a game's heuristics module names in NAMED_AGENTS), `mcts:SIMS[,options]` (see
-agents.mcts), `az:MODEL[,sims=N][,c=F]` (PUCT search with a policy+value network, see
+agents/search/uct.py), `az:MODEL[,sims=N][,c=F]` (PUCT search with a policy+value network, see
 agents.alphazero), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
 run folder (its final model).
 """
@@ -60,7 +60,7 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
             raise UserError(f"agent 'minimax' is only for tic_tac_toe, not {game.name}")
         agent = importlib.import_module("agents.minimax").MinimaxAgent(game, rng)
     elif spec.startswith("mcts"):
-        agent = importlib.import_module("agents.mcts").make_mcts(spec, game, rng)
+        agent = importlib.import_module("agents.search.uct").make_mcts(spec, game, rng)
     elif spec == "az" or spec.startswith("az:"):
         agent = importlib.import_module("agents.alphazero.agent").make_agent(spec, game, rng)
     elif named := importlib.import_module("agents.heuristics").make_named(spec, game, rng):

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+import agents
+from agents import perfect_play
 from agents.arena import AgentResult, play_match, record_dict
 from agents.base import Agent
 from agents.stats import Record
@@ -22,8 +24,6 @@ from games import Game, State, UserError
 
 def make_opponents(game: Game, specs: Sequence[str], seed: int) -> list[list[Agent]]:
     """For each spec, `num_players - 1` independent copies (own seeds) to fill the other seats."""
-    import agents
-
     out = []
     for k, spec in enumerate(specs):
         out.append(
@@ -151,9 +151,6 @@ def evaluate_spec(
     Tic Tac Toe, minimax), plus the exact exploitability for Tic Tac Toe; with `perfect` N, also
     against perfect play (agents/perfect_play.py): N solved Connect Four positions, or N games
     against `exact` in Exploding Kittens with open hands."""
-    import agents
-    from agents import perfect_play
-
     agent = agents.make(spec, game, seed=np.random.default_rng([seed, 0]))
     if perfect and game.name not in ("connect_four", "exploding_kittens"):
         raise UserError(f"perfect play is known for connect_four and exploding_kittens, not {game.name}")
@@ -196,9 +193,7 @@ def format_report(report: dict, seconds: float | None = None) -> str:
             lines.append(row("", seat, r))
     if len(report["matches"]) > 1:
         lines.append(row("(overall)", "all", agent))
-    from agents.perfect_play import format_lines
-
-    lines += format_lines(report)
+    lines += perfect_play.format_lines(report)
     ex = report.get("exploitability")
     if ex:
         if "skipped" in ex:

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import Agent, masked_argmax
+from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
 from games import Game, State, UserError
 from games.batch import BatchState
 
@@ -67,8 +68,9 @@ def single_threaded_blas() -> None:
     _blas_limits = threadpool_limits(limits=1, user_api="blas")
 
 
-class NumpyQNetwork:
-    """An MLP forward pass in float32 numpy: `q = net(obs)` for a (batch, observation_size) array.
+class NumpyNetwork:
+    """A network's forward pass in float32 numpy: `out = net(obs)` for a (batch, observation_size)
+    array (Q-values, policy logits, or AlphaZero's logits and value: whatever the weights compute).
 
     With `planes` = (C, H, W) (an observation made of C board planes of H x W, plane-major), the
     first layers may be 3 x 3 convolutions ('same' padding, stride 1; kernels [3, 3, in, out] as
@@ -140,6 +142,9 @@ class NumpyQNetwork:
         return x
 
 
+NumpyQNetwork = NumpyNetwork  # the name that pickled agents may refer to
+
+
 def _conv3x3(board: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     """A 3 x 3 'same' convolution (Keras' cross-correlation) of [B, H, W, C] boards: the nine
     shifted boards side by side, one matrix product."""
@@ -158,7 +163,7 @@ class LearnedAgent(Agent):
 
     deterministic = True
 
-    def __init__(self, game: Game, network: NumpyQNetwork, metadata: dict | None = None):
+    def __init__(self, game: Game, network: NumpyNetwork, metadata: dict | None = None):
         if network.input_size != game.observation_size or network.output_size != game.num_actions:
             raise UserError(
                 f"network has {network.input_size} inputs and {network.output_size} outputs; "
@@ -189,7 +194,7 @@ def game_config_dict(game: Game) -> dict:
     )
 
 
-def model_metadata(game: Game, network: NumpyQNetwork, **extra) -> dict:
+def model_metadata(game: Game, network: NumpyNetwork, **extra) -> dict:
     return {
         "format": MODEL_FORMAT,
         "game": game.name,
@@ -203,7 +208,7 @@ def model_metadata(game: Game, network: NumpyQNetwork, **extra) -> dict:
     }
 
 
-def npz_bytes(network: NumpyQNetwork, metadata: dict) -> bytes:
+def npz_bytes(network: NumpyNetwork, metadata: dict) -> bytes:
     """The `.npz` model file as bytes (callers write it atomically)."""
     import io
 
@@ -222,7 +227,7 @@ def _reason(exc: BaseException, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
+def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
     """The network and metadata of a `.npz` model file; UserError if it is not one. Runs no code
     from the file: object arrays (pickles) are refused."""
     path = Path(path)
@@ -235,7 +240,7 @@ def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
                 raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
             n = len(metadata["activations"])
             weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
-        network = NumpyQNetwork(weights, metadata["activations"], metadata.get("planes"))
+        network = NumpyNetwork(weights, metadata["activations"], metadata.get("planes"))
         if (metadata.get("observation_size"), metadata.get("num_actions")) != (network.input_size, network.output_size):
             raise ValueError("its metadata does not match its weights")
     except Exception as exc:  # empty, truncated, hostile or foreign files fail in many ways inside numpy
@@ -243,7 +248,7 @@ def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
     return network, metadata
 
 
-def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
+def read_keras(path: str | Path) -> tuple[NumpyNetwork, dict]:
     """The network of a `.keras` model file (imports Keras; slow, so only without an .npz). Runs no
     code from the file: Keras' safe mode refuses Lambda layers and other serialized Python."""
     path = Path(path)
@@ -260,10 +265,9 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         activations = [layer.get_config()["activation"] for layer in dense]
         # a network with convolutions reshapes its observation into board planes first
         planes = next((layer.target_shape for layer in model.layers if isinstance(layer, keras.layers.Reshape)), None)
-        network = NumpyQNetwork([v.numpy() for v in model.weights], activations, planes)
+        network = NumpyNetwork([v.numpy() for v in model.weights], activations, planes)
     except Exception as exc:  # a corrupt or foreign archive can fail in many ways inside Keras
         raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
-    from agents.policy import POLICY_KERAS_PREFIX
 
     game_name, policy = None, None
     for prefix in (KERAS_NAME_PREFIX, POLICY_KERAS_PREFIX):
@@ -334,7 +338,7 @@ def _pretrained_path(game: Game) -> Path:
     )
 
 
-def load_network(spec: str, game: Game) -> tuple[NumpyQNetwork, dict]:
+def load_network(spec: str, game: Game) -> tuple[NumpyNetwork, dict]:
     path = resolve_model_path(spec, game)
     network, metadata = read_npz(path) if path.suffix == ".npz" else read_keras(path)
     check_model_fits(metadata, game, str(path))
@@ -347,7 +351,5 @@ def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) ->
     Q-network, a `PolicyAgent` (sampling with `rng`, or greedy) for a policy network."""
     network, metadata = load_network(str(spec), game)
     if "policy" in metadata:
-        from agents.policy import PolicyAgent
-
         return PolicyAgent(game, network, metadata["policy"], rng, metadata)
     return LearnedAgent(game, network, metadata)

@@ -12,6 +12,7 @@ from functools import cache
 
 import numpy as np
 
+import games
 from agents.base import Agent
 from games import State, UserError
 from games.tic_tac_toe import LINES
@@ -82,8 +83,6 @@ def best_response_value(policy_fn: Callable[[State], int], player: int, game=Non
     best response, which searches every opponent move: +1 if the policy wins even then, 0 if it
     at least draws, -1 if it can be beaten. Memoised by board, so the policy must be a function of
     the position only."""
-    import games
-
     game = game or games.make("tic_tac_toe")
     memo: dict[Board, int] = {}
 

@@ -1,7 +1,7 @@
 """Agents checked against perfect play, where we have it exactly.
 
 - Connect Four (`connect_four_positions`): positions from seeded `mcts:100` self-play, cut at a random
-  ply in 14..26 and solved by agents/alphazero/connect_four_solver.py (a position needing more than
+  ply in 14..26 and solved by agents/connect_four_solver.py (a position needing more than
   `max_nodes` nodes is skipped, and counted); the share of them in which the agent's move keeps the
   game-theoretic outcome (win, draw or loss), with a Wilson interval, overall and on the critical ones
   (where some move changes the outcome).
@@ -20,7 +20,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+import agents
+from agents import kittens_exact as dp
 from agents.base import Agent
+from agents.connect_four_solver import Solver, TooHard
 from agents.stats import wilson_ci
 from games import Game, UserError
 
@@ -39,9 +42,6 @@ def connect_four_positions(
     plies: tuple[int, int] = (PLY_LO, PLY_HI),
 ) -> dict:
     """The agent's moves on `num_positions` solved positions (see the module's docstring)."""
-    import agents
-    from agents.alphazero.connect_four_solver import Solver, TooHard
-
     if game.name != "connect_four":
         raise UserError(f"positions against perfect play are checked for connect_four, not {game.name}")
     rng = np.random.default_rng([seed, 7])
@@ -95,9 +95,6 @@ def kittens_shortfall(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> dict:
     """The agent's shortfall from perfect play against `exact` (see the module's docstring)."""
-    import agents
-    from agents import kittens_exact as dp
-
     if game.name != "exploding_kittens" or not game.config.open_hands:
         raise UserError("the shortfall from perfect play is measured on exploding_kittens with open_hands = true")
     exact = agents.make("exact", game, seed=0)

@@ -1,6 +1,6 @@
 """Policy networks acting in numpy: the masked softmax, sampling from it, and the policy agent.
 
-A policy network is the same numpy MLP as a Q-network (`agents.learned.NumpyQNetwork`) whose last
+A policy network is the same numpy MLP as a Q-network (`agents.learned.NumpyNetwork`) whose last
 layer gives one logit per action. Illegal actions get logit -inf before the softmax, so their
 probability is exactly zero: they can be neither sampled nor taken greedily. NFSP's average policy
 and PPO's actor are shipped this way: a `.npz` model file whose metadata carries

@@ -19,6 +19,7 @@ import numpy as np
 
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent
+from agents.learning.seating import seat_agents
 from games import Game, State
 from games.batch import BatchState
 
@@ -118,18 +119,10 @@ def play_recorded(
     but one (the learner's seat drawn at random)."""
     chance = np.random.default_rng(rng.integers(2**63))
     states = [game.new_initial_state(chance) for _ in range(num_games)]
-    n = game.num_players
-    seat_agents = [[0] * n for _ in range(num_games)]
-    first = 0
-    for k, (_, fraction) in enumerate(opponents):
-        count = int(round(fraction * num_games))
-        for g in range(first, min(num_games, first + count)):
-            seat_agents[g] = [1 + k] * n
-            seat_agents[g][int(rng.integers(n))] = 0
-        first += count
+    seats = seat_agents(num_games, game.num_players, opponents, rng)
     recorder.start(states)
     batch = lockstep_batch(states)  # the game's vectorised engine if it has one: the same games
-    play_batch(batch, seat_agents, [recorder, *(agent for agent, _ in opponents)])
+    play_batch(batch, seats, [recorder, *(agent for agent, _ in opponents)])
     obs, masks, actions, games_, players, extras = zip(*recorder.chunks)
     return Batch(
         obs=np.concatenate(obs).astype(np.float32, copy=False),
@@ -140,13 +133,3 @@ def play_recorded(
         returns=batch.returns(),
         extras={k: np.concatenate([e[k] for e in extras]) for k in extras[0]},
     )
-
-
-def make_opponents(game: Game, mix: dict[str, float], rng: np.random.Generator) -> list[tuple[Agent, float]]:
-    """The baselines of an opponent mix, made afresh from `rng` (nothing extra to checkpoint)."""
-    import agents
-
-    return [
-        (agents.make(spec, game, seed=np.random.default_rng(rng.integers(2**63))), fraction)
-        for spec, fraction in sorted(mix.items())
-    ]

@@ -36,9 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
+import agents as agents_pkg
 from agents.arena import play_states
 from agents.stats import Z95, Record
 from games import Game, UserError
+from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
 
 ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per natural-log unit of strength
 PRIOR_DRAWS = 1.0
@@ -206,8 +208,6 @@ class TournamentResult:
     # files ----------------------------------------------------------------------------------
     def write(self, out_dir: str | Path) -> dict[str, Path]:
         """win_matrix.csv, win_matrix.json, ratings.csv, tournament.json, heatmap.png (atomic)."""
-        from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
-
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         paths = {
@@ -347,8 +347,6 @@ def play_tournament(
 ) -> TournamentResult:
     """Every pair of `specs` plays `games_per_pair` games (see the module docstring); returns the
     win/draw counts and the fitted ratings. `progress(done, total, what)` after each batch."""
-    import agents as agents_pkg
-
     make_agent = make_agent or agents_pkg.make
     specs = [str(s) for s in specs]
     k = len(specs)

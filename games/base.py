@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from games.errors import IllegalActionError
+from games.registry import batch_class
 
 TERMINAL = -1
 
@@ -36,6 +37,14 @@ def is_whole(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+class _RegisteredBatchClass:
+    """`Game.batch_class`: the vectorised engine games/registry.py names for the game (it imports
+    the engine's module, so the engine cannot name it itself)."""
+
+    def __get__(self, game, owner=None) -> type | None:
+        return batch_class(owner)
+
+
 class Game(abc.ABC):
     name: str
     num_players: int
@@ -44,7 +53,7 @@ class Game(abc.ABC):
     config_class: type  # the config dataclass; `games.make` builds one from keyword arguments
     config: Any  # an instance of config_class
     #: a vectorised engine of this game (a games.batch.BatchState subclass), or None
-    batch_class: type | None = None
+    batch_class: type | None = _RegisteredBatchClass()
     #: (C, H, W) when the observation is C board planes of H x W cells, plane after plane (a
     #: learner may read it as an image), else None
     observation_planes: tuple[int, int, int] | None = None

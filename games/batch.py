@@ -9,7 +9,8 @@ as arrays, and one call that applies an action in each of a set of games. Two ki
   as the scalar engine does: same observations, masks, transitions and returns for the same games
   (each engine's tests, e.g. tests/test_connect_four_batch.py, hold it to that).
 
-A game with a vectorised engine names it in `Game.batch_class`; `batch_of(states)` picks it.
+A game with a vectorised engine registers it in games/registry.py (`Game.batch_class` returns it);
+`batch_of(states)` picks it.
 """
 
 from __future__ import annotations

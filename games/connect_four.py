@@ -60,16 +60,6 @@ _MASK_TABLE = np.stack(_MASKS)  # row `free`: the legal mask
 _new_state = object.__new__  # states are built field by field, skipping __init__
 
 
-class _VectorisedEngine:
-    """`ConnectFour.batch_class`: games/connect_four_batch.py, imported on first use (that module
-    imports this one, so a plain class attribute would be an import cycle)."""
-
-    def __get__(self, game, owner=None) -> type:
-        from games.connect_four_batch import ConnectFourBatch
-
-        return ConnectFourBatch
-
-
 @dataclass(frozen=True)
 class ConnectFourConfig:
     """Connect Four has nothing to configure."""
@@ -82,7 +72,6 @@ class ConnectFour(Game):
     observation_size = 2 * ROWS * COLS
     observation_planes = (2, ROWS, COLS)
     config_class = ConnectFourConfig
-    batch_class = _VectorisedEngine()
 
     def __init__(self, config: ConnectFourConfig | None = None):
         self.config = config or ConnectFourConfig()

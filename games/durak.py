@@ -75,6 +75,7 @@ from games.durak_cards import (  # noqa: F401 - re-exported: games.durak is the 
     card_strength,
     cards_of,
 )
+from games.registry import text_module
 
 
 @dataclass(frozen=True)
@@ -558,19 +559,13 @@ class DurakState(State):
     def defence_cards(self) -> tuple[int, ...]:
         return tuple(self._defences)
 
-    # --- words (games/durak_text.py; imported on use, since it imports this module) -----------
+    # --- words (games/durak_text.py, which imports this module: found through games/registry.py) ---
     def __str__(self) -> str:
-        from games.durak_text import render
-
-        return render(self, None)
+        return text_module("durak").render(self, None)
 
     def view(self, player: int) -> str:
         """The position as `player` sees it: their own hand, never the others' unknown cards."""
-        from games.durak_text import render
-
-        return render(self, player)
+        return text_module("durak").render(self, player)
 
     def describe_move(self, before: DurakState, action: int, viewer: int) -> str:
-        from games.durak_text import describe_move
-
-        return describe_move(self, before, action, viewer)
+        return text_module("durak").describe_move(self, before, action, viewer)

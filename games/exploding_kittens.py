@@ -44,6 +44,7 @@ import numpy as np
 
 from games.base import TERMINAL, Game, State, as_generator, is_whole
 from games.config import need, setting
+from games.registry import text_module
 
 CARD_NAMES = ("defuse", "skip", "attack", "favor", "shuffle", "cat1", "cat2", "cat3", "cat4", "cat5")
 DEFUSE, SKIP, ATTACK, FAVOR, SHUFFLE = range(5)
@@ -453,21 +454,15 @@ class ExplodingKittensState(State):
             return list(self._log)
         return [(q, e, None if q != player and e == "draw" else c) for q, e, c in self._log]
 
-    # --- words (games/exploding_kittens_text.py) ----------------------------------------------
+    # --- words (games/exploding_kittens_text.py, found through games/registry.py) ----------------
     def __str__(self) -> str:
-        from games.exploding_kittens_text import render
-
-        return render(self, None)
+        return text_module("exploding_kittens").render(self, None)
 
     def view(self, player: int) -> str:
-        from games.exploding_kittens_text import render
-
-        return render(self, player)
+        return text_module("exploding_kittens").render(self, player)
 
     def describe_move(self, before: ExplodingKittensState, action: int, viewer: int) -> str:
-        from games.exploding_kittens_text import describe_move
-
-        return describe_move(self, before, action, viewer)
+        return text_module("exploding_kittens").describe_move(self, before, action, viewer)
 
 
 ExplodingKittensGame = ExplodingKittens

@@ -9,6 +9,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from games.errors import UserError
+
 
 def _read_umask() -> int:
     mask = os.umask(0)  # the only way to read it; done once at import, not per write (not thread-safe)
@@ -48,8 +50,6 @@ def check_writable_dir(path: str | os.PathLike, what: str = "output folder") -> 
     """Prove, before any work starts, that files can be written in folder `path` (made later, if it
     does not exist yet), so finished work is never lost to a folder that cannot hold it. Creates
     nothing: a probe file in the nearest existing folder is written and removed. UserError in one line."""
-    from games.errors import UserError
-
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise UserError(f"{what} {str(path)!r} is a file, not a folder")

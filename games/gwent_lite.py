@@ -45,6 +45,7 @@ import numpy as np
 from games.base import TERMINAL, Game, State, as_generator, is_whole
 from games.config import need, setting
 from games.decks import DECK_SHAPES, DeckRules
+from games.registry import text_module
 
 # A round in which both hands are empty ends at once, and the next one starts inside it (one call
 # deeper): 100 round wins to win keeps that chain far from Python's recursion limit.
@@ -111,21 +112,10 @@ class GwentLiteConfig:
             object.__setattr__(self, "deck_pool", pool)
 
 
-class _VectorisedEngine:
-    """`GwentLite.batch_class`: games/gwent_lite_batch.py, imported on first use (that module
-    imports this one, so a plain class attribute would be an import cycle)."""
-
-    def __get__(self, game, owner=None) -> type:
-        from games.gwent_lite_batch import GwentLiteBatch
-
-        return GwentLiteBatch
-
-
 class GwentLite(Game):
     name = "gwent_lite"
     num_players = 2
     config_class = GwentLiteConfig
-    batch_class = _VectorisedEngine()
 
     def __init__(self, config: GwentLiteConfig | None = None):
         self.config = c = GwentLiteConfig() if config is None else config
@@ -447,21 +437,15 @@ class GwentLiteState(State):
         """`player`'s hand + draw pile as a sorted multiset (public: the deck is known)."""
         return sorted(self.hand(player) + self._piles[player])
 
-    # words (games/gwent_lite_text.py; imported on use, since it imports this module) -----------
+    # words (games/gwent_lite_text.py, which imports this module: found through games/registry.py) ---
     def __str__(self) -> str:
-        from games.gwent_lite_text import render
-
-        return render(self)
+        return text_module("gwent_lite").render(self)
 
     def view(self, player: int) -> str:
         """The game as `player` sees it: own hand (sorted, with counts) and own draw pile as a
         multiset; of the opponent only sizes and the public unplayed multiset."""
-        from games.gwent_lite_text import render_view
-
-        return render_view(self, player)
+        return text_module("gwent_lite").render_view(self, player)
 
     def describe_move(self, before: GwentLiteState, action: int, viewer: int) -> str:
         """The card played or the pass; at a round's end its result and the draws."""
-        from games.gwent_lite_text import describe_move
-
-        return describe_move(self, before, action, viewer)
+        return text_module("gwent_lite").describe_move(self, before, action, viewer)

@@ -54,6 +54,7 @@ import numpy as np
 
 from games.base import TERMINAL, Game, State, as_generator, is_whole
 from games.config import need, setting
+from games.registry import text_module
 
 LEAVE, STAY = 0, 1
 TREASURES = (1, 2, 3, 4, 5, 5, 7, 7, 9, 11, 11, 13, 14, 15, 17)
@@ -572,17 +573,13 @@ class IncanGoldState(State):
             lost=tuple(lost),
         )
 
-    # --- words (games/incan_gold_text.py; imported on use, since it imports this module) -----
+    # --- words (games/incan_gold_text.py, which imports this module: found through games/registry.py)
     def __str__(self) -> str:
-        from games.incan_gold_text import render
-
-        return render(self, None)
+        return text_module("incan_gold").render(self, None)
 
     def view(self, player: int) -> str:
         """The position as `player` sees it: other players' choices of this step stay hidden."""
-        from games.incan_gold_text import render
-
-        return render(self, player)
+        return text_module("incan_gold").render(self, player)
 
     def describe_move(self, before: IncanGoldState, action: int, viewer: int) -> str:
         """Nothing while a step's choices are secret; once the last one is in, the step."""
@@ -593,6 +590,4 @@ class IncanGoldState(State):
     def describe_last_step(self, viewer: int | None = None) -> str:
         """The last resolved step in words: the choices revealed, who left with what, the card
         turned and, when the round ended, a summary of the tents."""
-        from games.incan_gold_text import describe_last_step
-
-        return describe_last_step(self, viewer)
+        return text_module("incan_gold").describe_last_step(self, viewer)

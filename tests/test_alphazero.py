@@ -14,8 +14,9 @@ from conftest import gwent_state, random_states
 import agents
 import games
 from agents import alphazero as az
-from agents.alphazero.search import best_action, network_evaluator, puct_search, search_roots
-from agents.learned import NumpyQNetwork, model_metadata, npz_bytes, read_npz
+from agents.learned import NumpyNetwork, model_metadata, npz_bytes, read_npz
+from agents.search.evaluators import network_evaluator
+from agents.search.puct import best_action, puct_search, search_roots
 from games import UserError
 from games.config import config_from_dict
 
@@ -39,13 +40,13 @@ def tiny(**settings) -> az.AlphaZeroConfig:
     return config_from_dict(az.AlphaZeroConfig, {**TINY, **settings})
 
 
-def random_network(game, seed=0, hidden=32) -> NumpyQNetwork:
+def random_network(game, seed=0, hidden=32) -> NumpyNetwork:
     rng = np.random.default_rng(seed)
     sizes = [game.observation_size, hidden, game.num_actions + 1]
     weights = []
     for a, b in zip(sizes, sizes[1:]):
         weights += [rng.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32), rng.normal(0, 0.1, b).astype(np.float32)]
-    return NumpyQNetwork(weights, ["relu", "linear"])
+    return NumpyNetwork(weights, ["relu", "linear"])
 
 
 def uninformed(game):
@@ -395,7 +396,7 @@ def test_the_shipped_tic_tac_toe_search_is_unexploitable():
 
 
 def test_the_connect_four_solver_agrees_with_exhaustive_search():
-    from agents.alphazero.connect_four_solver import Solver
+    from agents.connect_four_solver import Solver
 
     def exhaustive(s) -> int:
         if s.is_terminal():
@@ -449,9 +450,9 @@ def test_a_convolutional_network_acts_in_numpy_as_keras_computes_it(tmp_path):
 
 def test_convolutions_need_board_planes():
     with pytest.raises(ValueError, match="planes"):
-        NumpyQNetwork([np.zeros((3, 3, 2, 4)), np.zeros(4), np.zeros((168, 8)), np.zeros(8)], ["relu", "linear"])
+        NumpyNetwork([np.zeros((3, 3, 2, 4)), np.zeros(4), np.zeros((168, 8)), np.zeros(8)], ["relu", "linear"])
     with pytest.raises(ValueError, match="chain"):  # the Dense layer after the convolutions must take 6 x 7 x 4
-        NumpyQNetwork(
+        NumpyNetwork(
             [np.zeros((3, 3, 2, 4)), np.zeros(4), np.zeros((100, 8)), np.zeros(8)], ["relu", "linear"], (2, 6, 7)
         )
     with pytest.raises(UserError, match="not board planes"):

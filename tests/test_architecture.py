@@ -1,11 +1,18 @@
 """The architecture contract, checked by the suite itself: layers point one way and TensorFlow stays
-out of what worker processes and quick commands import (contracts in pyproject.toml)."""
+out of what worker processes and quick commands import (contracts in pyproject.toml); no import
+circles and no function-level imports of the project's own modules where they are forbidden."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
+import pytest
+
+import games
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,10 +26,152 @@ def test_import_contracts_hold():
 def test_quick_imports_stay_light():
     """Importing the libraries (what loky workers and `deckopt play` do) must not load TensorFlow."""
     code = (
-        "import sys, games, agents, agents.arena, agents.learned, agents.mcts, evolution.fitness, evolution.genome\n"
+        "import sys, games, agents, agents.arena, agents.learned, agents.search.uct, agents.search.puct\n"
+        "import evolution.fitness, evolution.genome\n"
         "import deckopt.cli\n"
         "heavy = [m for m in ('tensorflow', 'keras') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+# --- import circles and function-level imports ---------------------------------------------------
+# The graph: every import statement of every module of the four packages, at module level or inside
+# a function, resolved to the project's modules (a package is its __init__; `from P import x` counts
+# as importing P and, where x is a module, P.x), and, as Python runs them, the __init__ of every
+# package above an imported module (outside the importer's own packages). A circle is a strongly
+# connected component of more than one module (Tarjan).
+PACKAGES = ("games", "agents", "evolution", "deckopt")
+
+
+def project_modules() -> dict[str, Path]:
+    modules = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            modules[name.removesuffix(".__init__")] = path
+    return modules
+
+
+def import_graph() -> tuple[dict[str, set[str]], list[tuple[str, str, int]]]:
+    """(edges: module -> the project modules it imports, inner: (module, imported, line) of each
+    import statement inside a function)."""
+    modules = project_modules()
+
+    def resolve(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    edges: dict[str, set[str]] = {m: set() for m in modules}
+    inner = []
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        stack = [(ast.parse(path.read_text(encoding="utf-8")), False)]
+        while stack:
+            node, in_function = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+                stack.append((child, nested))
+                if isinstance(child, ast.Import):
+                    targets = [alias.name for alias in child.names]
+                elif isinstance(child, ast.ImportFrom):
+                    base = child.module or ""
+                    if child.level:
+                        parts = package.split(".")[: len(package.split(".")) - (child.level - 1)]
+                        base = ".".join(parts + ([base] if base else []))
+                    targets = [base] + [f"{base}.{alias.name}" for alias in child.names]
+                else:
+                    continue
+                hits = [r for r in map(resolve, targets) if r and r != module]
+                edges[module].update(hits)
+                edges[module].update(p for hit in hits for p in parents(hit) if not in_package(module, p))
+                if hits and nested:
+                    inner.append((module, hits[0], child.lineno))
+    return edges, inner
+
+
+def parents(module: str) -> list[str]:
+    """The packages above `module`, innermost first."""
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
+
+
+def import_circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def in_package(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_the_circle_count_finds_a_circle_and_ignores_a_chain():
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+@pytest.mark.parametrize("package", ["games", "agents"])
+def test_no_import_circle_touches(package):
+    edges, _ = import_graph()
+    circles = [c for c in import_circles(edges) if any(in_package(m, package) for m in c)]
+    assert circles == []
+
+
+@pytest.mark.parametrize("package", ["games", "agents"])
+def test_no_function_level_import_of_the_project_in(package):
+    _, inner = import_graph()
+    assert [i for i in inner if in_package(i[0], package)] == []
+
+
+def test_engines_reach_their_helpers_through_the_registry():
+    """Each registered game's vectorised engine and words are found although the engine does not
+    import them (the helper imports the engine)."""
+    from games.connect_four_batch import ConnectFourBatch
+    from games.gwent_lite_batch import GwentLiteBatch
+    from games.registry import GAMES, text_module
+
+    assert games.game_class("connect_four").batch_class is ConnectFourBatch
+    assert games.game_class("gwent_lite").batch_class is GwentLiteBatch
+    assert games.game_class("durak").batch_class is None
+
+    class Impostor(games.game_class("tic_tac_toe")):
+        name = "connect_four"  # a name alone does not borrow another game's engine
+
+    assert Impostor.batch_class is None
+    for name, entry in GAMES.items():
+        if entry.text is not None:
+            assert text_module(name).__name__ == entry.text
+            state = games.make(name).new_initial_state(np.random.default_rng(0))
+            assert str(state) and state.view(0)

@@ -42,13 +42,13 @@ def test_play_batch_on_copies_leaves_the_states_alone_and_matches_play_states():
 
 @pytest.mark.parametrize("mode", ["sample", "greedy"])
 def test_a_policy_agent_acts_the_same_on_states_and_on_a_vectorised_batch(mode):
-    from agents.learned import NumpyQNetwork
+    from agents.learned import NumpyNetwork
     from agents.policy import PolicyAgent
 
     game = games.make("connect_four")
     rng = np.random.default_rng(0)
     weights = [rng.normal(size=(84, 32)), np.zeros(32), rng.normal(size=(32, 7)), np.zeros(7)]
-    net = NumpyQNetwork(weights, ["relu", "linear"])
+    net = NumpyNetwork(weights, ["relu", "linear"])
     states = [game.new_initial_state(None) for _ in range(50)]
     for _ in range(8):
         by_states = PolicyAgent(game, net, mode, np.random.default_rng(5)).act(states)

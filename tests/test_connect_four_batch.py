@@ -13,7 +13,7 @@ import games
 from agents import dqn
 from agents.arena import lockstep_batch, play_batch, play_match, play_states
 from agents.base import Agent, RandomAgent
-from agents.learned import PRETRAINED_DIR, LearnedAgent, NumpyQNetwork, load_agent
+from agents.learned import PRETRAINED_DIR, LearnedAgent, NumpyNetwork, load_agent
 from games import IllegalActionError
 from games.batch import StateBatch, batch_of
 from games.connect_four import ConnectFour
@@ -187,7 +187,7 @@ def shipped_or_random_agent() -> LearnedAgent:
     rng = np.random.default_rng(3)
     sizes = [GAME.observation_size, 64, GAME.num_actions]
     weights = [w for a, b in zip(sizes, sizes[1:]) for w in (rng.normal(size=(a, b)), rng.normal(size=b))]
-    return LearnedAgent(GAME, NumpyQNetwork(weights, ["relu", "tanh"]))
+    return LearnedAgent(GAME, NumpyNetwork(weights, ["relu", "tanh"]))
 
 
 @pytest.mark.parametrize("opponent", ["random", "learned", "heuristic", "mcts:12"])
@@ -210,11 +210,11 @@ def test_play_batch_on_the_engine_plays_as_play_states(opponent):
     assert_same(batch, states)
 
 
-def random_network(seed: int) -> NumpyQNetwork:
+def random_network(seed: int) -> NumpyNetwork:
     rng = np.random.default_rng(seed)
     sizes = [GAME.observation_size, 48, 48, GAME.num_actions]
     weights = [w for a, b in zip(sizes, sizes[1:]) for w in (rng.normal(size=(a, b)) * 0.3, rng.normal(size=b) * 0.1)]
-    return NumpyQNetwork(weights, ["relu", "relu", "tanh"])
+    return NumpyNetwork(weights, ["relu", "relu", "tanh"])
 
 
 def run_self_play(seed: int, **kwargs):

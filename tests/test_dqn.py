@@ -13,7 +13,9 @@ import agents
 import games
 from agents import dqn
 from agents.dqn.config import DQNConfig
-from agents.learned import LearnedAgent, NumpyQNetwork
+from agents.learned import LearnedAgent, NumpyNetwork
+from agents.learning.keras_helpers import init_tensorflow
+from agents.learning.seating import MIRRORS
 from games import UserError
 from games.config import config_from_dict, settings_help
 
@@ -36,11 +38,11 @@ def tiny(**settings) -> DQNConfig:
     return config_from_dict(DQNConfig, {**TINY, **settings})
 
 
-def random_net(rng, sizes=(18, 8, 9)) -> NumpyQNetwork:
+def random_net(rng, sizes=(18, 8, 9)) -> NumpyNetwork:
     weights = []
     for a, b in zip(sizes, sizes[1:]):
         weights += [rng.normal(size=(a, b)), np.zeros(b)]
-    return NumpyQNetwork(weights, ["relu"] * (len(sizes) - 2) + ["tanh"])
+    return NumpyNetwork(weights, ["relu"] * (len(sizes) - 2) + ["tanh"])
 
 
 def random_states(game, count: int, rng: np.random.Generator) -> list:
@@ -123,25 +125,30 @@ def test_connect_four_mirror_is_the_mirrored_game():
         moves.append(move)
         a.apply_action(move)
         b.apply_action(6 - move)
-    mirrored_obs, mirrored_moves = dqn.MIRRORS["connect_four"](np.stack(obs_a), np.array(moves))
+    mirror = MIRRORS["connect_four"]
+    mirrored_obs, mirrored_moves = mirror.observations(np.stack(obs_a)), mirror.actions(np.array(moves))
     np.testing.assert_array_equal(mirrored_obs, np.stack(obs_b))
     np.testing.assert_array_equal(mirrored_moves, 6 - np.array(moves))
     with pytest.raises(UserError, match="mirror"):
-        dqn.Trainer("tic_tac_toe", tiny(mirror_augment=True))
+        dqn.DQNLearner("tic_tac_toe", tiny(mirror_augment=True))
 
 
 def test_replay_ring_keeps_the_newest_rows_and_restores_from_its_arrays():
-    replay = dqn.ReplayBuffer(5, 2)
+    replay = dqn.target_replay(5, 2)
     for start in (0, 3, 6):  # 9 rows into 5: rows 4..8 stay
         rows = np.arange(start, start + 3)
-        replay.add(np.stack([rows, rows], 1).astype(np.float32), rows, rows.astype(np.float32))
-    assert replay.size == 5 and sorted(replay.actions.tolist()) == [4, 5, 6, 7, 8]
-    copy = dqn.ReplayBuffer(5, 2)
+        replay.add({"obs": np.stack([rows, rows], 1).astype(np.float32), "actions": rows, "targets": rows + 0.5})
+    assert replay.size == 5 and sorted(replay.columns["actions"].tolist()) == [4, 5, 6, 7, 8]
+    assert replay.pos == 4 and sorted(replay.columns["targets"].tolist()) == [4.5, 5.5, 6.5, 7.5, 8.5]
+    copy = dqn.target_replay(5, 2)
     copy.restore(replay.arrays(), replay.size, replay.pos)
-    np.testing.assert_array_equal(copy.obs, replay.obs)
+    for name, column in replay.columns.items():
+        np.testing.assert_array_equal(copy.columns[name], column)
     assert copy.pos == replay.pos
-    with pytest.raises(ValueError, match="does not fit"):
-        dqn.ReplayBuffer(3, 2).restore(replay.arrays(), replay.size, replay.pos)
+    sampled = replay.sample(np.random.default_rng(0), (3, 4))
+    assert sampled["obs"].shape == (3, 4, 2) and set(sampled["actions"].ravel()) <= {4, 5, 6, 7, 8}
+    with pytest.raises(ValueError, match="do not fit"):
+        dqn.target_replay(3, 2).restore(replay.arrays(), replay.size, 2)
 
 
 # --- masking ---------------------------------------------------------------------------------------
@@ -153,7 +160,7 @@ def test_untrained_agents_never_choose_illegal_actions(game_name):
     weights = []
     for a, b in zip(sizes, sizes[1:]):
         weights += [rng.normal(scale=3.0, size=(a, b)), rng.normal(size=b)]
-    net = NumpyQNetwork(weights, ["relu", "tanh"])
+    net = NumpyNetwork(weights, ["relu", "tanh"])
     states = random_states(game, 300, rng)
     masks = np.stack([s.legal_mask() for s in states])
     recorder = dqn.SelfPlayRecorder(net, rng)
@@ -166,7 +173,7 @@ def test_untrained_agents_never_choose_illegal_actions(game_name):
 def test_numpy_forward_equals_keras_forward():
     game = games.make("tic_tac_toe")
     config = tiny(seed=5, hidden_layers=[40, 30])
-    dqn.init_tensorflow(5)
+    init_tensorflow(5)
     model = dqn.build_q_network(game, config)
     obs = np.random.default_rng(0).random((64, game.observation_size)).astype(np.float32)
     np.testing.assert_allclose(dqn.numpy_network(model, config)(obs), model(obs).numpy(), atol=1e-5)

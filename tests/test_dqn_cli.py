@@ -12,6 +12,7 @@ import pytest
 
 from agents import dqn
 from agents.learned import read_npz
+from agents.learning.runfolder import read_checkpoint
 from deckopt.cli import main
 
 TINY = {
@@ -112,7 +113,7 @@ def test_cli_train_json_and_eval_of_the_run(tmp_path, tiny_toml, cli_run, capsys
 def test_a_signal_saves_a_checkpoint_exits_130_and_the_run_resumes_exactly(
     tmp_path, tiny_toml, cli_run, capsys, monkeypatch, sig
 ):
-    original_step = dqn.Trainer.step
+    original_step = dqn.DQNLearner.step
     calls = []
 
     def step_with_signal(self):
@@ -121,7 +122,7 @@ def test_a_signal_saves_a_checkpoint_exits_130_and_the_run_resumes_exactly(
             signal.raise_signal(sig)  # the batch finishes, a checkpoint is saved, the run stops
         return original_step(self)
 
-    monkeypatch.setattr(dqn.Trainer, "step", step_with_signal)
+    monkeypatch.setattr(dqn.DQNLearner, "step", step_with_signal)
     out = tmp_path / "run"
     code, _, err = run_cli(
         ["train", "tic_tac_toe", "--config", tiny_toml, "--episodes", "32", "--seed", "2", "--out", out, "--json"],
@@ -130,7 +131,7 @@ def test_a_signal_saves_a_checkpoint_exits_130_and_the_run_resumes_exactly(
     monkeypatch.undo()
     assert code == 130 and f"continue with: deckopt train tic_tac_toe --resume {out} --episodes 32" in err
     assert "Traceback" not in err
-    assert dqn.read_checkpoint(out / "checkpoints" / "checkpoint.npz")[0]["episodes"] == 16
+    assert read_checkpoint(out / "checkpoints" / "checkpoint.npz")[0]["episodes"] == 16
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handlers given back
 
     code, out_text, _ = run_cli(
@@ -216,7 +217,7 @@ def test_bad_train_inputs_end_in_one_line_and_change_nothing(tmp_path, cli_run, 
 
 
 def test_a_diverging_run_ends_in_one_line_and_keeps_its_checkpoint(tmp_path, tiny_toml, capsys, monkeypatch):
-    monkeypatch.setattr(dqn.Trainer, "train", lambda self, n: float("inf"))
+    monkeypatch.setattr(dqn.DQNLearner, "train", lambda self, n: float("inf"))
     out = tmp_path / "run"
     code, _, err = run_cli(
         ["train", "tic_tac_toe", "--config", tiny_toml, "--episodes", "64", "--quiet", "--out", out], capsys

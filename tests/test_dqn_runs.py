@@ -13,9 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import agents.learning.runfolder as runlog
 from agents import dqn
 from agents.dqn.config import DQNConfig
 from agents.learned import read_npz
+from agents.learning.runfolder import read_checkpoint, read_run_config
 from games import UserError
 from games.config import config_from_dict, config_to_dict
 
@@ -97,7 +99,8 @@ def test_run_folder_has_every_artefact(tiny_run):
     lines = (tiny_run / "metrics.csv").read_text().splitlines()
     assert lines[0].startswith("episodes,updates") and len(lines) == 1 + 64 // 16
     assert "random_win" in lines[0] and lines[-1].split(",")[lines[0].split(",").index("random_win")] != ""
-    state, _ = dqn.read_checkpoint(tiny_run / "checkpoints" / "checkpoint.npz")
+    state, _ = read_checkpoint(tiny_run / "checkpoints" / "checkpoint.npz")
+    assert config.pop("algo") == "dqn"
     assert state["config"] == config and state["episodes"] == 64
 
 
@@ -136,11 +139,11 @@ def test_a_run_killed_before_its_first_batch_resumes_exactly(tmp_path, straight_
     def die(self):
         raise Killed
 
-    monkeypatch.setattr(dqn.Trainer, "step", die)
+    monkeypatch.setattr(dqn.DQNLearner, "step", die)
     with pytest.raises(Killed):
         dqn.train("tic_tac_toe", config, out, episodes=96)
     monkeypatch.undo()
-    assert dqn.read_checkpoint(out / "checkpoints" / "checkpoint.npz")[0]["episodes"] == 0
+    assert read_checkpoint(out / "checkpoints" / "checkpoint.npz")[0]["episodes"] == 0
     dqn.train("tic_tac_toe", config, out, episodes=96, resume=True)
     assert_same_run(straight_run, out)
 
@@ -174,16 +177,16 @@ def test_resume_after_kill_9_equals_the_uninterrupted_run(tmp_path, straight_run
     try:
         deadline = time.time() + 120
         while time.time() < deadline and proc.poll() is None:
-            if checkpoint.is_file() and dqn.read_checkpoint(checkpoint)[0]["episodes"] >= 32:
+            if checkpoint.is_file() and read_checkpoint(checkpoint)[0]["episodes"] >= 32:
                 break
             time.sleep(0.02)
         assert proc.poll() is None, proc.stderr.read().decode()
         proc.kill()
     finally:
         proc.wait()
-    killed_at = dqn.read_checkpoint(checkpoint)[0]["episodes"]
+    killed_at = read_checkpoint(checkpoint)[0]["episodes"]
     assert killed_at >= 32 and not (out / "model.npz").exists()
-    assert dqn.read_run_config(out, "tic_tac_toe") == config
+    assert read_run_config(out, "tic_tac_toe", dqn.DQNConfig, "dqn") == config
     # a loaded machine may let the child run past 96 episodes before the kill lands: then the
     # yardstick is an uninterrupted run of the same, longer length (the claim is the same)
     episodes = max(96, killed_at + 32)
@@ -205,7 +208,9 @@ def test_an_edited_config_json_is_named_on_resume_and_nothing_changes(tiny_run, 
     (run / "config.json").write_text(json.dumps(config))
     before = files_of(run)
     with pytest.raises(UserError, match=r"does not match its checkpoint \(hidden_layers \[32, 32\] in the checkpoint"):
-        dqn.train("tic_tac_toe", dqn.read_run_config(run, "tic_tac_toe"), run, episodes=128, resume=True)
+        dqn.train(
+            "tic_tac_toe", read_run_config(run, "tic_tac_toe", dqn.DQNConfig, "dqn"), run, episodes=128, resume=True
+        )
     assert files_of(run) == before
 
 
@@ -231,17 +236,17 @@ def test_a_damaged_checkpoint_is_refused_in_one_line(tiny_run, tmp_path, damage)
 
 
 def test_a_diverging_loss_stops_the_run_and_keeps_the_last_checkpoint(tmp_path, monkeypatch):
-    original = dqn.Trainer.train
+    original = dqn.DQNLearner.train
 
     def train_then_diverge(self, num_updates):
         loss = original(self, num_updates)
         return float("nan") if self.episodes >= 64 else loss
 
-    monkeypatch.setattr(dqn.Trainer, "train", train_then_diverge)
+    monkeypatch.setattr(dqn.DQNLearner, "train", train_then_diverge)
     out = tmp_path / "nan"
     with pytest.raises(UserError, match="training diverged: the loss became nan at 64 episodes"):
         dqn.train("tic_tac_toe", tiny(checkpoint_minutes=0.0), out, episodes=128)
-    assert dqn.read_checkpoint(out / "checkpoints" / "checkpoint.npz")[0]["episodes"] == 48
+    assert read_checkpoint(out / "checkpoints" / "checkpoint.npz")[0]["episodes"] == 48
     assert not (out / "model.npz").exists()
 
 
@@ -296,31 +301,29 @@ def test_short_training_beats_an_untrained_network_against_random():
         epsilon_decay_episodes=1_500,
         epsilon_end=0.1,
     )
-    trainer = dqn.Trainer("tic_tac_toe", config)
-    before = evaluate(trainer.game, trainer.greedy_agent(), ["random"], 400, seed=9)["agents"][0]
+    trainer = dqn.DQNLearner("tic_tac_toe", config)
+    before = evaluate(trainer.game, trainer.agent(), ["random"], 400, seed=9)["agents"][0]
     while trainer.episodes < 2_500:
         trainer.step()
-    after = evaluate(trainer.game, trainer.greedy_agent(), ["random"], 400, seed=9)["agents"][0]
+    after = evaluate(trainer.game, trainer.agent(), ["random"], 400, seed=9)["agents"][0]
     assert after["score"] > before["score"] + 0.15
     assert after["win_rate"] > 0.75 and after["losses"] < 0.1 * 400
 
 
 def test_init_model_starts_from_its_weights_and_refuses_another_architecture(tiny_run):
-    start = dqn.Trainer("tic_tac_toe", tiny(seed=9, init_model=str(tiny_run)))
+    start = dqn.DQNLearner("tic_tac_toe", tiny(seed=9, init_model=str(tiny_run)))
     for got, want in zip(start.network.weights, weights_of(tiny_run)):
         np.testing.assert_array_equal(got, want)
-    fresh = dqn.Trainer("tic_tac_toe", tiny(seed=9))
+    fresh = dqn.DQNLearner("tic_tac_toe", tiny(seed=9))
     assert not np.array_equal(fresh.network.weights[0], start.network.weights[0])
     with pytest.raises(UserError, match=r"has layers \[32, 32, 9\].*builds \[64, 9\]"):
-        dqn.Trainer("tic_tac_toe", tiny(hidden_layers=[64], init_model=str(tiny_run)))
+        dqn.DQNLearner("tic_tac_toe", tiny(hidden_layers=[64], init_model=str(tiny_run)))
     with pytest.raises(UserError, match="model for tic_tac_toe, not connect_four"):
-        dqn.Trainer("connect_four", tiny(init_model=str(tiny_run)))
+        dqn.DQNLearner("connect_four", tiny(init_model=str(tiny_run)))
 
 
 def test_an_unwritable_folder_is_refused_before_training(tmp_path, monkeypatch):
     """As above where the tests run as root (who may write anywhere): the check asks the system."""
-    import agents.dqn.runlog as runlog
-
     monkeypatch.setattr(runlog.os, "access", lambda path, mode: Path(path) != tmp_path)
     with pytest.raises(UserError, match=f"{tmp_path} is not writable"):
         dqn.train("tic_tac_toe", tiny(), tmp_path / "run", episodes=16)

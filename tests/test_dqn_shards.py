@@ -12,7 +12,8 @@ import pytest
 from agents import dqn
 from agents.dqn.config import DQNConfig
 from agents.dqn.selfplay import SelfPlayRecorder, SelfPlayShard, play_shard, self_play, shard_sizes
-from agents.learned import NumpyQNetwork
+from agents.learned import NumpyNetwork
+from agents.learning.runfolder import read_checkpoint, read_run_config
 from deckopt.cli import main
 from evolution.parallel import Mapper
 from games import UserError
@@ -42,7 +43,7 @@ def test_a_shard_is_the_lock_step_self_play_of_its_seed():
     from games import make
 
     own = np.random.default_rng(123)
-    recorder = SelfPlayRecorder(NumpyQNetwork(weights, ["relu", "tanh"]), own)
+    recorder = SelfPlayRecorder(NumpyNetwork(weights, ["relu", "tanh"]), own)
     want = self_play(make("connect_four"), recorder, 12, 0.3, 0.9, own)
     for x, y in zip(got, want, strict=True):
         np.testing.assert_array_equal(x, y)
@@ -69,8 +70,8 @@ def test_shards_change_the_games_and_one_shard_is_the_old_single_batch(sharded_i
         "tic_tac_toe", tiny(seed=5, selfplay_shards=1, opponent_mix={"random": 0.25}), tmp_path / "one_b", episodes=64
     )
     assert_same_run(tmp_path / "one", tmp_path / "one_b")
-    one = dqn.read_checkpoint(tmp_path / "one" / "checkpoints" / "checkpoint.npz")[1]
-    sharded = dqn.read_checkpoint(sharded_in_process / "checkpoints" / "checkpoint.npz")[1]
+    one = read_checkpoint(tmp_path / "one" / "checkpoints" / "checkpoint.npz")[1]
+    sharded = read_checkpoint(sharded_in_process / "checkpoints" / "checkpoint.npz")[1]
     replay = next(k for k in one if k.startswith("replay") and one[k].ndim == 2)
     assert not np.array_equal(one[replay], sharded[replay])  # other seeds, other games
 
@@ -83,10 +84,10 @@ def test_a_checkpoint_from_before_the_setting_resumes(tmp_path):
     del config["selfplay_shards"]
     (out / "config.json").write_text(json.dumps(config))
     path = out / "checkpoints" / "checkpoint.npz"
-    state, arrays = dqn.read_checkpoint(path)
+    state, arrays = read_checkpoint(path)
     del state["config"]["selfplay_shards"]
     np.savez(path, state=np.array(json.dumps(state)), **arrays)
-    config = dqn.read_run_config(out, "tic_tac_toe", DQNConfig, "dqn")
+    config = read_run_config(out, "tic_tac_toe", DQNConfig, "dqn")
     summary = dqn.train("tic_tac_toe", config, out, episodes=48, resume=True)
     assert summary["episodes"] == 48
 
@@ -178,7 +179,7 @@ def test_ctrl_c_to_the_whole_group_stops_after_the_phase_and_the_run_resumes(tmp
     assert notice.startswith("stopping after this batch")
     assert "interrupted; checkpoint saved" in line and f"--resume {run}" in line and "--jobs 2" in line
     assert _all_gone(children)
-    done = dqn.read_checkpoint(run / "checkpoints" / "checkpoint.npz")[0]["episodes"]
+    done = read_checkpoint(run / "checkpoints" / "checkpoint.npz")[0]["episodes"]
     assert main(["train", "tic_tac_toe", "--resume", str(run), "--episodes", str(done + 64), "--quiet"]) == 0
 
 

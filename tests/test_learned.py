@@ -15,7 +15,9 @@ import pytest
 import games
 from agents import dqn
 from agents.dqn.config import DQNConfig
-from agents.learned import load_agent, model_metadata, single_threaded_blas
+from agents.learned import NumpyNetwork, NumpyQNetwork, load_agent, model_metadata, single_threaded_blas
+from agents.learning.keras_helpers import init_tensorflow
+from agents.learning.runfolder import RunLog
 from games import UserError
 from games.config import config_from_dict
 
@@ -26,10 +28,10 @@ def model_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("model")
     game = games.make("tic_tac_toe")
     config = config_from_dict(DQNConfig, {"seed": 3, "hidden_layers": [32, 32]})
-    dqn.init_tensorflow(3)
+    init_tensorflow(3)
     model = dqn.build_q_network(game, config)
     network = dqn.numpy_network(model, config)
-    dqn.RunLog(out, "tic_tac_toe", config).save_model(model, network, model_metadata(game, network, seed=3))
+    RunLog(out, "tic_tac_toe", config, columns=[]).save_model(model, network, model_metadata(game, network, seed=3))
     return out
 
 
@@ -140,3 +142,10 @@ def test_numpy_networks_run_blas_in_one_thread():
     # its own later, which numpy's matrix products never call
     blas = [p for p in threadpool_info() if p["user_api"] == "blas" and "numpy" in p["filepath"]]
     assert blas and all(pool["num_threads"] == 1 for pool in blas)
+
+
+def test_the_numpy_network_keeps_its_old_name_for_pickled_agents():
+    net = NumpyNetwork([np.ones((2, 3), np.float32), np.zeros(3, np.float32)], ["linear"])
+    old = pickle.dumps(net, protocol=0).replace(b"\nNumpyNetwork\n", b"\nNumpyQNetwork\n")
+    assert b"NumpyQNetwork" in old and NumpyQNetwork is NumpyNetwork
+    np.testing.assert_array_equal(pickle.loads(old)(np.ones((1, 2), np.float32)), [[2.0, 2.0, 2.0]])

@@ -8,8 +8,8 @@ from conftest import gwent_state
 import agents
 import games
 from agents.arena import play_match
-from agents.mcts import MCTSAgent
-from agents.mcts_spec import MCTSConfig, parse_spec
+from agents.search.mcts_spec import MCTSConfig, parse_spec
+from agents.search.uct import MCTSAgent
 from deckopt.cli import main as cli_main
 from games import UserError
 
@@ -271,9 +271,9 @@ def test_bad_spec_on_the_command_line_exits_2(capsys):
 # --- leaf values from a learned agent ---------------------------------------------------------
 def _constant_q_model(tmp_path, game, q):
     """A model file whose network outputs Q = q for every action of every observation."""
-    from agents.learned import NumpyQNetwork, model_metadata, npz_bytes
+    from agents.learned import NumpyNetwork, model_metadata, npz_bytes
 
-    net = NumpyQNetwork(
+    net = NumpyNetwork(
         [
             np.zeros((game.observation_size, 4), np.float32),
             np.zeros(4, np.float32),

@@ -13,7 +13,7 @@ import agents
 import games
 from agents import nfsp
 from agents.learned import read_npz
-from agents.nfsp.buffers import Reservoir, TransitionReplay
+from agents.nfsp.buffers import Reservoir, transition_replay
 from agents.policy import PolicyAgent
 from agents.rollout import Batch
 from games.config import config_from_dict
@@ -55,7 +55,7 @@ def _inclusion_chi_square(buffer_kind: str, trials: int = 400, items: int = 1_00
         if buffer_kind == "reservoir":
             buf = Reservoir(capacity, 1, 2)
         else:
-            buf = TransitionReplay(capacity, 1, 2)
+            buf = transition_replay(capacity, 1, 2)
         start = 0
         while start < items:
             ids = np.arange(start, min(items, start + int(rng.integers(1, 40))))
@@ -99,7 +99,7 @@ def test_the_reservoir_fills_in_order_then_counts_what_it_has_seen():
 
 
 def test_the_circular_replay_overwrites_the_oldest():
-    buf = TransitionReplay(4, 1, 2)
+    buf = transition_replay(4, 1, 2)
     for start in (0, 3):
         ids = np.arange(start, start + 3)
         n = len(ids)
@@ -119,7 +119,7 @@ def test_the_circular_replay_overwrites_the_oldest():
 def test_transitions_follow_each_players_trajectory():
     """Two players interleaved: s' is the same player's next decision, the reward its return at the end."""
     learner = nfsp.NFSPLearner.__new__(nfsp.NFSPLearner)
-    learner.replay, learner.reservoir = TransitionReplay(10, 1, 2), Reservoir(10, 1, 2)
+    learner.replay, learner.reservoir = transition_replay(10, 1, 2), Reservoir(10, 1, 2)
     learner.rng = np.random.default_rng(0)
     batch = Batch(
         obs=np.arange(5, dtype=np.float32)[:, None],

@@ -9,8 +9,8 @@ import pytest
 import games
 from agents import kittens_exact as dp
 from agents import make
-from agents.alphazero.connect_four_solver import Solver
 from agents.base import Agent
+from agents.connect_four_solver import Solver
 from agents.perfect_play import connect_four_positions, kittens_shortfall
 from deckopt.cli import main
 from games import UserError

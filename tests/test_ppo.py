@@ -12,7 +12,7 @@ import pytest
 import agents
 import games
 from agents import ppo
-from agents.learned import NumpyQNetwork, read_npz
+from agents.learned import NumpyNetwork, read_npz
 from agents.policy import PolicyAgent, masked_softmax, sample_actions
 from agents.rollout import gae, next_decisions
 from games.config import config_from_dict
@@ -92,7 +92,7 @@ def test_greedy_and_sampling_agents_act_legally_on_random_weights():
     game = games.make("incan_gold", num_players=3)
     rng = np.random.default_rng(4)
     weights = [rng.normal(0, 3, (game.observation_size, 16)), np.zeros(16), rng.normal(0, 3, (16, 2)), np.zeros(2)]
-    net = NumpyQNetwork(weights, ["relu", "linear"])
+    net = NumpyNetwork(weights, ["relu", "linear"])
     for mode in ("sample", "greedy"):
         agent = PolicyAgent(game, net, mode, np.random.default_rng(0))
         result = agents.arena.play_match(game, [agent, agents.make("random", game)], 60, seed=2)

@@ -1,5 +1,5 @@
 """MCTS with pruning networks: the UCB1 bandit simulator's labels on hand-worked cases, the
-networks' files, Algorithm 1's schedule, and the `prune=` hook of agents/mcts.py."""
+networks' files, Algorithm 1's schedule, and the `prune=` hook of agents/search/uct.py."""
 
 import time
 
@@ -8,10 +8,10 @@ import pytest
 
 import agents
 import games
-from agents.mcts_spec import parse_spec
 from agents.pruning import bandits
 from agents.pruning.networks import MLP, PruningNetworks, load, save
 from agents.pruning.schedule import PruneSchedule, ScheduleConfig
+from agents.search.mcts_spec import parse_spec
 from games import UserError
 
 

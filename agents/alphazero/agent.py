@@ -16,9 +16,11 @@ from pathlib import Path
 import numpy as np
 
 from agents.alphazero.features import FeatureNetwork
-from agents.alphazero.search import best_action, has_hidden_information, network_evaluator, q_evaluator, search_roots
 from agents.base import Agent
 from agents.learned import PRETRAINED_DIR, read_keras, read_npz, resolve_model_path
+from agents.search.evaluators import network_evaluator, q_evaluator
+from agents.search.puct import best_action, search_roots
+from agents.search.solver import has_hidden_information
 from games import Game, State, UserError
 
 DEFAULT_SIMULATIONS = 100
@@ -35,7 +37,7 @@ SPEC_GRAMMAR = (
 class AlphaZeroAgent(Agent):
     """The most visited root action of a PUCT search (no noise); ties go to the lower action.
     With `solve` (games without hidden information): a proven win first, never a proven loss while
-    another move is not one (agents/alphazero/search.py, proven values). Each state of a batch gets
+    another move is not one (agents/search/puct.py, proven values). Each state of a batch gets
     its own generator drawn from the agent's, and the searches of a batch run in lock-step (their
     leaves share one network call)."""
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from agents.alphazero.features import FEATURES
 from agents.learned import ACTIVATIONS
-from agents.training import LearnerConfig, check_learner_config, load_learner_config
+from agents.learning.config import LearnerConfig, check_learner_config, load_learner_config
 from games.config import need, setting
 
 

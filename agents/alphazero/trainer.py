@@ -1,4 +1,4 @@
-"""The AlphaZero-style learner and its `train` loop (the shared run-folder loop of agents.runfolder).
+"""The AlphaZero-style learner and its `train` loop (the one loop of agents/learning/loop.py).
 
 Each batch:
     self-play: `games_per_batch` games in lock-step; every move a PUCT search of `simulations`
@@ -20,60 +20,37 @@ import time
 import numpy as np
 
 import games
-from agents.alphazero.agent import AlphaZeroAgent
+from agents.alphazero.agent import AlphaZeroAgent, load_network
 from agents.alphazero.config import AlphaZeroConfig
 from agents.alphazero.features import FeatureNetwork, feature_function, with_features
-from agents.alphazero.search import network_evaluator, search_roots
-from agents.dqn import model as dqn_model
-from agents.learned import NumpyQNetwork, model_metadata
-from agents.runfolder import train_learner
+from agents.alphazero.model import build_network, make_train_phase
+from agents.learned import NumpyNetwork, model_metadata
+from agents.learning.keras_helpers import (
+    build_optimizer,
+    init_tensorflow,
+    model_weights,
+    optimizer_values,
+    set_optimizer_values,
+)
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
+from agents.learning.replay import ReplayBuffer
+from agents.learning.seating import MIRRORS
+from agents.search.evaluators import network_evaluator
+from agents.search.puct import search_roots
 from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]
 
 
-class Replay:
-    """Ring buffer of (observation, legal mask, visit distribution, outcome)."""
-
-    def __init__(self, capacity: int, observation_size: int, num_actions: int):
-        self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
-        self.masks = np.zeros((capacity, num_actions), dtype=bool)
-        self.pis = np.zeros((capacity, num_actions), dtype=np.float32)
-        self.zs = np.zeros(capacity, dtype=np.float32)
-        self.capacity, self.pos, self.size = capacity, 0, 0
-
-    def add(self, obs, masks, pis, zs) -> None:
-        n = min(len(obs), self.capacity)  # keep the newest
-        rows = (self.pos + np.arange(n)) % self.capacity
-        self.obs[rows], self.masks[rows], self.pis[rows], self.zs[rows] = obs[-n:], masks[-n:], pis[-n:], zs[-n:]
-        self.pos = int((self.pos + n) % self.capacity)
-        self.size = min(self.capacity, self.size + n)
-
-    def sample(self, rng: np.random.Generator, shape: tuple[int, ...]):
-        rows = rng.integers(0, self.size, size=shape)
-        return self.obs[rows], self.masks[rows], self.pis[rows], self.zs[rows]
-
-    def arrays(self) -> dict:
-        n = self.size
-        return {
-            "replay_obs": self.obs[:n],
-            "replay_masks": self.masks[:n],
-            "replay_pis": self.pis[:n],
-            "replay_zs": self.zs[:n],
-        }
-
-    def restore(self, arrays: dict, size: int, pos: int) -> None:
-        self.obs[:size], self.masks[:size] = arrays["replay_obs"], arrays["replay_masks"]
-        self.pis[:size], self.zs[:size] = arrays["replay_pis"], arrays["replay_zs"]
-        self.size, self.pos = size, pos
-
-
-def _mirror_connect_four(obs, masks, pis):
-    """Left-right mirror: two 6 x 7 planes; column c becomes 6 - c."""
-    return obs.reshape(-1, 2, 6, 7)[:, :, :, ::-1].reshape(len(obs), -1), masks[:, ::-1], pis[:, ::-1]
-
-
-MIRRORS = {"connect_four": _mirror_connect_four}
+def search_replay(capacity: int, observation_size: int, num_actions: int) -> ReplayBuffer:
+    """The replay of (observation, legal mask, visit distribution, outcome) rows."""
+    columns = {
+        "obs": ((observation_size,), np.float32),
+        "masks": ((num_actions,), bool),
+        "pis": ((num_actions,), np.float32),
+        "zs": ((), np.float32),
+    }
+    return ReplayBuffer(capacity, columns)
 
 
 @dataclasses.dataclass
@@ -163,8 +140,6 @@ def initial_weights(spec: str, game, wanted: list[np.ndarray], input_features: s
     """The weights of the az model `spec` (fine-tuning), refused unless they have the shapes of the
     config's network (`wanted`). A model without input features starts a network with them as it
     was: the features' input weights begin at zero."""
-    from agents.alphazero.agent import load_network
-
     network, metadata, is_q = load_network(spec, game)
     weights = list(network.weights)
     own = metadata.get("input_features", "")
@@ -184,25 +159,25 @@ class AlphaZeroLearner:
     ALGO = "alphazero"
     TITLE = "AlphaZero-style self-play"
     LOSS_LABEL = "loss (policy CE + value MSE + L2)"
-    COLUMNS = ["policy_loss", "value_loss", "replay_size", "simulations_per_s"]
+    COLUMNS = [*SELFPLAY_COLUMNS, "policy_loss", "value_loss", "replay_size", "simulations_per_s"]
+    EXPLOITABILITY = False
 
-    def __init__(self, game_name: str, config: AlphaZeroConfig):
-        from agents.alphazero import model
-
+    def __init__(self, game_name: str, config: AlphaZeroConfig, mapper: Mapper | None = None):
+        """`mapper`: unused (this learner plays its self-play here)."""
         self.config = c = config
         self.game = g = games.make(game_name, **config.game_config)
         if c.conv_channels and g.observation_planes is None:
             raise UserError(f"conv_channels: the observation of {g.name} is not board planes; leave it empty")
-        dqn_model.init_tensorflow(c.seed, c.tf_threads)
+        init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         self.features, feature_size = feature_function(c.input_features, g.name)
-        self.model = model.build_network(g, c, g.observation_size + feature_size)
+        self.model = build_network(g, c, g.observation_size + feature_size)
         if c.init_model:
-            wanted = dqn_model.model_weights(self.model)
+            wanted = model_weights(self.model)
             self.model.set_weights(initial_weights(c.init_model, g, wanted, c.input_features))
-        self.optimizer = dqn_model.build_optimizer(self.model, c.learning_rate)
-        self.train_phase = model.make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
-        self.replay = Replay(c.replay_size, g.observation_size, g.num_actions)
+        self.optimizer = build_optimizer(self.model, c.learning_rate)
+        self.train_phase = make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
+        self.replay = search_replay(c.replay_size, g.observation_size, g.num_actions)
         self.mirror = MIRRORS.get(g.name) if c.mirror_augment else None
         self.episodes, self.updates = 0, 0
         self.last_loss = float("nan")
@@ -212,7 +187,7 @@ class AlphaZeroLearner:
         c = self.config
         act = [c.activation] * (len(c.conv_channels) + len(c.hidden_layers)) + ["linear"]
         planes = self.game.observation_planes if c.conv_channels else None
-        self.network = NumpyQNetwork(dqn_model.model_weights(self.model), act, planes)  # saved as it is
+        self.network = NumpyNetwork(model_weights(self.model), act, planes)  # saved as it is
         self.acting = FeatureNetwork(self.network, c.input_features, self.game.name) if self.features else self.network
         self.evaluate = network_evaluator(self.game, self.acting)
 
@@ -223,9 +198,12 @@ class AlphaZeroLearner:
         decisions = len(b.zs)
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()
-        self.replay.add(b.obs, b.masks, b.pis, b.zs)
+        self.replay.add({"obs": b.obs, "masks": b.masks, "pis": b.pis, "zs": b.zs})
         if self.mirror is not None and decisions:
-            self.replay.add(*self.mirror(b.obs, b.masks, b.pis), b.zs)
+            m = self.mirror
+            self.replay.add(
+                {"obs": m.observations(b.obs), "masks": m.per_action(b.masks), "pis": m.per_action(b.pis), "zs": b.zs}
+            )
         info = {
             "trained": False,
             "decisions": decisions,
@@ -235,7 +213,8 @@ class AlphaZeroLearner:
         }
         if self.replay.size >= max(c.min_replay, 1):
             shape = (c.updates_per_batch, min(c.batch_size, self.replay.size))
-            obs, masks, pis, zs = self.replay.sample(self.rng, shape)
+            rows = self.replay.sample(self.rng, shape)
+            obs, masks, pis, zs = rows["obs"], rows["masks"], rows["pis"], rows["zs"]
             if self.features is not None:
                 obs = with_features(obs, self.features)
             metrics = self.train_phase(obs, masks, pis, zs)
@@ -266,24 +245,25 @@ class AlphaZeroLearner:
         return [("model", self.model, self.network, meta)]
 
     # checkpoints ---------------------------------------------------------------------------------
+    def status(self) -> str:
+        return f"loss {self.last_loss:.4f}"
+
     def state(self) -> dict:
         return {"replay_size": self.replay.size, "replay_pos": self.replay.pos}
 
     def arrays(self) -> dict:
-        out = {f"w{i}": w for i, w in enumerate(dqn_model.model_weights(self.model))}
-        out.update({f"optimizer_{i}": v for i, v in enumerate(dqn_model.optimizer_values(self.optimizer))})
+        out = {f"w{i}": w for i, w in enumerate(model_weights(self.model))}
+        out.update({f"optimizer_{i}": v for i, v in enumerate(optimizer_values(self.optimizer))})
         out.update(self.replay.arrays())
         return out
 
     def restore(self, state: dict, arrays: dict) -> None:
         self.model.set_weights([arrays[f"w{i}"] for i in range(len(self.model.weights))])
-        dqn_model.set_optimizer_values(
-            self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))]
-        )
+        set_optimizer_values(self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))])
         self.replay.restore(arrays, state["replay_size"], state["replay_pos"])
         self._refresh_network()
 
 
 def train(game_name: str, config: AlphaZeroConfig, out, **kwargs) -> dict:
-    """Train an AlphaZero-style run in folder `out` (see agents.runfolder.train_learner for the options)."""
+    """Train an AlphaZero-style run in folder `out` (agents.learning.loop.train_learner gives the options)."""
     return train_learner(AlphaZeroLearner, game_name, config, out, **kwargs)

@@ -18,26 +18,16 @@
 4. Every `eval_every` episodes the greedy agent plays fixed baselines with seats rotated.
 
 Modules: `config` (DQNConfig, per-game defaults, schedules), `selfplay` (recorder, targets,
-mirrors, replay; no TensorFlow), `model` (the only one importing TensorFlow, lazily), `trainer`
-(Trainer, checkpoints, the `train` loop), `runlog` (the run folder and its files).
+mirrors, the replay's columns; no TensorFlow), `model` (the only one importing TensorFlow, lazily), `trainer`
+(DQNLearner and `train`, the loop of agents/learning/loop.py).
 """
 
 from __future__ import annotations
 
 from agents.dqn.config import GAME_DEFAULTS, DQNConfig, default_config, epsilon_at, learning_rate_at, load_config
-from agents.dqn.model import (
-    build_q_network,
-    init_tensorflow,
-    make_train_phase,
-    make_train_step,
-    model_weights,
-    numpy_network,
-    save_keras_atomic,
-)
-from agents.dqn.runlog import RunLog, default_run_dir, plot_learning_curves, read_run_config
-from agents.dqn.selfplay import MIRRORS, ReplayBuffer, SelfPlayRecorder, episode_targets, self_play
-from agents.dqn.trainer import Trainer, evaluate_greedy, initial_weights, train
-from agents.training import read_checkpoint
+from agents.dqn.model import build_q_network, make_train_phase, make_train_step, numpy_network
+from agents.dqn.selfplay import SelfPlayRecorder, episode_targets, self_play, target_replay
+from agents.dqn.trainer import DQNLearner, initial_weights, train
 
 __all__ = [
     "DQNConfig",
@@ -49,22 +39,12 @@ __all__ = [
     "episode_targets",
     "SelfPlayRecorder",
     "self_play",
-    "MIRRORS",
-    "ReplayBuffer",
-    "init_tensorflow",
+    "target_replay",
     "build_q_network",
-    "model_weights",
     "numpy_network",
     "make_train_step",
     "make_train_phase",
-    "save_keras_atomic",
-    "Trainer",
+    "DQNLearner",
     "train",
-    "evaluate_greedy",
     "initial_weights",
-    "read_checkpoint",
-    "RunLog",
-    "default_run_dir",
-    "read_run_config",
-    "plot_learning_curves",
 ]

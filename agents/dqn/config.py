@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
-from agents.training import LearnerConfig, check_learner_config, linear_schedule, load_learner_config
+from agents.learning.config import (
+    LearnerConfig,
+    check_learner_config,
+    linear_schedule,
+    load_learner_config,
+    opponent_mix_setting,
+)
 from games.config import need, setting
 
 
@@ -52,12 +58,7 @@ class DQNConfig(LearnerConfig):
     # without random openings a near-greedy network plays the same few games over and over
     # (Connect Four: 2/3 of a batch identical)
     random_opening_moves: int = setting(0, "each self-play game opens with U{0..N} uniformly random moves", metavar="N")
-    opponent_mix: dict[str, float] = setting(
-        factory=dict,
-        flag=False,
-        help="fraction of the self-play games in which a fixed baseline takes every seat but one, e.g. "
-        "{heuristic = 0.3}; only the network's decisions are learned from",
-    )
+    opponent_mix: dict[str, float] = opponent_mix_setting("network's")
     # twice the data, and tactics learned near one edge carry over to the other
     mirror_augment: bool = setting(False, "also learn from each decision mirrored left-right (connect_four)")
     eval_every: int = setting(

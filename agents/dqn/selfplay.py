@@ -1,6 +1,6 @@
-"""Self-play data for the DQN: lock-step games, Monte-Carlo targets, mirrored decisions, replay.
+"""Self-play data for the DQN: lock-step games, Monte-Carlo targets, the replay's columns.
 
-No TensorFlow here: the acting network is a numpy copy of the weights (`NumpyQNetwork`).
+No TensorFlow here: the acting network is a numpy copy of the weights (`NumpyNetwork`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ import numpy as np
 import games
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent, masked_argmax
-from agents.learned import NumpyQNetwork
+from agents.learned import NumpyNetwork
+from agents.learning.replay import ReplayBuffer
+from agents.learning.seating import mix_opponents, seat_agents
 from games import Game, State
 from games.batch import BatchState
 
@@ -44,7 +46,7 @@ class SelfPlayRecorder(Agent):
 
     spec = "self-play"
 
-    def __init__(self, network: NumpyQNetwork, rng: np.random.Generator):
+    def __init__(self, network: NumpyNetwork, rng: np.random.Generator):
         self.network = network
         self.rng = rng
         self.epsilon = 1.0
@@ -144,18 +146,10 @@ def self_play(
     # Generator per game cost more than a Tic Tac Toe game
     chance = np.random.default_rng(rng.integers(2**63))
     states = [game.new_initial_state(chance) for _ in range(num_games)]
-    n = game.num_players
-    seat_agents = [[0] * n for _ in range(num_games)]
-    first = 0
-    for k, (_, fraction) in enumerate(opponents):
-        count = int(round(fraction * num_games))
-        for g in range(first, min(num_games, first + count)):
-            seat_agents[g] = [1 + k] * n
-            seat_agents[g][int(rng.integers(n))] = 0
-        first += count
+    seats = seat_agents(num_games, game.num_players, opponents, rng)
     recorder.start(states, epsilon, random_opening_moves)
     batch = lockstep_batch(states)
-    play_batch(batch, seat_agents, [recorder, *(agent for agent, _ in opponents)])
+    play_batch(batch, seats, [recorder, *(agent for agent, _ in opponents)])
     obs, actions, games_, players = recorder.rows()
     all_returns = batch.returns()
     return obs, actions, decision_targets(games_, players, all_returns, gamma), all_returns
@@ -187,19 +181,14 @@ def shard_sizes(num_games: int, shards: int) -> list[int]:
 
 def play_shard(shard: SelfPlayShard) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`self_play` of one shard, from its seed alone: (observations, actions, targets, returns)."""
-    import agents  # agents.make; imported here, as the package imports this module
-
     in_worker = bool(shard.parent_pid) and os.getpid() != shard.parent_pid
     if in_worker:
         # the first Ctrl-C asks the training to stop after this phase; it must not kill the phase
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     game = _game(shard.game_name, json.dumps(shard.game_config, sort_keys=True))
     rng = np.random.default_rng(shard.seed)
-    opponents = [
-        (agents.make(spec, game, seed=np.random.default_rng(rng.integers(2**63))), fraction)
-        for spec, fraction in shard.opponent_mix
-    ]
-    recorder = SelfPlayRecorder(NumpyQNetwork(shard.weights, shard.activations), rng)
+    opponents = mix_opponents(game, dict(shard.opponent_mix), rng)
+    recorder = SelfPlayRecorder(NumpyNetwork(shard.weights, shard.activations), rng)
     obs, actions, targets, returns = self_play(
         game, recorder, shard.num_games, shard.epsilon, shard.gamma, rng, shard.random_opening_moves, opponents
     )
@@ -217,52 +206,7 @@ def _game(name: str, config_json: str) -> Game:
     return games.make(name, **json.loads(config_json))
 
 
-def _mirror_connect_four(obs: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Left-right mirror: the observation is two 6 x 7 planes (RULES.md); column c becomes 6 - c."""
-    return obs.reshape(-1, 2, 6, 7)[:, :, :, ::-1].reshape(len(obs), -1), 6 - actions
-
-
-# game name -> (observations, actions) -> the same decisions mirrored (same targets)
-MIRRORS = {"connect_four": _mirror_connect_four}
-
-
-class ReplayBuffer:
-    """Fixed-size ring buffer of (observation, action, target), numpy arrays."""
-
-    def __init__(self, capacity: int, observation_size: int):
-        self.obs = np.zeros((capacity, observation_size), dtype=np.float32)
-        self.actions = np.zeros(capacity, dtype=np.int32)
-        self.targets = np.zeros(capacity, dtype=np.float32)
-        self.capacity = capacity
-        self.pos = 0  # next row to write
-        self.size = 0
-
-    def add(self, obs: np.ndarray, actions: np.ndarray, targets: np.ndarray) -> None:
-        n = len(obs)
-        if n > self.capacity:  # keep the newest
-            obs, actions, targets = obs[-self.capacity :], actions[-self.capacity :], targets[-self.capacity :]
-            n = self.capacity
-        rows = (self.pos + np.arange(n)) % self.capacity
-        self.obs[rows] = obs
-        self.actions[rows] = actions
-        self.targets[rows] = targets
-        self.pos = int((self.pos + n) % self.capacity)
-        self.size = min(self.capacity, self.size + n)
-
-    def sample(self, rng: np.random.Generator, shape: tuple[int, ...]):
-        rows = rng.integers(0, self.size, size=shape)
-        return self.obs[rows], self.actions[rows], self.targets[rows]
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The filled rows, for a checkpoint."""
-        n = self.size
-        return {"replay_obs": self.obs[:n], "replay_actions": self.actions[:n], "replay_targets": self.targets[:n]}
-
-    def restore(self, arrays, size: int, pos: int) -> None:
-        """Refill from `arrays()` of a checkpoint; ValueError if they do not fit."""
-        if not (0 <= size <= self.capacity and 0 <= pos < self.capacity):
-            raise ValueError(f"replay of {size} rows (position {pos}) does not fit a capacity of {self.capacity}")
-        self.obs[:size] = arrays["replay_obs"]
-        self.actions[:size] = arrays["replay_actions"]
-        self.targets[:size] = arrays["replay_targets"]
-        self.size, self.pos = size, pos
+def target_replay(capacity: int, observation_size: int) -> ReplayBuffer:
+    """The replay of (observation, action, Monte-Carlo target) rows."""
+    columns = {"obs": ((observation_size,), np.float32), "actions": ((), np.int32), "targets": ((), np.float32)}
+    return ReplayBuffer(capacity, columns)

@@ -17,8 +17,8 @@ Modules: `config` (NFSPConfig, per-game defaults), `buffers` (circular replay, r
 
 from __future__ import annotations
 
-from agents.nfsp.buffers import Reservoir, TransitionReplay
+from agents.nfsp.buffers import Reservoir, transition_replay
 from agents.nfsp.config import GAME_DEFAULTS, NFSPConfig, load_config
 from agents.nfsp.trainer import NFSPLearner, train
 
-__all__ = ["NFSPConfig", "GAME_DEFAULTS", "load_config", "Reservoir", "TransitionReplay", "NFSPLearner", "train"]
+__all__ = ["NFSPConfig", "GAME_DEFAULTS", "load_config", "Reservoir", "transition_replay", "NFSPLearner", "train"]

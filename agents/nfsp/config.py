@@ -7,14 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
-from agents.policy import POLICY_MODES
-from agents.training import (
+from agents.learning.config import (
     POLICY_GAME_DEFAULTS,
     LearnerConfig,
     check_learner_config,
     linear_schedule,
     load_learner_config,
+    opponent_mix_setting,
 )
+from agents.policy import POLICY_MODES
 from games.config import need, setting
 
 
@@ -43,12 +44,7 @@ class NFSPConfig(LearnerConfig):
     epsilon_start: float = setting(0.1, "exploration of the best response at the start", metavar="E")
     epsilon_end: float = setting(0.01, "exploration after its linear decay", metavar="E")
     epsilon_decay_episodes: int = setting(50_000, "episodes of the epsilon decay", metavar="N")
-    opponent_mix: dict[str, float] = setting(
-        factory=dict,
-        flag=False,
-        help="fraction of the self-play games in which a fixed baseline takes every seat but one, e.g. "
-        "{heuristic = 0.3}; only the learner's decisions are learned from",
-    )
+    opponent_mix: dict[str, float] = opponent_mix_setting()
     policy: str = setting(
         "sample", "how the shipped average policy acts: sample from it or take its argmax", choices=POLICY_MODES
     )

@@ -1,4 +1,4 @@
-"""The NFSP learner and its `train` loop (the shared run-folder loop of agents.runfolder).
+"""The NFSP learner and its `train` loop (the one loop of agents/learning/loop.py).
 
 Each batch: `games_per_batch` games in lock-step; in every game each seat the learner holds follows
 the best response (epsilon-greedy over the Q-network, masked) with probability `anticipatory`
@@ -18,53 +18,61 @@ import numpy as np
 
 import games
 from agents.base import masked_argmax
-from agents.dqn import model as dqn_model
-from agents.learned import NumpyQNetwork, model_metadata
-from agents.nfsp.buffers import Reservoir, TransitionReplay
+from agents.learned import NumpyNetwork, model_metadata
+from agents.learning.keras_helpers import (
+    build_optimizer,
+    init_tensorflow,
+    model_weights,
+    optimizer_values,
+    set_optimizer_values,
+)
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
+from agents.learning.seating import mix_opponents
+from agents.nfsp.buffers import Reservoir, transition_replay
 from agents.nfsp.config import NFSPConfig, epsilon_at
+from agents.nfsp.model import build_mlp, make_train_phase
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, masked_softmax, sample_actions
-from agents.rollout import Recorder, make_opponents, play_recorded
-from agents.runfolder import train_learner
+from agents.rollout import Recorder, play_recorded
 
 
 class NFSPLearner:
     ALGO = "nfsp"
     TITLE = "NFSP self-play"
     LOSS_LABEL = "loss (Q MSE + policy cross-entropy)"
-    COLUMNS = ["q_loss", "sl_loss", "epsilon", "rl_size", "sl_size", "br_fraction"]
+    COLUMNS = [*SELFPLAY_COLUMNS, "q_loss", "sl_loss", "epsilon", "rl_size", "sl_size", "br_fraction"]
+    EXPLOITABILITY = False
 
-    def __init__(self, game_name: str, config: NFSPConfig):
-        from agents.nfsp import model
-
+    def __init__(self, game_name: str, config: NFSPConfig, mapper: Mapper | None = None):
+        """`mapper`: unused (this learner plays its self-play here)."""
         self.config = c = config
         self.game = g = games.make(game_name, **config.game_config)
-        dqn_model.init_tensorflow(c.seed, c.tf_threads)
+        init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         size, n_act = g.observation_size, g.num_actions
-        self.q_model = model.build_mlp(size, n_act, c.hidden_layers, c.activation, c.seed, "q_network__" + g.name)
-        self.target_model = model.build_mlp(size, n_act, c.hidden_layers, c.activation, c.seed, "target")
+        self.q_model = build_mlp(size, n_act, c.hidden_layers, c.activation, c.seed, "q_network__" + g.name)
+        self.target_model = build_mlp(size, n_act, c.hidden_layers, c.activation, c.seed, "target")
         self.target_model.set_weights(self.q_model.get_weights())
-        self.policy_model = model.build_mlp(
+        self.policy_model = build_mlp(
             size, n_act, c.hidden_layers, c.activation, c.seed + 1, POLICY_KERAS_PREFIX + g.name
         )
-        self.q_optimizer = dqn_model.build_optimizer(self.q_model, c.rl_learning_rate)
-        self.sl_optimizer = dqn_model.build_optimizer(self.policy_model, c.sl_learning_rate)
-        self.train_phase = model.make_train_phase(
+        self.q_optimizer = build_optimizer(self.q_model, c.rl_learning_rate)
+        self.sl_optimizer = build_optimizer(self.policy_model, c.sl_learning_rate)
+        self.train_phase = make_train_phase(
             self.q_model, self.target_model, self.policy_model, self.q_optimizer, self.sl_optimizer, c.gamma
         )
-        self.replay = TransitionReplay(c.rl_replay_size, size, n_act)
+        self.replay = transition_replay(c.rl_replay_size, size, n_act)
         self.reservoir = Reservoir(c.sl_reservoir_size, size, n_act)
         self.recorder = Recorder(self._choose)
         for spec in c.opponent_mix:  # a bad spec fails now, not after the first batch
-            make_opponents(g, {spec: 0.0}, np.random.default_rng(0))
+            mix_opponents(g, {spec: 0.0}, np.random.default_rng(0))
         self.episodes, self.updates, self.last_sync = 0, 0, 0
         self.last_loss = float("nan")
         self._refresh_networks()
 
     def _refresh_networks(self) -> None:
         act = [self.config.activation] * len(self.config.hidden_layers) + ["linear"]
-        self.q_net = NumpyQNetwork(dqn_model.model_weights(self.q_model), act)
-        self.policy_net = NumpyQNetwork(dqn_model.model_weights(self.policy_model), act)
+        self.q_net = NumpyNetwork(model_weights(self.q_model), act)
+        self.policy_net = NumpyNetwork(model_weights(self.policy_model), act)
 
     def _choose(self, obs, masks, games_, players):
         """Best response (epsilon-greedy, masked) where the seat follows it, else the average policy."""
@@ -83,7 +91,7 @@ class NFSPLearner:
         t0 = time.perf_counter()
         self._epsilon = epsilon_at(c, self.episodes)
         self._follows_br = self.rng.random((c.games_per_batch, self.game.num_players)) < c.anticipatory
-        opponents = make_opponents(self.game, c.opponent_mix, self.rng)
+        opponents = mix_opponents(self.game, c.opponent_mix, self.rng)
         batch = play_recorded(self.game, self.recorder, c.games_per_batch, self.rng, opponents)
         self._store(batch)
         self.episodes += c.games_per_batch
@@ -147,28 +155,31 @@ class NFSPLearner:
         ]
 
     # checkpoints ---------------------------------------------------------------------------------
+    def status(self) -> str:
+        return f"loss {self.last_loss:.4f}"
+
     def state(self) -> dict:
         return {"last_sync": self.last_sync, "replay": self.replay.state(), "reservoir": self.reservoir.state()}
 
     def arrays(self) -> dict:
         out = {}
         for name, obj in (("q", self.q_model), ("target", self.target_model), ("policy", self.policy_model)):
-            out.update({f"{name}_w{i}": w for i, w in enumerate(dqn_model.model_weights(obj))})
+            out.update({f"{name}_w{i}": w for i, w in enumerate(model_weights(obj))})
         for name, opt in (("qopt", self.q_optimizer), ("slopt", self.sl_optimizer)):
-            out.update({f"{name}_{i}": v for i, v in enumerate(dqn_model.optimizer_values(opt))})
+            out.update({f"{name}_{i}": v for i, v in enumerate(optimizer_values(opt))})
         return {**out, **self.replay.arrays(), **self.reservoir.arrays()}
 
     def restore(self, state: dict, arrays: dict) -> None:
         for name, obj in (("q", self.q_model), ("target", self.target_model), ("policy", self.policy_model)):
             obj.set_weights([arrays[f"{name}_w{i}"] for i in range(len(obj.weights))])
         for name, opt in (("qopt", self.q_optimizer), ("slopt", self.sl_optimizer)):
-            dqn_model.set_optimizer_values(opt, [arrays[f"{name}_{i}"] for i in range(len(opt.variables))])
-        self.replay.restore(arrays, state["replay"])
-        self.reservoir.restore(arrays, state["reservoir"])
+            set_optimizer_values(opt, [arrays[f"{name}_{i}"] for i in range(len(opt.variables))])
+        self.replay.restore(arrays, **state["replay"])
+        self.reservoir.restore(arrays, **state["reservoir"])
         self.last_sync = state["last_sync"]
         self._refresh_networks()
 
 
 def train(game_name: str, config: NFSPConfig, out, **kwargs) -> dict:
-    """Train an NFSP run in folder `out` (see agents.runfolder.train_learner for the options)."""
+    """Train an NFSP run in folder `out` (agents.learning.loop.train_learner gives the options)."""
     return train_learner(NFSPLearner, game_name, config, out, **kwargs)

@@ -7,8 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.learned import ACTIVATIONS
+from agents.learning.config import (
+    POLICY_GAME_DEFAULTS,
+    LearnerConfig,
+    check_learner_config,
+    load_learner_config,
+    opponent_mix_setting,
+)
 from agents.policy import POLICY_MODES
-from agents.training import POLICY_GAME_DEFAULTS, LearnerConfig, check_learner_config, load_learner_config
 from games.config import need, setting
 
 
@@ -35,12 +41,7 @@ class PPOConfig(LearnerConfig):
     ent_coef: float = setting(0.01, "weight of the entropy bonus", metavar="C")
     vf_coef: float = setting(0.5, "weight of the value loss", metavar="C")
     max_grad_norm: float = setting(0.5, "clip the global gradient norm to this", metavar="N")
-    opponent_mix: dict[str, float] = setting(
-        factory=dict,
-        flag=False,
-        help="fraction of the self-play games in which a fixed baseline takes every seat but one, e.g. "
-        "{heuristic = 0.3}; only the learner's decisions are learned from",
-    )
+    opponent_mix: dict[str, float] = opponent_mix_setting()
     policy: str = setting(
         "sample", "how the shipped policy acts: sample from it or take its argmax", choices=POLICY_MODES
     )

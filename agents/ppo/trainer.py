@@ -1,4 +1,4 @@
-"""The PPO learner and its `train` loop (the shared run-folder loop of agents.runfolder).
+"""The PPO learner and its `train` loop (the one loop of agents/learning/loop.py).
 
 Each batch (CleanRL's ppo.py, with games instead of vectorised environments):
     rollout: `games_per_batch` games in lock-step; one call of the numpy actor and critic per step
@@ -15,12 +15,14 @@ import time
 import numpy as np
 
 import games
-from agents.dqn import model as dqn_model
-from agents.learned import NumpyQNetwork, model_metadata
+from agents.learned import NumpyNetwork, model_metadata
+from agents.learning.keras_helpers import init_tensorflow, model_weights, optimizer_values, set_optimizer_values
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
+from agents.learning.seating import mix_opponents
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, log_probs, masked_softmax, sample_actions
 from agents.ppo.config import PPOConfig, learning_rate_at
-from agents.rollout import Recorder, gae, make_opponents, play_recorded
-from agents.runfolder import train_learner
+from agents.ppo.model import build_mlp, build_optimizer, make_update
+from agents.rollout import Recorder, gae, play_recorded
 
 METRICS = ["loss", "pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"]
 
@@ -29,31 +31,40 @@ class PPOLearner:
     ALGO = "ppo"
     TITLE = "PPO self-play"
     LOSS_LABEL = "loss (policy + value - entropy)"
-    COLUMNS = ["pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac", "learning_rate", "mean_value"]
+    COLUMNS = [
+        *SELFPLAY_COLUMNS,
+        "pg_loss",
+        "v_loss",
+        "entropy",
+        "approx_kl",
+        "clipfrac",
+        "learning_rate",
+        "mean_value",
+    ]
+    EXPLOITABILITY = False
 
-    def __init__(self, game_name: str, config: PPOConfig):
-        from agents.ppo import model
-
+    def __init__(self, game_name: str, config: PPOConfig, mapper: Mapper | None = None):
+        """`mapper`: unused (this learner plays its self-play here)."""
         self.config = c = config
         self.game = g = games.make(game_name, **config.game_config)
-        dqn_model.init_tensorflow(c.seed, c.tf_threads)
+        init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         size = g.observation_size
-        self.actor = model.build_mlp(size, g.num_actions, c, c.seed, 0.01, POLICY_KERAS_PREFIX + g.name)
-        self.critic = model.build_mlp(size, 1, c, c.seed + 1, 1.0, "value_network__" + g.name)
-        self.optimizer = model.build_optimizer(self.actor, self.critic, c.learning_rate)
-        self.update = model.make_update(self.actor, self.critic, self.optimizer, c)
+        self.actor = build_mlp(size, g.num_actions, c, c.seed, 0.01, POLICY_KERAS_PREFIX + g.name)
+        self.critic = build_mlp(size, 1, c, c.seed + 1, 1.0, "value_network__" + g.name)
+        self.optimizer = build_optimizer(self.actor, self.critic, c.learning_rate)
+        self.update = make_update(self.actor, self.critic, self.optimizer, c)
         self.recorder = Recorder(self._choose)
         for spec in c.opponent_mix:  # a bad spec fails now, not after the first batch
-            make_opponents(g, {spec: 0.0}, np.random.default_rng(0))
+            mix_opponents(g, {spec: 0.0}, np.random.default_rng(0))
         self.episodes, self.updates = 0, 0
         self.last_loss = float("nan")
         self._refresh_networks()
 
     def _refresh_networks(self) -> None:
         act = [self.config.activation] * len(self.config.hidden_layers) + ["linear"]
-        self.actor_net = NumpyQNetwork(dqn_model.model_weights(self.actor), act)
-        self.critic_net = NumpyQNetwork(dqn_model.model_weights(self.critic), act)
+        self.actor_net = NumpyNetwork(model_weights(self.actor), act)
+        self.critic_net = NumpyNetwork(model_weights(self.critic), act)
 
     def _choose(self, obs, masks, games_, players):
         probs = masked_softmax(self.actor_net(obs), masks)
@@ -64,7 +75,7 @@ class PPOLearner:
     def step(self) -> dict:
         c = self.config
         t0 = time.perf_counter()
-        opponents = make_opponents(self.game, c.opponent_mix, self.rng)
+        opponents = mix_opponents(self.game, c.opponent_mix, self.rng)
         batch = play_recorded(self.game, self.recorder, c.games_per_batch, self.rng, opponents)
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()
@@ -123,25 +134,26 @@ class PPOLearner:
         ]
 
     # checkpoints ---------------------------------------------------------------------------------
+    def status(self) -> str:
+        return f"loss {self.last_loss:.4f}"
+
     def state(self) -> dict:
         return {}
 
     def arrays(self) -> dict:
         out = {}
         for name, obj in (("actor", self.actor), ("critic", self.critic)):
-            out.update({f"{name}_w{i}": w for i, w in enumerate(dqn_model.model_weights(obj))})
-        out.update({f"optimizer_{i}": v for i, v in enumerate(dqn_model.optimizer_values(self.optimizer))})
+            out.update({f"{name}_w{i}": w for i, w in enumerate(model_weights(obj))})
+        out.update({f"optimizer_{i}": v for i, v in enumerate(optimizer_values(self.optimizer))})
         return out
 
     def restore(self, state: dict, arrays: dict) -> None:
         for name, obj in (("actor", self.actor), ("critic", self.critic)):
             obj.set_weights([arrays[f"{name}_w{i}"] for i in range(len(obj.weights))])
-        dqn_model.set_optimizer_values(
-            self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))]
-        )
+        set_optimizer_values(self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))])
         self._refresh_networks()
 
 
 def train(game_name: str, config: PPOConfig, out, **kwargs) -> dict:
-    """Train a PPO run in folder `out` (see agents.runfolder.train_learner for the options)."""
+    """Train a PPO run in folder `out` (agents.learning.loop.train_learner gives the options)."""
     return train_learner(PPOLearner, game_name, config, out, **kwargs)

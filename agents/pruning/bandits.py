@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import agents
+from agents.search.uct import MCTSAgent
 from games import UserError
 
 
@@ -150,9 +152,6 @@ def make_datasets(config: BanditConfig, seed: int, progress=None) -> Datasets:
 def collect_root_values(game, spec: str, games: int, seed: int, min_visits: int = 10) -> np.ndarray:
     """Self-play of `spec` (an mcts spec) on `game`: the mean value of every root action searched
     with at least `min_visits` visits, mapped from returns [-1, 1] to win chances [0, 1]."""
-    import agents
-    from agents.mcts import MCTSAgent
-
     rng = np.random.default_rng(seed)
     agent = agents.make(spec, game, np.random.default_rng(int(rng.integers(2**63))))
     if not isinstance(agent, MCTSAgent):

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.pruning import bandits
+import games
+from agents.pruning import bandits, model
 from agents.pruning.networks import PruningNetworks, save
 
 # the stochastic card games whose MCTS root values shape the bimodal arm distribution
@@ -20,8 +21,6 @@ ROOT_GAMES = (("gwent_lite", {}), ("durak", {"num_players": 2}), ("exploding_kit
 
 def fit_root_distribution(spec: str, per_game: int, seed: int, progress=None) -> tuple[tuple[float, ...], int]:
     """Self-play of `spec` on each ROOT_GAMES game; the bimodal fit and the number of values."""
-    import games
-
     values = []
     for i, (name, config) in enumerate(ROOT_GAMES):
         game = games.make(name, **config)
@@ -37,8 +36,6 @@ def build(
 ) -> dict:
     """Simulate the two datasets (saved to `datasets` if given), train both networks, save them
     to `out`; a summary dict."""
-    from agents.pruning import model
-
     config = bandits.BanditConfig(arms=arms, bimodal=tuple(bimodal), simulations=simulations)
     data = bandits.make_datasets(
         config, seed, None if progress is None else lambda d, n: progress(f"{arms}: K {d}/{n}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents.learning.keras_helpers import init_tensorflow
 from agents.pruning.networks import ARM_SCALE, ITER_SCALE, MLP
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -38,8 +39,6 @@ def train(x: np.ndarray, y: np.ndarray, layers, config: TrainConfig) -> tuple[ML
     """Fit an MLP (inputs scaled) to y; returns its numpy copy and the final training MSE."""
     import keras
     import tensorflow as tf
-
-    from agents.dqn.model import init_tensorflow
 
     init_tensorflow(config.seed)
     inputs = keras.Input((2,))

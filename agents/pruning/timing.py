@@ -13,6 +13,8 @@ import time
 
 import numpy as np
 
+import agents
+
 
 def sample_positions(game, count: int, seed: int) -> list:
     rng = np.random.default_rng(seed)
@@ -28,8 +30,6 @@ def sample_positions(game, count: int, seed: int) -> list:
 
 
 def time_per_move(game, specs, positions: int, seed: int) -> dict[str, dict[str, float]]:
-    import agents
-
     states = sample_positions(game, positions, seed)
     out = {}
     for spec in specs:

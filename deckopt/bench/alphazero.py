@@ -4,7 +4,7 @@ one network call, against one network call per leaf, in the same run.
 Connect Four, 32 positions reached by random openings of 0 to 7 moves (seeded, as `bench search`),
 100 simulations per search, c = 1.5, a network of the Connect Four default shape (3 x 256 ReLU,
 seeded random weights: the speed does not depend on what it learned). Batched: the 32 searches run
-in lock-step (agents.alphazero.search), so each round is one forward pass of 32 leaves. Per leaf:
+in lock-step (agents.search.puct), so each round is one forward pass of 32 leaves. Per leaf:
 the same searches, one forward pass of one leaf at a time. Each rate is the median of 3 interleaved
 repeats. `az_batched_vs_per_leaf` = batched / per leaf (above 1: batching is faster).
 """
@@ -16,8 +16,9 @@ from collections.abc import Callable
 import numpy as np
 
 import games
-from agents.alphazero.search import network_evaluator, puct_search
-from agents.learned import NumpyQNetwork
+from agents.learned import NumpyNetwork
+from agents.search.evaluators import network_evaluator
+from agents.search.puct import puct_search
 from deckopt.bench.search import opening_moves, positions
 from deckopt.bench.timing import interleaved, ratio_of_rates
 
@@ -29,13 +30,13 @@ HIDDEN = (256, 256, 256)
 REPEATS = 3
 
 
-def random_network(game, hidden=HIDDEN, seed: int = 0) -> NumpyQNetwork:
+def random_network(game, hidden=HIDDEN, seed: int = 0) -> NumpyNetwork:
     rng = np.random.default_rng(seed)
     sizes = [game.observation_size, *hidden, game.num_actions + 1]
     weights = []
     for a, b in zip(sizes, sizes[1:]):
         weights += [rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32), np.zeros(b, np.float32)]
-    return NumpyQNetwork(weights, ["relu"] * len(hidden) + ["linear"])
+    return NumpyNetwork(weights, ["relu"] * len(hidden) + ["linear"])
 
 
 def searches(states: list, evaluate, batched: bool) -> Callable[[], int]:

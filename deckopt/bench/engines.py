@@ -23,6 +23,7 @@ import games
 from agents.arena import play_batch, play_states
 from agents.base import RandomAgent
 from deckopt.bench.timing import interleaved, ratio_of_rates
+from games.registry import GAMES
 
 OPEN_SPIEL_GAMES = ("tic_tac_toe", "connect_four")
 LOCKSTEP_GAMES = 256
@@ -70,7 +71,7 @@ def vectorised_work(game: games.Game, rng: np.random.Generator, num_games: int):
 
 def make_game(name: str) -> games.Game | None:
     """The game with its default config, or None while its engine is not written yet."""
-    module = games._REGISTRY[name].split(":")[0]
+    module = GAMES[name].engine.split(":")[0]
     try:
         importlib.import_module(module)
     except ModuleNotFoundError as exc:

@@ -2,7 +2,7 @@
 
 Connect Four, the same positions and the same budget for both: 8 positions reached by random
 openings of 0 to 7 moves (seeded), 1 000 simulations per search, UCT with c = 1.4, one random
-rollout per leaf, solver on (OpenSpiel's MCTSBot default; ours too). Ours is `agents.mcts` on our
+rollout per leaf, solver on (OpenSpiel's MCTSBot default; ours too). Ours is `agents.search.uct` on our
 engine; OpenSpiel's is its Python `open_spiel.python.algorithms.mcts.MCTSBot` with
 `RandomRolloutEvaluator` on its C++ `connect_four` (where `pyspiel` imports). A rate is the
 simulations actually run (the roots stay unproven this early) over the wall time of all searches;
@@ -21,8 +21,8 @@ from collections.abc import Callable
 import numpy as np
 
 import games
-from agents.mcts import MCTSAgent
-from agents.mcts_spec import MCTSConfig
+from agents.search.mcts_spec import MCTSConfig
+from agents.search.uct import MCTSAgent
 from deckopt.bench.timing import interleaved, ratio_of_rates
 
 POSITIONS = 8

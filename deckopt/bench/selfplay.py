@@ -43,7 +43,7 @@ class DQNHarness:
         self._dqn = dqn
         settings = {"seed": 0, "replay_size": 50_000, **(overrides or {})}
         self._settings = settings
-        self.trainer = dqn.Trainer(game_name, dqn.load_config(game_name, **settings))
+        self.trainer = dqn.DQNLearner(game_name, dqn.load_config(game_name, **settings))
         self.game, self.model = self.trainer.game, self.trainer.model
         self.batch_size = self.trainer.config.batch_size
         self.updates = self.trainer.config.updates_per_batch
@@ -65,7 +65,7 @@ class DQNHarness:
         returns `phase(epsilon) -> decisions`."""
         settings = {**self._settings, "games_per_batch": num_games, "selfplay_shards": shards}
         settings.update(opponent_mix={}, random_opening_moves=0)
-        trainer = self._dqn.Trainer(self.game.name, self._dqn.load_config(self.game.name, **settings), mapper)
+        trainer = self._dqn.DQNLearner(self.game.name, self._dqn.load_config(self.game.name, **settings), mapper)
         trainer.network = self.trainer.network
 
         def phase(epsilon: float) -> int:
@@ -75,7 +75,8 @@ class DQNHarness:
 
     def fill_replay(self, min_size: int) -> None:
         while self.trainer.replay.size < min_size:
-            self.trainer.replay.add(*self.self_play(LOCKSTEP_GAMES, 1.0))
+            obs, actions, targets = self.self_play(LOCKSTEP_GAMES, 1.0)
+            self.trainer.replay.add({"obs": obs, "actions": actions, "targets": targets})
 
     def train_phase(self) -> None:
         """One phase of the training loop: replay sampling + `updates` compiled steps."""
@@ -86,7 +87,8 @@ class DQNHarness:
         import tensorflow as tf
 
         step = self._dqn.make_train_step(self.model, self.trainer.optimizer)
-        batch = [tf.constant(x) for x in self.trainer.replay.sample(self.rng, (self.batch_size,))]
+        rows = self.trainer.replay.sample(self.rng, (self.batch_size,))
+        batch = [tf.constant(rows[name]) for name in ("obs", "actions", "targets")]
         return lambda: step(*batch)
 
 

@@ -147,7 +147,7 @@ class StopOnSignal:
 
 def _settings(args) -> tuple:
     """(config, run folder) from the flags: a new run's resolved config, or a resumed run's own."""
-    from agents.dqn import default_run_dir, read_run_config
+    from agents.learning.runfolder import default_run_dir, read_run_config
 
     config_cls, load_config, _ = _algo(args.algo)
     names = {f.name for f in dataclasses.fields(config_cls)}

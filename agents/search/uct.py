@@ -4,7 +4,7 @@
     agent = agents.make("mcts:200ms,c=1.4", game, seed=0)     # 200 ms of search per move
     result = agent.search(state)                               # action, visit counts, values
 
-The spec (`mcts:400,c=1.4,...`) is parsed in agents/mcts_spec.py, which gives its grammar.
+The spec (`mcts:400,c=1.4,...`) is parsed in agents/search/mcts_spec.py, which gives its grammar.
 
 The search (UCT with UCB1): select children by `Q + c * sqrt(ln N / n)` from the point of view of
 the player who moves at that node (`state.returns()[mover]`, so any number of players works),
@@ -27,8 +27,9 @@ searcher's secret choice (a cautious model, never a leak of what the searcher ca
 Randomness: each state in `act(states)` gets its own search generator drawn from the agent's
 generator, so a batch is reproducible from the agent's seed and each search is independent.
 
-One module: the two search loops (perfect and hidden information) share the node types, the
-rollout and the leaf evaluation, and are read side by side; the spec parser is agents/mcts_spec.py.
+One module: the two search loops (perfect and hidden information) are read side by side; the
+leaf evaluation (rollouts, value estimates) is agents/search/evaluators.py's, the proof rule
+agents/search/solver.py's, the spec parser agents/search/mcts_spec.py.
 """
 
 from __future__ import annotations
@@ -41,60 +42,45 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents.base import Agent
-from agents.mcts_spec import MCTSConfig, parse_spec
+from agents.pruning.networks import load as load_pruning_networks
+from agents.pruning.schedule import PruneSchedule, ScheduleConfig
+from agents.search.evaluators import UNIFORMS, Uniforms, heuristic_policy, make_value_fn, rollout_returns
+from agents.search.mcts_spec import MCTSConfig, parse_spec
+from agents.search.solver import has_hidden_information, settle, wins
 from games import Game, State, UserError
 
-_UNIFORMS = 4096  # uniforms drawn per refill; rollouts consume one per move
-_MAX_RETURN = 1.0  # every game's best return (a win)
-
-
 # --------------------------------------------------------------------------------------------
-# Search trees. Lean nodes: a few slots, children as parallel lists (perfect information) or a
-# dict keyed by action (hidden information, where the legal set varies between determinizations).
+# The search tree: lean nodes of a few slots, children keyed by action in the order they were
+# added (both loops; the legal set of a hidden-information node varies between determinizations).
 
 
 class _Node:
-    __slots__ = ("acts", "kids", "untried", "n", "w", "outcome")
+    __slots__ = ("kids", "untried", "n", "w", "outcome", "avail")
 
     def __init__(self):
-        self.acts: list[int] = []
-        self.kids: list[_Node] = []
-        self.untried: list[int] | None = None  # filled on the first visit
+        self.kids: dict[int, _Node] = {}
+        self.untried: list[int] | None = None  # perfect information: filled on the first visit
         self.n = 0  # simulations through this node
         self.w = 0.0  # sum of returns of the player who moved INTO this node
         self.outcome: list[float] | None = None  # proven returns (terminal, or solved subtree)
+        self.avail = 0  # hidden information: simulations in which this node's action was legal
 
 
 def _solve_up(path: list[_Node], movers: list[int]) -> None:
-    """MCTS-Solver (Winands et al. 2008), as OpenSpiel's: after a simulation ending in a proven
-    node, a parent is proven when one child is a proven win for its mover, or when every child is
-    proven (the best one for the mover)."""
+    """MCTS-Solver (agents/search/solver.py) after a simulation ending in a proven node: a parent is
+    proven when the child won for its mover, or when every action has been tried and proven."""
     for i in range(len(path) - 2, -1, -1):
         node, p = path[i], movers[i]
         won = path[i + 1].outcome
-        if won[p] >= _MAX_RETURN:
+        if wins(won, p):
             node.outcome = won
             continue
         if node.untried:
             return
-        best = None
-        for k in node.kids:
-            o = k.outcome
-            if o is None:
-                return
-            if best is None or o[p] > best[p]:
-                best = o
+        best = settle([k.outcome for k in node.kids.values()], p)
+        if best is None:
+            return
         node.outcome = best
-
-
-class _InfoNode:
-    __slots__ = ("kids", "n", "w", "avail")
-
-    def __init__(self):
-        self.kids: dict[int, _InfoNode] = {}
-        self.n = 0
-        self.w = 0.0
-        self.avail = 0  # simulations in which this node's action was legal at its parent
 
 
 @dataclass
@@ -105,22 +91,6 @@ class SearchResult:
     simulations: int
     seconds: float
     pruned: list[int] = field(default_factory=list)  # root actions pruned when the search ended
-
-
-class _Uniforms:
-    """Blocks of uniforms from the search generator, consumed one at a time (cheaper than one
-    Generator call per rollout move)."""
-
-    __slots__ = ("rng", "buf", "i")
-
-    def __init__(self, rng: np.random.Generator):
-        self.rng = rng
-        self.buf = rng.random(_UNIFORMS).tolist()
-        self.i = 0
-
-    def refill(self) -> None:
-        self.buf = self.rng.random(_UNIFORMS).tolist()
-        self.i = 0
 
 
 class MCTSAgent(Agent):
@@ -136,9 +106,7 @@ class MCTSAgent(Agent):
             self._value_fn = make_value_fn(config.value, game, rng)
         self._prune_nets = None
         if config.prune is not None:
-            from agents.pruning.networks import load
-
-            self._prune_nets = load(config.prune)
+            self._prune_nets = load_pruning_networks(config.prune)
 
     # public ---------------------------------------------------------------------------------
     def act(self, states: Sequence[State]) -> np.ndarray:
@@ -161,12 +129,10 @@ class MCTSAgent(Agent):
         deadline = None if cfg.milliseconds is None else t0 + cfg.milliseconds / 1000.0
         budget = cfg.simulations if cfg.simulations is not None else 1 << 62
         # a fresh rollout policy per search, drawing from this search's generator only
-        policy = _heuristic_policy(self.game, rng) if cfg.rollout == "heuristic" else None
-        hidden = type(state).resample_hidden is not State.resample_hidden
+        policy = heuristic_policy(self.game, rng) if cfg.rollout == "heuristic" else None
+        hidden = has_hidden_information(state)
         sched = None
         if self._prune_nets is not None:
-            from agents.pruning.schedule import PruneSchedule, ScheduleConfig
-
             sched = PruneSchedule(self._prune_nets, legal, budget, ScheduleConfig(soft=cfg.soft))
         if hidden:
             stats, sims = self._search_hidden(state, rng, budget, deadline, policy, sched)
@@ -186,12 +152,12 @@ class MCTSAgent(Agent):
         lam = self.config.lam
         solve = self.config.solve
         value_fn = self._value_fn
-        uni = _Uniforms(rng)
+        uni = Uniforms(rng)
         log, sqrt = math.log, math.sqrt
-        evaluate = self._evaluate
+        evaluate = rollout_returns
         root = _Node()
         sims = 0
-        active = None  # with pruning: indices of the root children still searched (None: all)
+        active = None  # with pruning: (action, child) of the root children still searched (None: all)
         while sims < budget and root.outcome is None:
             if deadline is not None and sims and time.perf_counter() >= deadline:
                 break
@@ -215,16 +181,14 @@ class MCTSAgent(Agent):
                     untried = node.untried = s.legal_actions()
                 p = s.current_player
                 if untried:
-                    if uni.i >= _UNIFORMS:
+                    if uni.i >= UNIFORMS:
                         uni.refill()
                     j = int(uni.buf[uni.i] * len(untried))
                     uni.i += 1
                     a = untried[j]
                     untried[j] = untried[-1]
                     untried.pop()
-                    child = _Node()
-                    node.acts.append(a)
-                    node.kids.append(child)
+                    child = node.kids[a] = _Node()
                     s.apply_action(a)
                     path.append(child)
                     movers.append(p)
@@ -235,17 +199,19 @@ class MCTSAgent(Agent):
                         r = evaluate(s, uni, policy, value_fn, lam)
                     break
                 explore = c * sqrt(log(node.n))
-                best_i = 0
+                best_a = -1
                 best_v = -math.inf
-                pairs = enumerate(node.kids) if active is None or node is not root else active
-                for i, k in pairs:
+                pairs = node.kids.items() if active is None or node is not root else active
+                for a, k in pairs:
                     o = k.outcome
                     v = o[p] if o is not None else k.w / k.n + explore / sqrt(k.n)
                     if v > best_v:
                         best_v = v
-                        best_i = i
-                s.apply_action(node.acts[best_i])
-                node = node.kids[best_i]
+                        best_a = a
+                if best_a < 0:  # every root child pruned: the first one
+                    best_a = next(iter(node.kids))
+                s.apply_action(best_a)
+                node = node.kids[best_a]
                 path.append(node)
                 movers.append(p)
             root.n += 1
@@ -259,15 +225,12 @@ class MCTSAgent(Agent):
                 if root.untried:  # every root action must have a value before any is pruned
                     sched.next_at += 1
                 else:
-                    keep = sched.update(
-                        sims,
-                        {a: k.n for a, k in zip(root.acts, root.kids)},
-                        {a: k.w / k.n for a, k in zip(root.acts, root.kids)},
-                    )
-                    active = [(i, k) for i, (a, k) in enumerate(zip(root.acts, root.kids)) if a in keep]
+                    kids = root.kids.items()
+                    keep = sched.update(sims, {a: k.n for a, k in kids}, {a: k.w / k.n for a, k in kids})
+                    active = [(a, k) for a, k in kids if a in keep]
         stats = {
             a: (k.n, k.w / k.n if k.n else 0.0, None if k.outcome is None else k.outcome[root_state.current_player])
-            for a, k in zip(root.acts, root.kids)
+            for a, k in root.kids.items()
         }
         return stats, sims
 
@@ -277,9 +240,9 @@ class MCTSAgent(Agent):
         lam = self.config.lam
         value_fn = self._value_fn
         player = root_state.current_player
-        uni = _Uniforms(rng)
+        uni = Uniforms(rng)
         log, sqrt = math.log, math.sqrt
-        root = _InfoNode()
+        root = _Node()
         sims = 0
         active = None  # with pruning: the root actions still searched (None: all)
         root_actions = len(root_state.legal_actions())
@@ -298,14 +261,14 @@ class MCTSAgent(Agent):
                 kids = node.kids
                 untried = [a for a in legal if a not in kids]
                 if untried:
-                    if uni.i >= _UNIFORMS:
+                    if uni.i >= UNIFORMS:
                         uni.refill()
                     a = untried[int(uni.buf[uni.i] * len(untried))]
                     uni.i += 1
                     for b in legal:  # every legal sibling was available this time
                         if b in kids:
                             kids[b].avail += 1
-                    child = kids[a] = _InfoNode()
+                    child = kids[a] = _Node()
                     child.avail = 1
                     s.apply_action(a)
                     path.append(child)
@@ -324,7 +287,7 @@ class MCTSAgent(Agent):
                 node = kids[best_a]
                 path.append(node)
                 movers.append(p)
-            r = self._evaluate(s, uni, policy, value_fn, lam)
+            r = rollout_returns(s, uni, policy, value_fn, lam)
             root.n += 1
             for k, p in zip(path[1:], movers):
                 k.n += 1
@@ -338,75 +301,6 @@ class MCTSAgent(Agent):
                     active = sched.update(sims, {a: k.n for a, k in kids}, {a: k.w / k.n for a, k in kids})
         stats = {a: (k.n, k.w / k.n if k.n else 0.0, None) for a, k in root.kids.items()}
         return stats, sims
-
-    # leaf evaluation ------------------------------------------------------------------------
-    @staticmethod
-    def _evaluate(s, uni, policy, value_fn, lam) -> list[float]:
-        """Returns per player at the leaf `s` (which is consumed): the rollout result, mixed with
-        the value estimate when one is configured."""
-        if s.is_terminal():
-            return s.returns().tolist()
-        v = value_fn(s) if value_fn is not None else None
-        if v is not None and lam >= 1.0:
-            return v.tolist()
-        if policy is None:
-            buf, i = uni.buf, uni.i
-            while not s.is_terminal():
-                legal = s.legal_actions()
-                if i >= _UNIFORMS:
-                    uni.refill()
-                    buf, i = uni.buf, 0
-                s.apply_action(legal[int(buf[i] * len(legal))])
-                i += 1
-            uni.i = i
-        else:
-            while not s.is_terminal():
-                s.apply_action(policy(s))
-        z = s.returns()
-        if v is None:
-            return z.tolist()
-        return (lam * v + (1.0 - lam) * z).tolist()
-
-
-def _heuristic_policy(game: Game, rng: np.random.Generator) -> Callable[[State], int]:
-    from agents.heuristics import make_heuristic
-
-    agent = make_heuristic(game, rng)
-    choose = getattr(agent, "choose", None)
-    if choose is not None:
-        return choose
-    return lambda s: int(agent.act([s])[0])
-
-
-def make_value_fn(spec: str, game: Game, rng: np.random.Generator) -> Callable[[State], np.ndarray]:
-    """A leaf value estimate from a learned agent: the mover's max legal Q. Two players: the
-    other gets the negation (the games are zero-sum). More players: each player's own max Q over
-    the mover's legal actions from that player's observation (an approximation: a Q-network only
-    scores its own decisions). Clipped to [-1, 1]."""
-    import agents
-
-    agent = agents.make(spec, game, rng)
-    q_fn = getattr(agent, "network", None)  # a LearnedAgent's numpy Q-network: obs batch -> Q
-    if q_fn is None:
-        raise UserError(f"mcts value={spec!r}: that agent has no Q-network to estimate values with")
-    n = game.num_players
-
-    def value(s: State) -> np.ndarray:
-        mover = s.current_player
-        mask = s.legal_mask()
-        out = np.empty(n)
-        if n == 2:
-            q = np.asarray(q_fn(s.observation(mover)[None, :]))[0]
-            v = float(np.max(q[mask]))
-            out[mover] = v
-            out[1 - mover] = -v
-        else:
-            obs = np.stack([s.observation(p) for p in range(n)])
-            q = np.asarray(q_fn(obs))
-            out[:] = np.where(mask[None, :], q, -np.inf).max(axis=1)
-        return np.clip(out, -1.0, 1.0)
-
-    return value
 
 
 def make_mcts(spec: str, game: Game, rng: np.random.Generator) -> MCTSAgent:

@@ -18,7 +18,7 @@ the actions legal in the current world (a node's prior comes from the first worl
 An unvisited action's Q is the node's own value estimate (first-play urgency).
 
 Proven values (`solve=True`, games without hidden information only, where a move's result is
-fixed): MCTS-Solver (Winands et al. 2008), as our UCT does, plus a one-move look at every new
+fixed): MCTS-Solver (agents/search/solver.py, as UCT's), plus a one-move look at every new
 node: an action that ends the game is proven at once (its returns), so a win is found and a move
 that lets the opponent win at once is known lost without the network having to rank it. Proofs go
 up the path: a node is won when one action wins for its mover, settled when all its actions are
@@ -31,17 +31,13 @@ lost.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
+from agents.search.evaluators import Evaluate
+from agents.search.solver import has_hidden_information, loses, settle, wins
 from games import State
-
-# states -> (unnormalised priors [B, num_actions] (> 0), values [B, num_players] in [-1, 1])
-Evaluate = Callable[[Sequence[State]], tuple[np.ndarray, np.ndarray]]
-
-
-_WIN = 1.0  # every game's best return
 
 
 class Node:
@@ -76,17 +72,17 @@ class Node:
         """Record an action's proven returns; the node is proven once one action wins for the
         mover or every action is proven (the best of them for the mover)."""
         self.proven[action] = returns
-        if returns[mover] >= _WIN:
+        if wins(returns, mover):
             self.solved = returns
             return
-        if returns[mover] <= -_WIN:  # a loss: never chosen while another action is not one
+        if loses(returns, mover):  # a loss: never chosen while another action is not one
             rest = self.alive.copy()
             rest[action] = False
             if rest.any():
                 self.alive = rest
         # every action outside `alive` is a proven loss, so the node is settled when `alive` is proven
         if all(a in self.proven for a in np.flatnonzero(self.alive)):
-            self.solved = max(self.proven.values(), key=lambda r: r[mover])
+            self.solved = settle(self.proven.values(), mover)
 
 
 def _open(node: Node, state: State) -> Node:
@@ -98,7 +94,7 @@ def _open(node: Node, state: State) -> Node:
         after.apply_action(a)
         if after.is_terminal():
             node.prove(a, np.asarray(after.returns(), dtype=np.float64), mover)
-            if node.solved is not None and node.solved[mover] >= _WIN:
+            if node.solved is not None and wins(node.solved, mover):
                 break
     return node
 
@@ -107,63 +103,12 @@ def best_action(root: Node, mask: np.ndarray, mover: int) -> int:
     """The move a search recommends: a proven win; else the most visited action not proven lost
     (all lost or settled: the best proven one); ties go to the lower action."""
     for a, r in sorted(root.proven.items()):
-        if r[mover] >= _WIN:
+        if wins(r, mover):
             return a
     if root.proven and all(a in root.proven for a in np.flatnonzero(mask)):
         return max(sorted(root.proven), key=lambda a: root.proven[a][mover])
     alive = mask if root.alive is None else root.alive
     return int(np.where(alive, root.n, -1.0).argmax())
-
-
-def has_hidden_information(state: State) -> bool:
-    return type(state).resample_hidden is not State.resample_hidden
-
-
-class network_evaluator:  # noqa: N801 - used as a function; a class so that agents pickle
-    """`evaluate` from a numpy network whose last layer is [policy logits..., value]. Two players:
-    the mover's observation, the other player's value is the negation (zero-sum games). More
-    players: each player's value from that player's own observation of the same world."""
-
-    def __init__(self, game, network):
-        self.game, self.network = game, network
-
-    def __call__(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
-        game, network = self.game, self.network
-        a, n, k = game.num_actions, game.num_players, len(states)
-        movers = np.array([s.current_player for s in states])
-        if n == 2:
-            out = network(game.observations(states, movers.tolist())).astype(np.float64)
-            logits, v = out[:, :a], np.tanh(out[:, a])
-            values = np.empty((k, 2))
-            values[np.arange(k), movers] = v
-            values[np.arange(k), 1 - movers] = -v
-        else:
-            rows = [s for s in states for _ in range(n)]
-            out = network(game.observations(rows, list(range(n)) * k)).astype(np.float64).reshape(k, n, a + 1)
-            logits, values = out[np.arange(k), movers, :a], np.tanh(out[:, :, a])
-        priors = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return priors, values
-
-
-class q_evaluator:  # noqa: N801 - used as a function; a class so that agents pickle
-    """`evaluate` from a DQN's Q-network (tanh outputs, one per action): prior = softmax(Q / T) over
-    the actions, value = the best legal Q for the mover (the other player: its negation; two-player
-    games only). The cheap route: a network trained without search guides the search."""
-
-    def __init__(self, game, network, temperature: float = 0.1):
-        if game.num_players != 2:
-            raise ValueError("a Q-network guides the search in two-player games only")
-        self.game, self.network, self.temperature = game, network, temperature
-
-    def __call__(self, states: Sequence[State]) -> tuple[np.ndarray, np.ndarray]:
-        game, k = self.game, len(states)
-        movers = np.array([s.current_player for s in states])
-        q = self.network(game.observations(states, movers.tolist())).astype(np.float64)
-        v = np.where(game.legal_masks(states), q, -np.inf).max(axis=1)
-        values = np.empty((k, 2))
-        values[np.arange(k), movers] = v
-        values[np.arange(k), 1 - movers] = -v
-        return np.exp((q - q.max(axis=1, keepdims=True)) / self.temperature), np.clip(values, -1.0, 1.0)
 
 
 def _backup(path: list, values) -> None:

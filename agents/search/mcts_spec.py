@@ -1,4 +1,4 @@
-"""The `mcts:` agent spec: its grammar, its parser and the MCTSConfig it gives (agents/mcts.py searches).
+"""The `mcts:` agent spec: its grammar, its parser and the MCTSConfig it gives (agents/search/uct.py searches).
 
 Spec grammar (items after the colon are comma-separated, in any order; all optional):
 

@@ -1,12 +1,12 @@
-"""The run folder of a DQN training run, and everything written into it.
+"""The run folder of a training run, and everything written into it (every learner's).
 
     runs/<game>-<time>/
-        config.json            the resolved DQNConfig (+ "game")
+        config.json            the resolved config (+ "game" and "algo"; no "algo": a DQN run)
         metrics.csv            one row per self-play batch; evaluation columns where evaluated
         tensorboard/           the same numbers as TensorBoard scalars
-        checkpoints/checkpoint.npz   what resumes the run exactly (see trainer.py)
-        model.keras, model.npz the network (Keras; numpy weights + metadata for acting)
-        learning_curves.png    loss, epsilon and the evaluations
+        checkpoints/checkpoint.npz   what resumes the run exactly (agents/learning/loop.py)
+        model.keras, model.npz the network that is shipped (Keras; numpy weights + metadata)
+        learning_curves.png    the loss (and epsilon) and the evaluations
 
 Every file is written atomically (temp file + rename). Folders are checked before any training:
 a new run refuses a folder that holds anything but an unstarted run; a resumed run needs its
@@ -18,14 +18,15 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import json
 import os
 import time
 from pathlib import Path
 
 import numpy as np
 
-from agents.dqn.config import DQNConfig
-from agents.learned import NumpyQNetwork, npz_bytes
+from agents.learned import NumpyNetwork, npz_bytes
+from agents.learning.keras_helpers import ScalarWriter, save_keras_atomic
 from games import UserError
 from games.config import config_from_dict, config_to_dict, read_settings
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
@@ -74,7 +75,7 @@ def check_resumable(out: Path) -> None:
     _check_writable(out)
 
 
-def read_run_config(out: Path, game_name: str, cls=DQNConfig, algo: str = "dqn"):
+def read_run_config(out: Path, game_name: str, cls, algo: str):
     """The config (a `cls`) of the run in `out` (its config.json, validated like any settings file).
     config.json names its learner in "algo" (absent: a DQN run)."""
     check_resumable(out)
@@ -87,25 +88,6 @@ def read_run_config(out: Path, game_name: str, cls=DQNConfig, algo: str = "dqn")
     if saved_algo != algo:
         raise UserError(f"{out} is a {saved_algo} run, not {algo}; resume it with --algo {saved_algo}")
     return config_from_dict(cls, saved, where=str(path))
-
-
-def metric_columns(game_name: str, config: DQNConfig) -> list[str]:
-    cols = [
-        "episodes",
-        "updates",
-        "seconds",
-        "epsilon",
-        "loss",
-        "replay_size",
-        "decisions_per_game",
-        "selfplay_games_per_s",
-        "train_samples_per_s",
-    ]
-    for spec in config.eval_opponents:
-        cols += [f"{spec}_win", f"{spec}_draw", f"{spec}_loss"]
-    if game_name == "tic_tac_toe":
-        cols.append("exploitability")
-    return cols
 
 
 def csv_text(columns: list[str], rows: list[dict]) -> str:
@@ -129,13 +111,13 @@ def _writing(path: Path):
 class RunLog:
     """The files of one run: config, metrics rows (CSV + TensorBoard), checkpoint, model, plot."""
 
-    def __init__(self, out: Path, game_name: str, config, columns: list[str] | None = None, header=None):
-        """`columns` of metrics.csv (default: the DQN's); `header`: extra keys of config.json
-        written before the config's (e.g. {"algo": "ppo"})."""
+    def __init__(self, out: Path, game_name: str, config, columns: list[str], header=None):
+        """`columns` of metrics.csv; `header`: extra keys of config.json written before the
+        config's (e.g. {"algo": "ppo"})."""
         self.out = Path(out)
         self.game_name = game_name
         self.config = config
-        self.columns = metric_columns(game_name, config) if columns is None else list(columns)
+        self.columns = list(columns)
         self.header = dict(header or {})
         self.loss_label = "loss (MSE)"  # of the plot's upper panel
         self.rows: list[dict] = []
@@ -151,8 +133,6 @@ class RunLog:
                 )
         else:
             self.rows = list(rows)
-        from agents.dqn.model import ScalarWriter
-
         with _writing(self.out / "tensorboard"):
             self._scalars = ScalarWriter(self.out / "tensorboard")
 
@@ -178,10 +158,8 @@ class RunLog:
         self.write_metrics()
         self._scalars.flush()
 
-    def save_model(self, keras_model, network: NumpyQNetwork, metadata: dict, stem: str = "model") -> None:
+    def save_model(self, keras_model, network: NumpyNetwork, metadata: dict, stem: str = "model") -> None:
         """`<stem>.keras` and `<stem>.npz` (numpy weights + metadata)."""
-        from agents.dqn.model import save_keras_atomic
-
         with _writing(self.out / f"{stem}.keras"):
             save_keras_atomic(keras_model, self.out / f"{stem}.keras")
             atomic_write_bytes(self.out / f"{stem}.npz", npz_bytes(network, metadata))
@@ -238,3 +216,38 @@ def _plot_evaluations(ax, rows: list[dict], columns: list[str]) -> None:
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8)
+
+
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception as one short line (Keras messages span several)."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_checkpoint(path: Path) -> tuple[dict, dict]:
+    """(state, arrays) of a checkpoint file; UserError in one line if it cannot be read."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            state = json.loads(str(data["state"][()]))
+            arrays = {name: data[name] for name in data.files if name != "state"}
+        if not isinstance(state, dict) or not {"rows", "last_eval", "seconds"} <= set(state):
+            raise ValueError("no training state in it")
+    except Exception as exc:  # truncated, corrupt, or not a checkpoint at all
+        raise UserError(f"cannot resume from {path}: the checkpoint is damaged ({one_line(exc)})") from None
+    return state, arrays
+
+
+def check_checkpoint_config(state: dict, game_name: str, config, run: Path) -> None:
+    """UserError naming the settings in which the run's config.json differs from its checkpoint."""
+    saved = state.get("config")
+    if saved is None:  # a checkpoint from before they carried their config: restore checks the shapes
+        return
+    now = {"game": game_name, **config_to_dict(config)}
+    # a setting added since the checkpoint was written: the run had its default
+    defaults = config_to_dict(type(config)())
+    differ = sorted(k for k in set(saved) | set(now) if saved.get(k, defaults.get(k)) != now.get(k))
+    if differ:
+        details = "; ".join(f"{k} {saved.get(k)!r} in the checkpoint, {now.get(k)!r} now" for k in differ[:3])
+        raise UserError(
+            f"{run / 'config.json'} does not match its checkpoint ({details}); restore it to resume, or start a new run"
+        )

@@ -1,0 +1,96 @@
+"""What every learner's config shares (agents/learning imports no learner): the base dataclass,
+loading it (per-game defaults < settings file < overrides), the shared checks and the linear
+schedules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from agents.learned import ACTIVATIONS
+from games import GAME_NAMES
+from games.config import config_from_dict, need, read_settings, setting
+
+MAX_SEED = 2**32 - 1  # numpy's seeds
+
+
+# --- configs -----------------------------------------------------------------------------------
+@dataclass
+class LearnerConfig:
+    """The settings every learner's config dataclass has (it subclasses this one and adds its own)."""
+
+    seed: int = setting(0, "seed of the whole run: initial weights, self-play, sampling", metavar="S")
+    game_config: dict = setting(
+        factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
+    )
+    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
+    eval_opponents: list[str] = setting(
+        factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
+    )
+    checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
+    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
+
+
+def opponent_mix_setting(whose: str = "learner's"):
+    """The `opponent_mix` setting: {agent spec: fraction of the self-play games}."""
+    return setting(
+        factory=dict,
+        flag=False,
+        help="fraction of the self-play games in which a fixed baseline takes every seat but one, e.g. "
+        f"{{heuristic = 0.3}}; only the {whose} decisions are learned from",
+    )
+
+
+def load_learner_config(cls, game_defaults: dict, game_name: str, path=None, overrides: dict | None = None, where=""):
+    """A learner's config: per-game defaults < the settings file at `path` (TOML, or JSON by suffix;
+    a [game_config] table holds game options) < the non-None `overrides`."""
+    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
+    values = dict(game_defaults.get(game_name, {}))
+    if path is not None:
+        values.update(read_settings(path, "config file"))
+    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    return config_from_dict(cls, values, where=where)
+
+
+# Per-game defaults of the policy learners (NFSP and PPO alike; each module keeps its own copy to change).
+POLICY_GAME_DEFAULTS: dict[str, dict] = {
+    "tic_tac_toe": {"episodes": 50_000, "eval_opponents": ["random", "heuristic", "minimax"]},
+    "incan_gold": {"game_config": {"num_players": 3}, "episodes": 200_000, "eval_every": 20_000},
+    "durak": {
+        "game_config": {"num_players": 2},
+        "hidden_layers": [256, 256],
+        "episodes": 200_000,
+        "eval_every": 20_000,
+        "eval_opponents": ["random", "heuristic"],
+    },
+}
+
+
+def check_learner_config(config, at_least_one: Iterable[str] = (), at_least_zero: Iterable[str] = ()) -> None:
+    """The checks every learner's config shares (seed, layers, activation, checkpoints and, where the
+    config has them, gamma and the opponent mix), then `name >= 1` / `name >= 0` for the names given."""
+    need(0 <= config.seed <= MAX_SEED, f"seed must be in 0..{MAX_SEED}, got {config.seed}")
+    need(
+        bool(config.hidden_layers) and all(u > 0 for u in config.hidden_layers),
+        f"hidden_layers must be a list of positive whole numbers, got {config.hidden_layers}",
+    )
+    for name in ("episodes", "games_per_batch", "eval_games", "tf_threads", *at_least_one):
+        need(getattr(config, name) >= 1, f"{name} must be >= 1, got {getattr(config, name)}")
+    for name in ("eval_every", *at_least_zero):
+        need(getattr(config, name) >= 0, f"{name} must be >= 0, got {getattr(config, name)}")
+    need(config.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {config.checkpoint_minutes}")
+    need(config.activation in ACTIVATIONS, f"activation must be one of {', '.join(ACTIVATIONS)}")
+    if hasattr(config, "gamma"):
+        need(0.0 < config.gamma <= 1.0, f"gamma must be in (0, 1], got {config.gamma}")
+    mix = getattr(config, "opponent_mix", None)
+    if mix is not None:
+        need(
+            all(v >= 0 for v in mix.values()) and sum(mix.values()) <= 1,
+            f"opponent_mix must map agent specs to fractions >= 0 summing to <= 1, got {mix}",
+        )
+
+
+def linear_schedule(start: float, end: float, decay_episodes: int, episodes: int) -> float:
+    """`start` moving linearly to `end` over `decay_episodes` (0: `end` at once), then `end`."""
+    frac = 1.0 if decay_episodes == 0 else min(1.0, episodes / decay_episodes)
+    return start + frac * (end - start)

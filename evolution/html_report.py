@@ -63,16 +63,17 @@ GWENT_LITE_SETTINGS = frozenset(
 )
 
 CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
-h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 2em; }
+body { font-family: system-ui, sans-serif; margin: 1em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.5em; margin: .3em 0; }
+h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; margin: 1.2em 0 .5em; }
 table { border-collapse: collapse; font-size: .85em; margin: .5em 0; }
 th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: right; }
 th { background: #f3f3f3; } td.l, th.l { text-align: left; }
 tr.miss td { color: #a33; }
 img { max-width: 100%; border: 1px solid #eee; }
 nav a { margin-right: 1em; } .note { color: #666; font-style: italic; } code { font-size: .95em; }
-.answer { display: flex; gap: 2em; align-items: flex-start; flex-wrap: wrap; }
-.verdict { font-size: 1.15em; } .deck { font-size: 1.3em; font-weight: 600; }
+.answer { display: flex; gap: 2em; align-items: flex-start; } .answer > div:first-child { flex: 1 1 auto; }
+.answer p { margin: .3em 0; } .verdict { font-size: 1.15em; } .deck { font-size: 1.3em; font-weight: 600; }
 svg.powers text { font-size: 11px; fill: #444; } svg.powers rect { fill: #3a6ea5; }
 details summary { cursor: pointer; font-weight: 600; }
 """
@@ -155,7 +156,7 @@ def _settings(config: dict) -> str:
 
 def _power_picture(labels: list, counts: list[int], what: str) -> str:
     """A bar chart as inline SVG (no script, no image file): one bar per power or card type."""
-    bar, gap, height, top = 22, 6, 110, max(max(counts, default=1), 1)
+    bar, gap, height, top = 18, 4, 70, max(max(counts, default=1), 1)
     width = 30 + len(labels) * (bar + gap)
     parts = [
         f'<svg class="powers" role="img" aria-label="{_e(what)}" width="{width}" height="{height + 40}" '
@@ -363,7 +364,7 @@ def _verdict(champion: dict | None, validation: dict | None) -> str:
         f'<p class="verdict">Score {_e(_ci(v["overall"]))} against all {len(refs)} reference decks '
         f"({_e(v.get('games'))} games); the interval lies above 0.5 against {above} of {len(refs)}.</p>"
     ]
-    groups = v.get("groups", [])
+    groups = [g for g in v.get("groups", []) if g.get("decks", 0) > 1]
     if groups:
         parts.append(
             "<p>" + "; ".join(f"{_e(g['group'])} ({g['decks']} decks together): {_e(_ci(g))}" for g in groups) + "</p>"

@@ -4,7 +4,8 @@ The guide pages and the README follow one convention (docs/design.md, "Examples"
 
 - a ```` ```console ```` block holds commands (`$ deckopt ...` or `$ python ...`), each followed by the
   stdout it prints. The command runs and its stdout must match. A line `...` stands for any number
-  of lines, and `...` inside a line stands for any text (timings, paths).
+  of lines, and `...` inside a line stands for any text (timings, paths). A command whose output
+  starts `deckopt COMMAND: error:` must be refused: exit 2 with that line on stderr.
 - a ```` ```python ```` block runs as a script. When an ```` ```output ```` block follows it, the
   script's stdout must match that block in the same way.
 - any other block (```` ```sh ````, ```` ```text ````) is shown but does not run: commands that take
@@ -31,6 +32,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 TESTED = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").rglob("*.md") if "results" not in p.parts)]
 FENCE = re.compile(r"^```(\w*)\s*$")
+REFUSAL = re.compile(r"deckopt [\w-]+: error: ")  # the expected output of a refused command (exit 2, stderr)
 
 
 @dataclass
@@ -125,11 +127,13 @@ def folder_for(path: Path, tmp_path_factory) -> Path:
     return _FOLDERS[path]
 
 
-def run(args: list[str], cwd: Path) -> str:
+def run(args: list[str], cwd: Path, refused: bool = False) -> str:
+    """The stdout of a command that succeeds, or the stderr of one that is `refused` (exit 2)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TF_CPP_MIN_LOG_LEVEL": "3", "COLUMNS": "100"}
     done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"{shlex.join(args)} exited {done.returncode}:\n{done.stderr[-3000:]}"
-    return done.stdout
+    want = 2 if refused else 0
+    assert done.returncode == want, f"{shlex.join(args)} exited {done.returncode}:\n{done.stderr[-3000:]}"
+    return done.stderr if refused else done.stdout
 
 
 def test_the_documentation_has_examples_to_run():
@@ -142,7 +146,7 @@ def test_example(example: Example, tmp_path_factory):
     cwd = folder_for(example.path, tmp_path_factory)
     if example.kind == "console":
         for command, expected in console_steps(example.text):
-            stdout = run(argv(command), cwd)
+            stdout = run(argv(command), cwd, refused=REFUSAL.match(expected) is not None)
             assert matches(expected, stdout), f"$ {command}\n--- expected\n{expected}\n--- got\n{stdout}"
     else:
         stdout = run([sys.executable, "-c", example.text], cwd)

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from pathlib import Path
 
 MARKER = "<!-- cli-reference -->"
 WIDTH = "100"  # argparse wraps help to $COLUMNS; fixed so the page does not depend on the terminal
+ROOT = str(Path(__file__).resolve().parent.parent)  # the parsers of this checkout, whatever is installed
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -34,6 +37,8 @@ def reference_markdown() -> str:
     previous = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = WIDTH
     try:
+        if ROOT not in sys.path:
+            sys.path.insert(0, ROOT)
         from deckopt.cli import build_parser
 
         parser = build_parser()

@@ -6,6 +6,8 @@ The guide pages and the README follow one convention (docs/design.md, "Examples"
   stdout it prints. The command runs and its stdout must match. A line `...` stands for any number
   of lines, and `...` inside a line stands for any text (timings, paths). A command whose output
   starts `deckopt COMMAND: error:` must be refused: exit 2 with that line on stderr.
+- a block with a file name, ```` ```toml title="my_limits.toml" ````, is written to that file for the
+  examples after it.
 - a ```` ```python ```` block runs as a script. When an ```` ```output ```` block follows it, the
   script's stdout must match that block in the same way.
 - any other block (```` ```sh ````, ```` ```text ````) is shown but does not run: commands that take
@@ -31,7 +33,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTED = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").rglob("*.md") if "results" not in p.parts)]
-FENCE = re.compile(r"^```(\w*)\s*$")
+FENCE = re.compile(r'^```(\w*)(?:\s+title="([^"]+)")?\s*$')
 REFUSAL = re.compile(r"deckopt [\w-]+: error: ")  # the expected output of a refused command (exit 2, stderr)
 
 
@@ -39,9 +41,10 @@ REFUSAL = re.compile(r"deckopt [\w-]+: error: ")  # the expected output of a ref
 class Example:
     path: Path
     line: int
-    kind: str  # "console" or "python"
+    kind: str  # "console", "python" or "file"
     text: str  # the commands with their outputs, or the script
     expected: str | None = None  # a python block's output block
+    file: str | None = None  # where a file block is written
 
     @property
     def name(self) -> str:
@@ -57,12 +60,15 @@ def examples_of(path: Path) -> list[Example]:
             k += 1
             continue
         end = next(j for j in range(k + 1, len(lines)) if lines[j].startswith("```"))
-        blocks.append((m.group(1), k + 1, "\n".join(lines[k + 1 : end])))
+        kind = "file" if m.group(2) else m.group(1)
+        blocks.append((kind, k + 1, "\n".join(lines[k + 1 : end]), m.group(2)))
         k = end + 1
     out = []
-    for n, (kind, line, text) in enumerate(blocks):
+    for n, (kind, line, text, file) in enumerate(blocks):
         if kind == "console":
             out.append(Example(path, line, kind, text))
+        elif kind == "file":
+            out.append(Example(path, line, kind, text, file=file))
         elif kind == "python":
             following = blocks[n + 1] if n + 1 < len(blocks) else None
             expected = following[2] if following and following[0] == "output" else None
@@ -144,7 +150,9 @@ def test_the_documentation_has_examples_to_run():
 @pytest.mark.parametrize("example", ALL, ids=[e.name for e in ALL])
 def test_example(example: Example, tmp_path_factory):
     cwd = folder_for(example.path, tmp_path_factory)
-    if example.kind == "console":
+    if example.kind == "file":
+        (cwd / example.file).write_text(example.text + "\n", encoding="utf-8")
+    elif example.kind == "console":
         for command, expected in console_steps(example.text):
             stdout = run(argv(command), cwd, refused=REFUSAL.match(expected) is not None)
             assert matches(expected, stdout), f"$ {command}\n--- expected\n{expected}\n--- got\n{stdout}"

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
+from pathlib import Path
 
 import numpy as np
 
-import games
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's packages, whatever is installed
+
+import games  # noqa: E402
 
 
 def bouts_of_random_games(num_players: int, num_games: int, seed: int) -> list[int]:

@@ -34,3 +34,13 @@ def test_the_command_line_reference_has_every_command():
         assert f"## `deckopt {command}`" in text
     assert text.count("## `deckopt ") == len(build_parser()._subparsers._group_actions[0].choices)
     assert script.on_page_markdown(f"x {script.MARKER} y", None, None, None).startswith("x ```text")
+
+
+def test_match_timing_plays_one_game_at_a_time_and_times_each_agent():
+    script = _load("match_timing")
+    out = script.play("tic_tac_toe", "minimax", "random", 4, seed=0)
+    r = out["record"]
+    assert r.games == 4 and r.losses == 0  # minimax never loses, from either seat
+    assert all(s >= 0 for s in out["seconds_per_move"])
+    again = script.play("tic_tac_toe", "random", "random", 6, seed=3)["record"]
+    assert again == script.play("tic_tac_toe", "random", "random", 6, seed=3)["record"]  # seeded

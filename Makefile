@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint format bench install browser clean
+.PHONY: run test lint format bench install browser docs clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,9 +18,14 @@ install: $(BIN)/.installed
 run: $(BIN)/.installed
 	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 
-# lint, format check and the architecture contract first (seconds), then the suite
+# lint, format check and the architecture contract first (seconds), then the suite (which also runs
+# the examples of README.md and docs/), then the documentation site: broken links and references fail
 test: lint browser
 	$(BIN)/python -m pytest
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+docs: $(BIN)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # Debian's Chromium and its driver, for the HTML report's browser test (tests/test_html_report.py
 # skips with its reason where they cannot be installed: no apt, or neither root nor sudo)
@@ -45,4 +50,4 @@ bench: $(BIN)/.installed
 	for what in engines selfplay search evolution; do $(BIN)/deckopt bench $$what || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build site *.egg-info

@@ -16,7 +16,7 @@ from games.errors import UserError
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
 COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study"]
-COMMAND_MODULES += ["matchups", "advise", "report"]  # deck designer tools (issue #17)
+COMMAND_MODULES += ["matchups", "advise", "report"]  # deck designer tools
 COMMAND_MODULES += ["pruning"]  # train-pruning: the MCTS pruning networks
 COMMAND_MODULES += ["exploit"]  # approximate exploitability of an agent
 

@@ -3,7 +3,7 @@ what each of its cards contributes.
 
 The neighbourhood of a deck (`neighbours`), every change keeping the deck legal under its rules,
 with k = 1 .. `step` power units (step 1: the finest changes; the default: any size, measured to find
-real improvements where unit moves alone did not, see the README):
+real improvements where unit moves alone did not, see docs/results/designer-tools.md):
 - move:   k power units from one card to another (a p becomes p-k, a q becomes q+k; p-k >= min_power);
           the card count and the total stay;
 - raise:  one card p becomes p+k (only while the total stays within the budget);

@@ -18,9 +18,10 @@ deck's fitness pools its games of its last `score_memory` measurements (the eval
 a deck that stays), so a lucky score is diluted and a child competes with the incumbent's pooled
 score. With `archive_population` > 0 (0.5 by default) the run keeps a plain run's population (the
 `survivors` best decks of each pool, whatever their cells): they are the decks measured again, and
-they breed that share of the children, the rest bred from elites chosen uniformly (README: over 16
-seeds the best elite is then as good as a plain run's champion on average; with 0 it was 0.015
-worse). With 0 the elites measured again are those with the highest upper bound of their interval:
+they breed that share of the children, the rest bred from elites chosen uniformly
+(docs/results/archive.md: over 16 seeds the best elite is then as good as a plain run's champion on
+average; with 0 it is 0.015 worse). With 0 the elites measured again are those with the highest
+upper bound of their interval:
 the ones that could be best (just entered on one lucky look, or high and still uncertain). The pool
 has the plain run's size, so both runs play the same games per generation. At the
 end (`choose_best_elite`, evolution/archive_results.py) the best elite is chosen the way a plain
@@ -237,9 +238,9 @@ class DeckArchive:
         score (lower or higher), then the children are offered (one enters its cell if the cell is
         empty or it beats the elite's pooled score; a copy of an elite is not). Returns how many
         children entered. (A child may take a cell on one lucky look; requiring it to beat the elite
-        by a standard error of the difference was tried and froze the archive on two of three seeds:
-        the fitness falls as the opponents improve, so an old elite's pooled score stays out of reach;
-        README.)"""
+        by a standard error of the difference freezes the archive on two of three seeds: the fitness
+        falls as the opponents improve, so an old elite's pooled score stays out of reach;
+        docs/results/archive.md.)"""
         elites = {tuple(e["cards"]): e for e in self.entries()}
         if self.config.archive_population > 0:  # the best of this pool, kept as a plain run's survivors
             best = sorted(pool, key=score_of, reverse=True)[: min(self.config.survivors, len(pool) - 1)]

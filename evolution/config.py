@@ -65,13 +65,13 @@ class EvolveConfig:
         "skill (the agent's win rate against random play, seats rotated)",
         metavar="NAME",
     )
-    # 30 (issue #12): with the yardstick choosing the champion, 30 generations of the settings below
-    # validate at 0.594 against the ancestor's decks (the old 150-generation default: 0.563), and the
-    # yardstick curve is level after the first generations (README)
+    # 30: with the yardstick choosing the champion, 30 generations of the settings below validate as
+    # well as 150 against the ancestor's decks, and the yardstick curve is level after the first
+    # generations (docs/results/evolution.md)
     generations: int = setting(30, "number of generations (on resume: extend to this many)", metavar="G")
     pool: int = setting(30, "decks per generation", metavar="N")
     games_per_pair: int = setting(10, "games per pairing, even: each deal is played twice, seats swapped", metavar="K")
-    # population + hall of fame (issue #12): games against fresh random decks (and random refills of
+    # population + hall of fame: games against fresh random decks (and random refills of
     # the pool) measure what every strong deck wins anyway and cannot tell the strong decks apart
     opponents: list[str] = setting(
         factory=lambda: ["population", "hall-of-fame"],
@@ -94,7 +94,7 @@ class EvolveConfig:
     # each generation still plays fresh seeds, so a lucky score is diluted rather than kept, and a deck
     # that stays gets measured ever more precisely (decks at the top differ by 0.01-0.02, well inside
     # one generation's +-0.05). 4: the default run's champion went from 34 to 35 of 35 reference
-    # decks beaten (README)
+    # decks beaten (docs/results/evolution.md)
     score_memory: int = setting(
         4,
         "a deck's fitness pools its fresh games of this many generations "
@@ -113,7 +113,7 @@ class EvolveConfig:
         "truncation selection: decks kept each generation (default: a third of the pool, as the ancestor's 10 of 30)",
         metavar="K",
     )
-    # 2: the pool is survivors and their mutants only, no random refills (issue #12)
+    # 2: the pool is survivors and their mutants only, no random refills (docs/results/evolution.md)
     offspring_per_survivor: int = setting(2, "truncation selection: mutated copies of each survivor", metavar="N")
     mu: int | None = setting(
         None, "mu+lambda selection: parents chosen by tournaments (default: a third of the pool)", metavar="MU"

@@ -1,12 +1,14 @@
 """One self-contained `report.html` per evolution run folder: a page to look at rather than JSON.
 
-Sections: config, fitness over generations (plot), best deck per generation (plot + table),
-yardstick, champion and its validation, matchups, archive. Everything is inline: CSS in a <style>
-element, plots as base64 PNG data URIs, no script and no link to anything, so the file opens
-offline, can be mailed, and shows what the run folder held when it was written. A section whose
-files the run does not have says so instead of failing (a run still going has no champion yet; the
-archive comes with a later feature). Files are read as plain JSON/CSV, so a report can be written
-for any run folder that has a config.json, old or new.
+The page leads with the answer: the champion (its cards and a picture of its powers or card counts)
+and its verdict against the reference decks, with 95 % intervals; then progress over generations (the
+fitness plot and the yardstick), the best deck of every generation, matchups, the archive, and last
+the run's settings, folded, only those that apply to the run's game. Everything is inline: CSS in a
+<style> element, plots as base64 PNG data URIs, the champion's picture as inline SVG, no script and
+no link to anything, so the file opens offline, can be mailed, and shows what the run folder held
+when it was written. A section whose files the run does not have says so instead of failing (a run
+still going has no champion yet; a run without --archive has no archive). Files are read as plain
+JSON/CSV, so a report can be written for any run folder that has a config.json, old or new.
 
 One module: one self-contained page; every section's HTML and the page's shared styles are read
 together.
@@ -21,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evolution.genome import counts_text
+from evolution.report import YARDSTICK_NOTE
 from evolution.runfolder import RunFolder
 from games.errors import UserError
 
@@ -28,24 +31,51 @@ REPORT_NAME = "report.html"
 MATCHUPS_NAME = "matchups.json"
 ARCHIVE_NAME = "archive.json"
 SECTIONS = (
-    ("config", "Config"),
-    ("fitness", "Fitness over generations"),
+    ("champion", "Champion"),
+    ("verdict", "Verdict against the reference decks"),
+    ("progress", "Progress over generations"),
     ("best", "Best deck per generation"),
-    ("yardstick", "Yardstick"),
-    ("champion", "Champion and validation"),
     ("matchups", "Matchups"),
     ("archive", "Archive"),
+    ("settings", "Settings"),
+)
+#: settings that only a Gwent Lite run uses (besides those whose help text names their game or feature)
+GWENT_LITE_SETTINGS = frozenset(
+    {
+        "games_per_pair",
+        "opponents",
+        "panel",
+        "random_opponents",
+        "hof_opponents",
+        "init_shapes",
+        "mut_card_rate",
+        "mut_step_sigma",
+        "mut_add_prob",
+        "mut_remove_prob",
+        "yardstick",
+        "yardstick_top",
+        "yardstick_games",
+        "rules",
+        "playoff_games_per_pair",
+        "validation_panel",
+        "validation_games",
+    }
 )
 
 CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
-h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 2em; }
+body { font-family: system-ui, sans-serif; margin: 1em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.5em; margin: .3em 0; }
+h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; margin: 1.2em 0 .5em; }
 table { border-collapse: collapse; font-size: .85em; margin: .5em 0; }
 th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: right; }
 th { background: #f3f3f3; } td.l, th.l { text-align: left; }
 tr.miss td { color: #a33; }
 img { max-width: 100%; border: 1px solid #eee; }
 nav a { margin-right: 1em; } .note { color: #666; font-style: italic; } code { font-size: .95em; }
+.answer { display: flex; gap: 2em; align-items: flex-start; } .answer > div:first-child { flex: 1 1 auto; }
+.answer p { margin: .3em 0; } .verdict { font-size: 1.15em; } .deck { font-size: 1.3em; font-weight: 600; }
+svg.powers text { font-size: 11px; fill: #444; } svg.powers rect { fill: #3a6ea5; }
+details summary { cursor: pointer; font-weight: 600; }
 """
 
 
@@ -91,9 +121,94 @@ def _read(folder: RunFolder, path: Path):
 # Sections
 
 
-def _config(config: dict) -> str:
-    rows = [[k, json.dumps(v) if not isinstance(v, str) else v] for k, v in config.items()]
-    return _table(["setting", "value"], rows, left={0, 1})
+def _applies(name: str, help_text: str, config: dict) -> bool:
+    """Whether a setting plays a part in this run: not another game's, not a feature the run does not use."""
+    game = config.get("game", "gwent_lite")
+    if game != "gwent_lite" and name in GWENT_LITE_SETTINGS:
+        return False
+    prefix = help_text.split(":", 1)[0] if ":" in help_text else ""
+    other_game = prefix in ("gwent_lite", "exploding_kittens") and prefix != game
+    feature_off = {
+        "racing": config.get("fitness") != "racing",
+        "mu+lambda selection": config.get("selection") != "mu+lambda",
+        "truncation selection": config.get("selection") != "truncation",
+        "MAP-Elites": not config.get("archive"),
+    }.get(prefix, False)
+    if name == "scheduler" and not config.get("scheduler"):
+        return False
+    return not (other_game or feature_off)
+
+
+def _settings(config: dict) -> str:
+    from evolution.config import EvolveConfig
+    from games.config import settings_help
+
+    helps = settings_help(EvolveConfig)
+    shown = {k: v for k, v in config.items() if _applies(k, helps.get(k, ""), config)}
+    rows = [[k, json.dumps(v) if not isinstance(v, str) else v, helps.get(k, "")] for k, v in shown.items()]
+    summary = f"{len(rows)} settings of this {config.get('game', 'gwent_lite')} run (config.json)"
+    return (
+        f"<details><summary>{_e(summary)}</summary>"
+        + _table(["setting", "value", "what it sets"], rows, left={0, 1, 2})
+        + "</details>"
+    )
+
+
+def _power_picture(labels: list, counts: list[int], what: str) -> str:
+    """A bar chart as inline SVG (no script, no image file): one bar per power or card type."""
+    bar, gap, height, top = 18, 4, 70, max(max(counts, default=1), 1)
+    width = 30 + len(labels) * (bar + gap)
+    parts = [
+        f'<svg class="powers" role="img" aria-label="{_e(what)}" width="{width}" height="{height + 40}" '
+        f'viewBox="0 0 {width} {height + 40}" xmlns="http://www.w3.org/2000/svg"><title>{_e(what)}</title>'
+    ]
+    for k, (label, n) in enumerate(zip(labels, counts)):
+        x = 24 + k * (bar + gap)
+        h = round(height * n / top)
+        parts.append(f'<rect x="{x}" y="{height - h + 14}" width="{bar}" height="{h}"></rect>')
+        if n:
+            parts.append(f'<text x="{x + bar / 2}" y="{height - h + 10}" text-anchor="middle">{n}</text>')
+        parts.append(f'<text x="{x + bar / 2}" y="{height + 30}" text-anchor="middle">{_e(label)}</text>')
+    return "".join(parts) + "</svg>"
+
+
+def _champion(champion: dict | None) -> str:
+    """The champion: its cards in words and a picture of them (count per power, or per card type)."""
+    if champion is None:
+        return _note("no champion yet (the run has not finished)")
+    if "_unreadable" in champion:
+        return _note(champion["_unreadable"])
+    if isinstance(champion.get("deck"), dict):  # an Exploding Kittens composition
+        deck = champion["deck"]
+        words = _deck_words(champion)
+        facts = f"{len(champion['cards'])} cards besides the Kitten"
+        picture = _power_picture(list(deck), list(deck.values()), f"card counts of the champion: {words}")
+    else:
+        cards = champion["cards"]
+        words = counts_text(cards)
+        facts = f"{len(cards)} cards, total power {sum(cards)}"
+        powers = list(range(1, max(cards) + 1))
+        picture = _power_picture(powers, [cards.count(p) for p in powers], f"cards per power of the champion: {words}")
+    how = champion.get("how", "")
+    gen = champion.get("generation", "")
+    chosen = f"Chosen as {how}" + (f" (found in generation {gen})" if gen != "" else "") + "." if how else ""
+    return (
+        f'<div class="answer"><div><p class="deck">{_e(words)}</p><p>{_e(facts)}</p><p>{_e(chosen)}</p></div>'
+        f"<div>{picture}</div></div>"
+    )
+
+
+def _progress(folder: RunFolder, config: dict, champion: dict | None) -> str:
+    """The fitness plot (with the yardstick curve) and how the champion was picked."""
+    return _fitness(folder, config) + _yardstick(config, champion) + _playoff(champion)
+
+
+def _playoff(champion: dict | None) -> str:
+    playoff = (champion or {}).get("playoff") or []
+    if not playoff:
+        return ""
+    rows = [[k, counts_text(p["cards"]), _ci(p), p["games"]] for k, p in enumerate(playoff, 1)]
+    return "<h3>Playoff</h3>" + _table(["rank", "deck", "score [95% CI]", "games"], rows, left={1})
 
 
 def _drawn(png: Path, data: Path) -> bytes | None:
@@ -160,8 +275,9 @@ def _best(folder: RunFolder) -> str:
         rows.append(row)
     head = ["gen", "deck", "cards"] if space is not None else ["gen", "powers (count x power)", "total", "cards"]
     head += ["fitness [95% CI]", "games"]
-    head += ["vs yardstick [95% CI]"] if has_yard else []
-    return _img(png, "card powers of the best deck per generation") + _table(head, rows, left={1})
+    head += ["generation's best on the yardstick [95% CI]"] if has_yard else []
+    note = f"<p>{_e(YARDSTICK_NOTE[0].upper() + YARDSTICK_NOTE[1:])}.</p>" if has_yard else ""
+    return _img(png, "card powers of the best deck per generation") + note + _table(head, rows, left={1})
 
 
 def _yardstick(config: dict, champion: dict | None) -> str:
@@ -191,42 +307,26 @@ def _deck_words(d: dict) -> str:
     return counts_text(d["cards"])
 
 
-def _kittens_champion(champion: dict, validation: dict | None) -> str:
+def _kittens_verdict(validation: dict | None) -> str:
     """An Exploding Kittens run: the champion and candidates with the agent's first-player estimate
     next to the exact value (the solver is used here only, never for fitness)."""
-    parts = [
-        _table(
-            ["champion", "cards", "generation", "how chosen"],
-            [[_deck_words(champion), len(champion["cards"]), champion.get("generation", ""), champion.get("how", "")]],
-            left={0, 3},
-        )
-    ]
     if validation is None or "_unreadable" in validation:
-        return "".join(parts) + _note("no exact-value validation in this run (deckopt decks RUN --validate)")
+        return _note("no exact-value validation in this run (deckopt decks RUN --validate)")
 
     def est(d):
         ci = d.get("agent_first_player_ci95")
         p = d.get("agent_first_player")
         return "" if p is None else f"{p:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
 
-    rows = [
-        [
-            "champion",
-            _deck_words(validation["champion"]),
-            est(validation["champion"]),
-            f"{validation['champion']['exact_first_player']:.4f}",
-            f"{validation['champion']['exact_distance_from_half']:.4f}",
-        ]
+    c = validation["champion"]
+    parts = [
+        f'<p class="verdict">Exact first-player value of the champion {c["exact_first_player"]:.4f}, '
+        f"{c['exact_distance_from_half']:.4f} from 0.5; the agent's estimate {_e(est(c))}.</p>"
     ]
-    rows += [
-        [
-            f"candidate {k}",
-            _deck_words(c),
-            est(c),
-            f"{c['exact_first_player']:.4f}",
-            f"{c['exact_distance_from_half']:.4f}",
-        ]
-        for k, c in enumerate(validation.get("candidates", []), 1)
+    named = [("champion", c)] + [(f"candidate {k}", d) for k, d in enumerate(validation.get("candidates", []), 1)]
+    rows = [
+        [name, _deck_words(d), est(d), f"{d['exact_first_player']:.4f}", f"{d['exact_distance_from_half']:.4f}"]
+        for name, d in named
     ]
     parts.append(
         f"<h3>Against exact values</h3><p>Objective {_e(validation.get('objective'))}, agent "
@@ -246,56 +346,40 @@ def _kittens_champion(champion: dict, validation: dict | None) -> str:
     return "".join(parts)
 
 
-def _champion(champion: dict | None, validation: dict | None) -> str:
-    if champion is None:
-        return _note("no champion yet (the run has not finished)")
-    if "_unreadable" in champion:
-        return _note(champion["_unreadable"])
+def _verdict(champion: dict | None, validation: dict | None) -> str:
+    """The champion's scores against the reference decks, overall first, each with its interval
+    (references whose interval reaches 0.5 in red)."""
+    if champion is None or "_unreadable" in champion:
+        return _note("no champion yet, so no verdict")
     if isinstance(champion.get("deck"), dict):
-        return _kittens_champion(champion, validation)
-    cards = champion["cards"]
-    parts = [
-        _table(
-            ["champion", "total", "cards", "generation", "how chosen"],
-            [[counts_text(cards), sum(cards), len(cards), champion.get("generation", ""), champion.get("how", "")]],
-            left={0, 4},
-        )
-    ]
-    playoff = champion.get("playoff") or []
-    if playoff:
-        rows = [[k, counts_text(p["cards"]), _ci(p), p["games"]] for k, p in enumerate(playoff, 1)]
-        parts.append("<h3>Playoff</h3>" + _table(["rank", "deck", "score [95% CI]", "games"], rows, left={1}))
+        return _kittens_verdict(validation)
     if validation is None:
-        parts.append(_note("the champion was not validated in this run (deckopt decks RUN --validate)"))
-        return "".join(parts)
+        return _note("the champion was not validated in this run (deckopt decks RUN --validate)")
     if "_unreadable" in validation:
-        return "".join(parts) + _note(validation["_unreadable"])
+        return _note(validation["_unreadable"])
     v = validation
-    parts.append(
-        f"<h3>Validation</h3><p>Agent {_e(v.get('agent'))}, {_e(v.get('games_per_reference'))} games per reference "
-        f"deck, seed {_e(v.get('seed'))}, {_e(v.get('games'))} games in all; overall {_e(_ci(v['overall']))}.</p>"
-    )
     refs = v.get("references", [])
+    above = sum(1 for r in refs if r["lower_above_0.5"])
+    parts = [
+        f'<p class="verdict">Score {_e(_ci(v["overall"]))} against all {len(refs)} reference decks '
+        f"({_e(v.get('games'))} games); the interval lies above 0.5 against {above} of {len(refs)}.</p>"
+    ]
+    groups = [g for g in v.get("groups", []) if g.get("decks", 0) > 1]
+    if groups:
+        parts.append(
+            "<p>" + "; ".join(f"{_e(g['group'])} ({g['decks']} decks together): {_e(_ci(g))}" for g in groups) + "</p>"
+        )
+    parts.append(
+        f"<p>Agent {_e(v.get('agent'))}, {_e(v.get('games_per_reference'))} games per reference deck, seed "
+        f"{_e(v.get('seed'))}.</p>"
+    )
     rows = [
         [r["name"], counts_text(r["cards"]), _ci(r), r["games"], "yes" if r["lower_above_0.5"] else "no"] for r in refs
     ]
-    rows += [[f"{g['group']} ({g['decks']} decks together)", "", _ci(g), g["games"], ""] for g in v.get("groups", [])]
-    classes = ["" if r["lower_above_0.5"] else "miss" for r in refs] + [""] * len(v.get("groups", []))
+    classes = ["" if r["lower_above_0.5"] else "miss" for r in refs]
     parts.append(
         _table(["reference", "deck", "score [95% CI]", "games", "CI above 0.5"], rows, left={0, 1}, classes=classes)
     )
-    t = v.get("targets", {})
-    if t:
-        parts.append(
-            f"<p>Targets: CI lower bound above 0.5 against {_e(t.get('references_lower_above_0.5'))}/"
-            f"{_e(t.get('references'))} reference decks"
-            + (
-                f"; the ancestor's decks together {'≥' if t['ancestor_together_at_least_0.55'] else '<'} 0.55"
-                if t.get("ancestor_together_at_least_0.55") is not None
-                else ""
-            )
-            + ".</p>"
-        )
     return "".join(parts)
 
 
@@ -375,14 +459,15 @@ def write_report(
                 log(f"warning: report section {key!r} not drawn ({type(exc).__name__}: {exc})")
             return _note(f"this section could not be drawn: {type(exc).__name__}: {exc}")
 
+    chosen = champion if isinstance(champion, dict) and "_unreadable" not in champion else None
     body = {
-        "config": section("config", _config, config),
-        "fitness": section("fitness", _fitness, folder, config),
+        "champion": section("champion", _champion, champion),
+        "verdict": section("verdict", _verdict, champion, validation),
+        "progress": section("progress", _progress, folder, config, chosen),
         "best": section("best", _best, folder),
-        "yardstick": section("yardstick", _yardstick, config, champion if isinstance(champion, dict) else None),
-        "champion": section("champion", _champion, champion, validation),
         "matchups": section("matchups", _matchups, folder, _read(folder, folder.path / MATCHUPS_NAME)),
         "archive": section("archive", _archive, _read(folder, folder.path / ARCHIVE_NAME)),
+        "settings": section("settings", _settings, config),
     }
     nav = "".join(f'<a href="#{k}">{_e(title)}</a>' for k, title in SECTIONS)
     sections = "".join(f'<section id="{k}"><h2>{_e(title)}</h2>{body[k]}</section>' for k, title in SECTIONS)

@@ -59,6 +59,9 @@ class Run:
 
 def _deck_json(d: dict, space=None) -> dict:
     out = {"cards": list(d["cards"]), "score": d["score"], "ci95": list(d["ci95"]), "games": d.get("games", 0)}
+    if d.get("yardstick"):  # the deck's games against the fixed yardstick this generation (top decks only)
+        y = d["yardstick"]
+        out["yardstick"] = {"score": y["score"], "ci95": list(y["ci95"]), "games": y.get("games", 0)}
     if space is not None and space.name != "gwent_lite":
         out["deck"] = space.deck(d["cards"])
         rate = next(iter((d.get("by_opponents") or {}).items()), None)
@@ -85,14 +88,34 @@ def decks_report(run: Run, generation: int | None = None, top: int | None = None
                 row["top"] = [_deck_json(d, space) for d in decks]
         else:
             best = next(b["best"] for b in run.best if b["generation"] == g)
-            row = {"generation": g, "best": _deck_json(best)}
+            row = {"generation": g, "best": _deck_json({**_measured(run, g), **best})}
         out.append(row)
     if kittens:
         return {"run": run.name, "game": run.config.game, "objective": run.config.objective, "generations": out}
     return {"run": run.name, "generations": out}
 
 
+def _measured(run: Run, gen: int) -> dict:
+    """What the generation file adds to best_decks.json's best deck: its yardstick score, if measured."""
+    if not run.folder.generation_file(gen).is_file():
+        return {}
+    decks = run.folder.read_generation(gen)["decks"]
+    return {"yardstick": decks[0]["yardstick"]} if decks and decks[0].get("yardstick") else {}
+
+
+YARDSTICK_NOTE = (
+    "fitness: against the generation's own population and hall of fame, which improve as the run goes on, so it "
+    "is not comparable across generations; yardstick: against the fixed yardstick decks, comparable across generations"
+)
+
+
+def _interval(d: dict | None) -> str:
+    return f"{d['score']:.3f} [{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}]" if d else "-"
+
+
 def decks_table(report: dict) -> str:
+    """The text table of `deckopt decks RUN`: each generation's best deck (or top decks) with its fitness
+    and, where the run measured it, its yardstick score, the column comparable across generations."""
     if report.get("game", "gwent_lite") != "gwent_lite":
         return _objective_table(report)
     rows = []
@@ -106,11 +129,25 @@ def decks_table(report: dict) -> str:
                     counts_text(d["cards"]),
                     str(sum(d["cards"])),
                     str(len(d["cards"])),
-                    f"{d['score']:.3f} [{d['ci95'][0]:.3f}, {d['ci95'][1]:.3f}]",
+                    _interval(d),
                     str(d["games"]),
+                    _interval(d.get("yardstick")),
                 )
             )
-    head = ("gen", "rank", "powers (count x power)", "total", "cards", "score [95% CI]", "games")
+    head = (
+        "gen",
+        "rank",
+        "powers (count x power)",
+        "total",
+        "cards",
+        "fitness [95% CI]",
+        "games",
+        "yardstick [95% CI]",
+    )
+    has_yardstick = any(r[7] != "-" for r in rows)
+    if not has_yardstick:  # a run without a yardstick: no empty column
+        rows = [r[:7] for r in rows]
+        head = head[:7]
     if all(r[1] == "1" for r in rows):  # one deck per generation: no rank column
         rows = [r[:1] + r[2:] for r in rows]
         head = head[:1] + head[2:]
@@ -120,7 +157,10 @@ def decks_table(report: dict) -> str:
     def fmt(r):
         return "  ".join(c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
 
-    return "\n".join([f"run {report['run']}", fmt(head)] + [fmt(r) for r in rows])
+    title = [f"run {report['run']}"]
+    if has_yardstick:
+        title.append(YARDSTICK_NOTE)
+    return "\n".join(title + [fmt(head)] + [fmt(r) for r in rows])
 
 
 def _objective_table(report: dict) -> str:

@@ -239,3 +239,21 @@ def test_worker_tasks_are_plain_and_no_tensorflow_anywhere(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_the_decks_table_shows_the_yardstick_beside_the_fitness(finished, capsys):
+    assert main(["decks", str(finished)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "yardstick: against the fixed yardstick decks, comparable across generations" in lines[1]
+    head = lines[2].split("  ")
+    assert [h.strip() for h in head if h.strip()][-3:] == ["fitness [95% CI]", "games", "yardstick [95% CI]"]
+    from evolution.runfolder import RunFolder
+
+    folder = RunFolder(finished)
+    best = folder.read_best_decks()
+    assert len(lines) == 3 + len(best)
+    for line, gen in zip(lines[3:], best):  # the best-fitness deck is among the tiny run's yardstick_top
+        deck = folder.read_generation(gen["generation"])["decks"][0]
+        assert line.rstrip().endswith(
+            f"{deck['yardstick']['score']:.3f} [{deck['yardstick']['ci95'][0]:.3f}, {deck['yardstick']['ci95'][1]:.3f}]"
+        )

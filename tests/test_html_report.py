@@ -1,6 +1,7 @@
 """The HTML report of a run: written for a tiny real run, self-contained (no network, no script),
-and opened in a real headless Chromium through Selenium: no console errors, every section heading
-shown, every plot decoded, a screenshot taken. Skipped only when Chromium or its driver is not
+and opened in a real headless Chromium through Selenium at 1280 x 800: no console errors, every
+section heading shown, every plot decoded, the champion and its verdict within the first screen, a
+screenshot taken. Skipped only when Chromium or its driver is not
 installed (apt-get install chromium chromium-driver; pip install selenium)."""
 
 from __future__ import annotations
@@ -35,7 +36,13 @@ def test_the_report_is_self_contained_and_says_what_the_run_lacks(run):
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 2  # fitness and best-deck powers
     assert "no archive in this run" in page and "no matchups in this run folder" in page
     assert "Fixed yardstick decks: decks/yardstick" in page  # the tiny run measures on the yardstick
-    assert "Validation" in page and "flat" in page  # the champion's validation against decks/flat.toml
+    assert "against all 1 reference decks" in page and "flat" in page  # the verdict against decks/flat.toml
+    # the answer first, the settings last and folded, without the settings of another game or an unused feature
+    assert page.index('id="champion"') < page.index('id="verdict"') < page.index('id="progress"')
+    assert page.index('id="archive"') < page.index('id="settings"') < page.index("<details>")
+    settings = page[page.index('id="settings"') :]
+    assert ">games_per_pair<" in settings and ">bounds<" not in settings and ">racing_z<" not in settings
+    assert "<svg" in page[: page.index('id="verdict"')]  # the picture of the champion's powers
 
 
 def test_matchups_in_the_run_folder_show_in_the_report(run, tmp_path):
@@ -88,7 +95,8 @@ def test_the_report_opens_in_a_real_browser_without_errors(run, tmp_path):
         "--disable-sync",
         "--disable-dev-shm-usage",
         f"--user-data-dir={tmp_path / 'profile'}",
-        "--window-size=1200,2400",
+        "--window-size=1280,800",
+        "--hide-scrollbars",
     ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -104,6 +112,15 @@ def test_the_report_opens_in_a_real_browser_without_errors(run, tmp_path):
             assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img) > 0
         severe = [m for m in browser.get_log("browser") if m["level"] == "SEVERE"]
         assert severe == []
+        # the first screen (1280 x 800) answers: the champion's cards, its picture and its verdict
+        height = browser.execute_script("return window.innerHeight")
+        assert browser.execute_script("return window.innerWidth") == 1280 and height <= 800
+        for selector in ("#champion .deck", "#champion svg", "#verdict .verdict"):
+            box = browser.execute_script(
+                "return arguments[0].getBoundingClientRect().toJSON()", browser.find_element(By.CSS_SELECTOR, selector)
+            )
+            assert box["height"] > 0 and box["bottom"] <= height, (selector, box, height)
+        assert "against all 1 reference decks" in browser.find_element(By.CSS_SELECTOR, "#verdict .verdict").text
         shot = tmp_path / "report.png"
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     finally:
@@ -119,4 +136,6 @@ def test_a_kittens_run_reports_its_objective_counts_and_exact_values(tmp_path):
     page = (folder / REPORT_NAME).read_text(encoding="utf-8")
     assert "Against exact values" in page and "exact first-player value" in page
     assert "defuse" in page and "could not be drawn" not in page
+    settings = page[page.index('id="settings"') :]
+    assert ">bounds<" in settings and ">games_per_pair<" not in settings and ">yardstick_games<" not in settings
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 2

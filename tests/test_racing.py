@@ -1,4 +1,4 @@
-"""Issue #12: the random-search baseline, the yardstick, racing fitness, evaluator panels and the
+"""The random-search baseline, the yardstick, racing fitness, evaluator panels and the
 studies behind them (tiny configs, the heuristic agent)."""
 
 from __future__ import annotations

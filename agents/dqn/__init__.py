@@ -5,7 +5,7 @@
    epsilon-greedy over a NUMPY copy of the weights (one forward pass per step of the whole batch)
    and never picks an illegal action: both the greedy and the random choice are masked.
    Three options fight the sameness of near-greedy self-play (per-game defaults, measured in
-   agents/pretrained/README.md): `random_opening_moves`, `opponent_mix` (fixed baselines hold
+   docs/results/training-dqn.md): `random_opening_moves`, `opponent_mix` (fixed baselines hold
    every seat but one in a fraction of the games) and `mirror_augment`. With `selfplay_shards` > 1
    the phase is split into lock-step shards with seeds of their own, which the trainer's `mapper`
    (`deckopt train --jobs`) may play in worker processes: the same games wherever they are played.

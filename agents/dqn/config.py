@@ -96,7 +96,7 @@ class DQNConfig(LearnerConfig):
             need(getattr(self, name) in ACTIVATIONS, f"{name} must be one of {', '.join(ACTIVATIONS)}")
 
 
-# Per-game overrides of the defaults above (measured choices; see agents/pretrained/README.md).
+# Per-game overrides of the defaults above (measured choices; see docs/results/training-dqn.md).
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "tic_tac_toe": {
         # unexploitable after 50-60k episodes for seeds 0-2; a large replay, a high final epsilon

@@ -14,7 +14,8 @@ def register(sub) -> None:
         "decks",
         help="show the best decks of an evolution run, export or validate its champion",
         description="Print the best deck of every generation of an evolution run (powers as "
-        "COUNTxPOWER, total, cards, score with 95% CI), or the top K of one generation. "
+        "COUNTxPOWER, total, cards, fitness with 95% CI and, where measured, the score against the fixed "
+        "yardstick: the column comparable across generations), or the top K of one generation. "
         "--export writes the champion (or --generation N's best) as a deck file that match, play "
         "and evolve --panel accept. --validate plays it against the reference decks with fresh seeds; for an "
         "exploding_kittens run it measures the champion and the best decks again with fresh seeds and prints "

@@ -18,6 +18,7 @@ from games.errors import UserError
 COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study"]
 COMMAND_MODULES += ["matchups", "advise", "report"]  # deck designer tools (issue #17)
 COMMAND_MODULES += ["pruning"]  # train-pruning: the MCTS pruning networks
+COMMAND_MODULES += ["check"]  # the conformance suite on a game
 
 
 class _Parser(argparse.ArgumentParser):

@@ -85,7 +85,7 @@ class HighCard(Game):
         return self.state_class(self, as_generator(rng))
 
     def action_name(self, action: int) -> str:
-        return f"play {action + 1}"
+        return f"card {action + 1}"
 
     def heuristic_agent(self, rng: np.random.Generator) -> HighestCard:
         """The agent `heuristic` names for this game (`deckopt play high_card`'s default opponent)."""
@@ -234,6 +234,15 @@ class HighCardState(State):
             f"trick {min(self._trick + 1, self.game.config.hand_size)}, tricks {self._tricks[player]}-"
             f"{self._tricks[1 - player]}, {down}; your hand: {' '.join(map(str, self._hands[player]))}"
         )
+
+    def describe_move(self, before: HighCardState, action: int, viewer: int) -> str:
+        """What `viewer` sees of a move (`deckopt play`): a card led face down stays hidden from the other."""
+        mover = before.current_player
+        who = "you play" if mover == viewer else f"player {mover} plays"
+        if not before.card_down:
+            return f"{who} {action + 1 if mover == viewer else 'a card'} face down"
+        turned = self._shown[1 - mover][-1]
+        return f"{who} {action + 1}; the face-down card is {turned}; tricks {self._tricks[0]}-{self._tricks[1]}"
 
     def __str__(self) -> str:
         hands = " | ".join(" ".join(map(str, h)) for h in self._hands)

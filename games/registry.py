@@ -9,7 +9,7 @@ Three kinds of game are found by name:
 
 An engine never imports its helpers (the words of `deckopt play`, a vectorised engine): each helper
 imports its engine, and the engine reaches the helper through this table (`text_module`,
-`batch_class`). A game registers here; the conformance suite (tests/test_conformance.py) then tests
+`batch_class`). A game registers here; the conformance suite (games/conformance.py) then tests
 it like every other game.
 """
 

@@ -19,7 +19,8 @@ from games.conformance import (  # noqa: F401 - the state helpers the tests impo
 )
 
 # (test id, game name, config): every registered game with its default config, plus configs that
-# reach other code paths. A game registered in games/__init__.py joins the conformance suite at once.
+# reach other code paths. A game registered in games/registry.py, or an installed plug-in, joins the
+# conformance suite at once.
 SMALL_GWENT = {
     "rules": {"min_cards": 6, "max_total": 30, "min_power": 2},
     "hand_size": 4,

@@ -219,7 +219,8 @@ def check_invariants(game: Game, num_games: int) -> str:
 def check_cards_conserved(game: Game, num_games: int) -> str:
     """Where the game counts its cards (`State.cards`), no card appears or vanishes in a game."""
     rng = np.random.default_rng(10)
-    if game.new_initial_state(np.random.default_rng(0)).cards() is None:
+    start = game.new_initial_state(np.random.default_rng(0)).cards()
+    if start is None:
         raise Skip("the game does not count its cards (State.cards)")
     for g in range(num_games):
         state = game.new_initial_state(np.random.default_rng(g))

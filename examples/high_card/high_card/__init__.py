@@ -3,8 +3,8 @@ deck space. The worked example of docs/plugins.md; `pip install -e examples/high
 (pyproject.toml, entry point group `deckopt.games`) and `deckopt check high_card` tests it.
 
 Rules. Each player owns a deck of 8 cards, values 1..9, worth at most 40 in total (default: 1..8
-for both). Each deck is shuffled and each player draws 5 cards; the rest of the deck stays face
-down, unseen. Five tricks follow. In each, the leader plays a card face down, then the other player
+for both). Each deck is shuffled and each player draws `hand_size` cards (5); the rest of the deck
+stays face down, unseen. As many tricks follow. In each, the leader plays a card face down, then the other player
 plays a card face up, and the face-down card is turned: the higher card wins the trick, except that
 a 1 beats a 9; equal cards win nothing. The leader of the first trick is player 0, and the leads
 alternate. Whoever wins more tricks wins the game (returns +1 and -1; equal tricks: 0 each).
@@ -13,9 +13,9 @@ Both decks are known to both players; what a player cannot see is which of the o
 in their hand and which one lies face down.
 
 Actions: `v - 1` plays a card of value v (0..8). Observation of player p (31 numbers in 0..1):
-p's hand counted by value (/5), the opponent's cards not yet shown counted by value (/8), p's own
-face-down card (one-hot, 9), then: a card is face down, p leads this trick, p's tricks (/5), the
-opponent's tricks (/5).
+p's hand counted by value (/hand_size), the opponent's cards not yet shown counted by value (/8),
+p's own face-down card (one-hot, 9), then: a card is face down, p leads this trick, p's tricks and
+the opponent's (/hand_size).
 """
 
 from __future__ import annotations

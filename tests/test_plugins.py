@@ -115,6 +115,24 @@ def test_the_tutorials_quotes_are_the_examples_source():
         assert code in source, f"docs/plugins.md quotes {info} as it no longer is:\n{code}"
 
 
+def test_the_tutorials_commands_parse():
+    """Every `deckopt ...` line of the tutorial is a valid command line (parsed, not run)."""
+    lines = [line.split("#")[0].split() for _, code in blocks("sh") for line in code.splitlines()]
+    commands = [words[1:] for words in lines if words[:1] == ["deckopt"]]
+    assert len(commands) >= 6
+    for words in commands:
+        args = build_parser().parse_args(words)
+        assert games.game_class(args.game)
+
+
+def test_deckopt_check_json(capsys):
+    code, out, err = run_cli(["check", "high_card", "--games", "10", "--json"], capsys)
+    result = json.loads(out)  # exactly one JSON object
+    assert code == 0 and not err and result["passed"] and result["game"] == "high_card"
+    assert [c["name"] for c in result["checks"]][-1] == "deck space operators"
+    assert {c["status"] for c in result["checks"]} == {"passed"}
+
+
 def test_the_tutorials_python_runs(capsys):
     runnable = [code for info, code in blocks("python") if not info]
     assert runnable

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from deckopt.commands._common import GAME_HELP, game_config_args, game_count, make_game
+from deckopt.commands._common import GAME_HELP, game_config_args, game_count, make_game, print_json
 
 MARKS = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip"}
 
@@ -20,6 +20,7 @@ def register(sub) -> None:
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--games", type=game_count, default=100, help="random games per check (default 100)")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout instead of the verdicts")
     game_config_args(p)
     p.set_defaults(func=run)
 
@@ -35,13 +36,18 @@ def run(args: argparse.Namespace) -> int:
     from games.conformance import FAILED, run_checks
 
     game = make_game(args)
-    print(f"deckopt check {args.game}: {args.games} random games per check", flush=True)
-    results = run_checks(game, args.games, on_result=lambda r: print(verdict(r), flush=True))
+    say = (lambda line: None) if args.json else (lambda line: print(line, flush=True))
+    say(f"deckopt check {args.game}: {args.games} random games per check")
+    results = run_checks(game, args.games, on_result=lambda r: say(verdict(r)))
     space = space_of_game(game)
     if space is not None:
         results.append(check_deck_space(space, args.games))
-        print(verdict(results[-1]), flush=True)
+        say(verdict(results[-1]))
     failed = [r.name for r in results if r.status == FAILED]
+    if args.json:
+        checks = [{"name": r.name, "status": r.status, "detail": r.detail} for r in results]
+        print_json({"game": args.game, "games": args.games, "passed": not failed, "checks": checks})
+        return 1 if failed else 0
     if failed:
         print(f"{len(failed)} of {len(results)} checks failed: {', '.join(failed)}")
         return 1

@@ -76,6 +76,9 @@ def random_playout(state: State, rng: np.random.Generator, on_state=None) -> lis
         except IllegalActionError as exc:
             message = f"action {action} is in the legal mask but apply_action refused it: {exc}"
             raise ConformanceFailure(message) from None
+        except Exception as exc:  # noqa: BLE001 - a legal action must never crash the engine
+            message = f"legal action {action} ({state.game.action_name(action)}) raised {type(exc).__name__}: {exc}"
+            raise ConformanceFailure(message) from None
         actions.append(action)
 
 
@@ -210,7 +213,9 @@ def check_invariants(game: Game, num_games: int) -> str:
     outcomes, moves = set(), 0
     for g in range(num_games):
         state = game.new_initial_state(np.random.default_rng(g))
-        moves += len(random_playout(state, rng, on_state=check_step))
+        played = len(random_playout(state, rng, on_state=check_step))
+        need(played, f"game {g} was over before its first move")
+        moves += played
         outcomes.add(tuple(state.returns().tolist()))
     need(num_games < 20 or len(outcomes) >= 2, f"all {num_games} random games ended with returns {outcomes.pop()}")
     return f"{moves} moves of {num_games} random games"

@@ -93,23 +93,22 @@ def game_with(state_class) -> HighCard:
     return game
 
 
-FAULTS = [
-    ("a non-conserved card", LostCardState, "cards conserved"),
-    ("a mask that allows an illegal move", LooseMaskState, "invariants"),
-    ("a clone that shares state", SharedCloneState, "clone"),
-    ("a hidden card in an observation", PeekingState, "hidden information"),
-    ("returns before the end", EarlyReturnsState, "invariants"),
-    ("chance not from the seed", UnseededState, "same seed same game"),
-    ("a state that cannot be pickled", UnpicklableState, "pickle"),
+FAULTS = [  # (kind, the faulty state, the check that catches it, what its verdict says)
+    ("a non-conserved card", LostCardState, "cards conserved", "cards not conserved: {(1, "),
+    ("a mask that allows an illegal move", LooseMaskState, "invariants", "legal action 8 (card 9) raised ValueError"),
+    ("a clone that shares state", SharedCloneState, "clone", "playing a clone changed its original"),
+    ("a hidden card in an observation", PeekingState, "hidden information", "does the observation show a hidden"),
+    ("returns before the end", EarlyReturnsState, "invariants", "before the end"),
+    ("chance not from the seed", UnseededState, "same seed same game", ": the same "),
+    ("a state that cannot be pickled", UnpicklableState, "pickle", "pickle"),
 ]
 
 
-@pytest.mark.parametrize("state_class, check", [f[1:] for f in FAULTS], ids=[f[0] for f in FAULTS])
-def test_the_check_catches_a_planted_fault(state_class, check):
+@pytest.mark.parametrize("state_class, check, needle", [f[1:] for f in FAULTS], ids=[f[0] for f in FAULTS])
+def test_the_check_catches_a_planted_fault(state_class, check, needle):
     assert run_check(HighCard(), check, GAMES).status == PASSED  # the fault-free game passes it
     result = run_check(game_with(state_class), check, GAMES)
-    assert result.status == FAILED, result
-    assert result.detail
+    assert result.status == FAILED and needle in result.detail, result
 
 
 def test_the_check_catches_an_operator_returning_an_illegal_deck():

@@ -333,7 +333,7 @@ def space_for(config):
 
 def space_of_game(game):
     """The deck space of a made game for the conformance check, or None when decks do not evolve in
-    it: our games' default spaces (GAMES), else the game's own `deck_space(game)` if it has one."""
+    it: our games' default spaces (GAMES), else the game's own `deck_space()` if it has one."""
     from evolution.config import EvolveConfig
 
     if game.name in GAMES:

@@ -5,10 +5,11 @@ BIN := $(VENV)/bin
 
 .PHONY: run test lint format bench install browser docs clean
 
-$(BIN)/.installed: pyproject.toml
+# examples/high_card: the worked plug-in game (docs/plugins.md), installed so that the tests run it
+$(BIN)/.installed: pyproject.toml examples/high_card/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,dask,interop]'
+	$(BIN)/python -m pip install -q -e '.[dev,dask,interop]' -e examples/high_card
 	touch $@
 
 install: $(BIN)/.installed

@@ -19,6 +19,7 @@ COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournam
 COMMAND_MODULES += ["matchups", "advise", "report"]  # deck designer tools
 COMMAND_MODULES += ["pruning"]  # train-pruning: the MCTS pruning networks
 COMMAND_MODULES += ["exploit"]  # approximate exploitability of an agent
+COMMAND_MODULES += ["check"]  # the conformance suite on a game
 
 
 class _Parser(argparse.ArgumentParser):

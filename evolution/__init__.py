@@ -11,9 +11,9 @@ loky processes or a Dask cluster), `individuals` (DEAP individuals and their Dec
 EvolutionState), `runfolder` (every file of a run), `loop` (the generation loop), `validation`
 (champion playoff, held-out reference panel), `report` (tables, deck export), `plots`, `panel`
 (reference deck files), `space` (each game's deck space: Gwent Lite power multisets, Exploding Kittens
-card counts), `objectives` (the kittens objectives, champion and exact-value validation),
-`kittens_study` (the agent's estimates against exact values). No TensorFlow is imported here or in any
-worker.
+card counts), `space_check` (the deck space's operators in `deckopt check`), `objectives` (the
+kittens objectives, champion and exact-value validation), `kittens_study` (the agent's estimates
+against exact values). No TensorFlow is imported here or in any worker.
 """
 
 from evolution.config import EvolveConfig, load_config

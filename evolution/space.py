@@ -329,3 +329,14 @@ def space_for(config):
     if config.game == "exploding_kittens":
         return KittensSpace(config.bounds, config.game_config)
     return GwentSpace(config.rules, getattr(config, "constraints", None))
+
+
+def space_of_game(game):
+    """The deck space of a made game for the conformance check, or None when decks do not evolve in
+    it: our games' default spaces (GAMES), else the game's own `deck_space()` if it has one."""
+    from evolution.config import EvolveConfig
+
+    if game.name in GAMES:
+        return space_for(EvolveConfig(game=game.name))
+    make_space = getattr(game, "deck_space", None)
+    return make_space() if callable(make_space) else None

@@ -4,8 +4,9 @@
     state = game.new_initial_state(np.random.default_rng(0))
     games.make("incan_gold", num_players=4)      # keyword arguments: the game's config fields
 
-The rules of every game are in games/RULES.md. A game registers by name in games/registry.py; the
-conformance suite (tests/test_conformance.py) then tests it like every other game.
+The rules of every game are in games/RULES.md. A game registers by name in games/registry.py, or
+from its own package by an entry point of the group `deckopt.games` (docs/plugins.md); the
+conformance suite (games/conformance.py, `deckopt check GAME`) tests it like every other game.
 """
 
 from __future__ import annotations
@@ -13,14 +14,19 @@ from __future__ import annotations
 from games.base import TERMINAL, Game, State
 from games.config import config_from_dict
 from games.errors import IllegalActionError, UserError
-from games.registry import GAMES, engine_class
+from games.registry import engine_class, game_names
 
-GAME_NAMES = tuple(GAMES)
+#: our games, then the installed plug-ins (entry point group `deckopt.games`)
+GAME_NAMES = game_names()
 
 
 def game_class(name: str) -> type[Game]:
-    """The class of the registered game `name` (games/registry.py; imported on first use)."""
-    return engine_class(name)
+    """The class of the game `name`: ours, an installed plug-in, or `package.module:Class`
+    (games/registry.py; imported on first use)."""
+    cls = engine_class(name)
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise UserError(f"game {name!r} is not a games.Game subclass")
+    return cls
 
 
 def make(name: str, **config) -> Game:

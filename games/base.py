@@ -11,6 +11,7 @@ The rules each engine implements are written down in games/RULES.md (§1 for wha
 from __future__ import annotations
 
 import abc
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,6 +58,8 @@ class Game(abc.ABC):
     #: (C, H, W) when the observation is C board planes of H x W cells, plane after plane (a
     #: learner may read it as an image), else None
     observation_planes: tuple[int, int, int] | None = None
+    #: (low, high): every observation feature lies in this range (the conformance check holds it)
+    observation_range: tuple[float, float] = (0.0, 1.0)
 
     @abc.abstractmethod
     def new_initial_state(self, rng: np.random.Generator) -> State:
@@ -126,6 +129,12 @@ class State(abc.ABC):
         """A copy in which everything `player` cannot see is re-drawn consistently with what
         `player` knows (determinization for search). Perfect-information games return a clone."""
         return self.clone()
+
+    def cards(self) -> Counter | None:
+        """Every card of the game wherever it lies (draw piles, hands, table, discard pile), counted
+        by card, for a game whose cards neither appear nor vanish; the conformance check holds the
+        count constant through every game. None (the default): the game does not count its cards."""
+        return None
 
     def view(self, player: int) -> str:
         """The position as `player` may see it (used by `deckopt play`); hidden-information games

@@ -43,6 +43,7 @@ then, from B = 36 * (6 + n):
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -536,6 +537,11 @@ class DurakState(State):
             return None
         bout, a, d, taken, table, drawn, left = self._last_end
         return (bout, a, d, taken, tuple(CARDS[c] for c in cards_of(table)), drawn, left)
+
+    def cards(self) -> Counter:
+        """The 36 cards, once each: in the deck, in a hand, on the table or in the discard pile."""
+        held = [c for h in self._hands for c in cards_of(h)]
+        return Counter(self._deck + held + self._attacks + self._defences + cards_of(self._discard))
 
     def hand(self, player: int) -> list[int]:
         """`player`'s cards as ints, lowest first (private: what that player sees, not a public fact)."""

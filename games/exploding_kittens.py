@@ -38,6 +38,7 @@ the interop's explicit chance read its state, so its fields stay in one place.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -434,6 +435,14 @@ class ExplodingKittensState(State):
         return self._winner if self._winner >= 0 else None
 
     # --- private views (what one player sees) -------------------------------------------------
+    def cards(self) -> Counter:
+        """Every card but the Kitten, by type: in the deck, in a hand or in the discard pile (the
+        Kitten leaves the deck only when it explodes)."""
+        out = Counter(c for c in self._deck if c != KITTEN)
+        for counts in (*self._hands, self._discard):
+            out.update({t: n for t, n in enumerate(counts) if n})
+        return out
+
     def hand(self, player: int) -> tuple[int, ...]:
         """`player`'s hand as counts per card type (private)."""
         return tuple(self._hands[player])

@@ -38,6 +38,7 @@ One module: the rules of one game, read as a whole beside games/RULES.md (its te
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,6 +126,8 @@ class GwentLite(Game):
         self.num_actions = self.max_power + 1
         m = self.max_power
         self.observation_size = 2 * m + 11
+        # card counts are scaled by min_cards: a bigger deck exceeds 1
+        self.observation_range = (0.0, max(1.0, rules.max_cards / rules.min_cards))
         scale = (
             [1 / rules.min_cards] * m
             + [1 / c.hand_size] * m
@@ -432,6 +435,10 @@ class GwentLiteState(State):
     def played(self, player: int) -> list[int]:
         """Every card `player` has played, in order (public)."""
         return self._played[player][:]
+
+    def cards(self) -> Counter:
+        """Each seat's cards, (seat, power): draw pile + hand + played, the whole deck at every step."""
+        return Counter((p, c) for p in (0, 1) for c in self.hand(p) + self._piles[p] + self._played[p])
 
     def unplayed(self, player: int) -> list[int]:
         """`player`'s hand + draw pile as a sorted multiset (public: the deck is known)."""

@@ -47,6 +47,7 @@ the hazards and the temple's rounds share the same few fields).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -155,6 +156,7 @@ class IncanGold(Game):
     name = "incan_gold"
     num_actions = 2
     config_class = IncanGoldConfig
+    observation_range = (0.0, 1.5)  # gem features are capped at 1.5
 
     def __init__(self, config: IncanGoldConfig | None = None):
         self.config = IncanGoldConfig() if config is None else config
@@ -523,6 +525,13 @@ class IncanGoldState(State):
     @property
     def deck_size(self) -> int:
         return len(self._deck)
+
+    def cards(self) -> Counter:
+        """The treasures and hazards by code: in the deck, on the path or removed from the game
+        (artifacts join the deck one a round and are not counted)."""
+        out = Counter(c for c in self._deck + self._path if c != ARTIFACT)
+        out.update(-1 - k for k in self._removed)
+        return out
 
     @property
     def deck_composition(self) -> dict[Card, int]:

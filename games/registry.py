@@ -1,15 +1,24 @@
 """The registered games by name: each game's engine and its helper modules, imported on first use.
 
+Three kinds of game are found by name:
+- ours, in GAMES below;
+- plug-ins: a package installed with an entry point in the group `deckopt.games`
+  (`high_card = "high_card:HighCard"` in its pyproject.toml; docs/plugins.md);
+- any Game subclass named by its import path, `package.module:Class` (importable from the current
+  directory or the Python path); once loaded it is also found by its `name`.
+
 An engine never imports its helpers (the words of `deckopt play`, a vectorised engine): each helper
 imports its engine, and the engine reaches the helper through this table (`text_module`,
-`batch_class`). A game registers here; the conformance suite (tests/test_conformance.py) then tests
+`batch_class`). A game registers here; the conformance suite (games/conformance.py) then tests
 it like every other game.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from types import ModuleType
 
 from games.errors import UserError
@@ -34,21 +43,55 @@ GAMES = {
 }
 
 
+ENTRY_POINT_GROUP = "deckopt.games"
+#: games loaded by their import path in this process, by their `name`
+_BY_PATH: dict[str, Entry] = {}
+
+
+@functools.cache
+def plugins() -> dict[str, Entry]:
+    """The installed plug-in games: entry points of the group `deckopt.games`, by entry point name
+    (a name of ours is left to our game)."""
+    found = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    return {ep.name: Entry(ep.value) for ep in found if ep.name not in GAMES}
+
+
+def game_names() -> tuple[str, ...]:
+    """Our games, then the installed plug-ins."""
+    return tuple(GAMES) + tuple(plugins())
+
+
 def _load(path: str):
     module, _, attr = path.partition(":")
     loaded = importlib.import_module(module)
     return getattr(loaded, attr) if attr else loaded
 
 
+def _find(name) -> Entry | None:
+    return GAMES.get(name) or plugins().get(name) or _BY_PATH.get(name)
+
+
 def _entry(name: str) -> Entry:
-    if name not in GAMES:
-        raise UserError(f"unknown game {name!r}; choose one of: {', '.join(GAMES)}")
-    return GAMES[name]
+    entry = _find(name)
+    if entry is not None:
+        return entry
+    if isinstance(name, str) and ":" in name:  # package.module:Class
+        return Entry(name)
+    raise UserError(
+        f"unknown game {name!r}; choose one of: {', '.join(game_names())}, or give a Game class as package.module:Class"
+    )
 
 
 def engine_class(name: str) -> type:
-    """The Game subclass registered as `name`."""
-    return _load(_entry(name).engine)
+    """The class registered as `name` (or named by its import path `package.module:Class`)."""
+    entry = _entry(name)
+    try:
+        loaded = _load(entry.engine)
+    except (ImportError, AttributeError) as exc:
+        raise UserError(f"game {name!r}: cannot load {entry.engine}: {exc}") from None
+    if entry.engine == name and isinstance(getattr(loaded, "name", None), str):
+        _BY_PATH.setdefault(loaded.name, entry)
+    return loaded
 
 
 def text_module(name: str) -> ModuleType:
@@ -61,7 +104,7 @@ def text_module(name: str) -> ModuleType:
 
 def batch_class(game_class: type) -> type | None:
     """The vectorised engine of a registered game's class (or of a subclass of it), else None."""
-    entry = GAMES.get(getattr(game_class, "name", None))
+    entry = _find(getattr(game_class, "name", None))
     if entry is None or entry.batch is None or not issubclass(game_class, _load(entry.engine)):
         return None
     return _load(entry.batch)

@@ -12,6 +12,10 @@ from games import Game, UserError
 
 
 def make_heuristic(game: Game, rng: np.random.Generator) -> Agent:
+    """The game's own `heuristic_agent(rng)` if it has one (a plug-in game), else ours."""
+    own = getattr(game, "heuristic_agent", None)
+    if callable(own):
+        return own(rng)
     try:
         module = importlib.import_module(f"agents.heuristics.{game.name}")
     except ModuleNotFoundError:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agents.learned import ACTIVATIONS
-from games import GAME_NAMES
+from games import game_class
 from games.config import config_from_dict, need, read_settings, setting
 
 MAX_SEED = 2**32 - 1  # numpy's seeds
@@ -44,7 +44,7 @@ def opponent_mix_setting(whose: str = "learner's"):
 def load_learner_config(cls, game_defaults: dict, game_name: str, path=None, overrides: dict | None = None, where=""):
     """A learner's config: per-game defaults < the settings file at `path` (TOML, or JSON by suffix;
     a [game_config] table holds game options) < the non-None `overrides`."""
-    need(game_name in GAME_NAMES, f"unknown game {game_name!r}; choose one of: {', '.join(GAME_NAMES)}")
+    game_class(game_name)  # UserError naming the games for an unknown one
     values = dict(game_defaults.get(game_name, {}))
     if path is not None:
         values.update(read_settings(path, "config file"))

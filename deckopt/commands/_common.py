@@ -9,7 +9,7 @@ import sys
 from games import GAME_NAMES
 from games.errors import UserError
 
-GAME_HELP = ", ".join(GAME_NAMES)  # the positional game argument's help: every registered game
+GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
 
 
 def print_json(obj) -> None:

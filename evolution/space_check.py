@@ -1,0 +1,47 @@
+"""The deck space's part of the conformance check (`deckopt check`): random decks, mutation,
+crossover and repair always return legal decks (`space.problems(deck) == []`), as sorted lists of ints.
+
+    result = check_deck_space(space, num_decks=200)   # a games.conformance.CheckResult
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evolution.config import EvolveConfig
+from games.conformance import FAILED, PASSED, CheckResult, ConformanceFailure, need
+
+NAME = "deck space operators"
+
+
+def _legal(space, deck, what: str) -> list[int]:
+    deck = list(deck)
+    need(all(type(c) is int for c in deck) and deck == sorted(deck), f"{what} is not a sorted list of ints: {deck}")
+    problems = space.problems(deck)
+    need(not problems, f"{what} is illegal: {deck}: {'; '.join(problems)}")
+    return deck
+
+
+def _operators_keep_decks_legal(space, num_decks: int, config) -> str:
+    rng = np.random.default_rng(11)
+    decks = [_legal(space, space.random_deck(rng), "a random deck") for _ in range(num_decks)]
+    for i, deck in enumerate(decks):
+        _legal(space, space.mutate(deck, rng, config), "a mutated deck")
+        a, b = space.crossover(deck, decks[(i + 1) % len(decks)], rng)
+        _legal(space, a, "a crossover child")
+        _legal(space, b, "a crossover child")
+        _legal(space, space.repair(deck, rng), "a repaired deck")
+    return f"{num_decks} random decks, each mutated, crossed and repaired"
+
+
+def check_deck_space(space, num_decks: int, config=None) -> CheckResult:
+    """The deck space's operators on `num_decks` random decks; `config` carries the mutation
+    settings (an EvolveConfig; the defaults when None)."""
+    config = EvolveConfig() if config is None else config
+    try:
+        detail = _operators_keep_decks_legal(space, num_decks, config)
+    except ConformanceFailure as exc:
+        return CheckResult(NAME, FAILED, str(exc))
+    except Exception as exc:  # noqa: BLE001 - an operator that crashes fails the check
+        return CheckResult(NAME, FAILED, f"raised {type(exc).__name__}: {exc}")
+    return CheckResult(NAME, PASSED, detail)

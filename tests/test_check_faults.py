@@ -1,0 +1,138 @@
+"""`deckopt check` catches broken games: faults planted in copies of the example game (High Card,
+examples/high_card), each caught by the check it breaks and passed by the others' fault-free parts.
+The pristine game passes every check (tests/test_plugins.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from high_card import DECK_SIZE, HighCard, HighCardDecks, HighCardState
+
+from deckopt.cli import main
+from evolution.space_check import check_deck_space
+from games.conformance import FAILED, PASSED, run_check, run_checks
+
+GAMES = 30
+
+
+class LostCardState(HighCardState):
+    """A non-conserved card: the follower's card of a finished trick is never put with the shown cards."""
+
+    def apply_action(self, action) -> None:
+        trick = self._trick
+        super().apply_action(action)
+        if self._trick != trick:
+            self._shown[1 - trick % 2].pop()
+
+
+class LooseMaskState(HighCardState):
+    """A mask that allows an illegal move: a 9 is always offered, held or not."""
+
+    def legal_mask(self) -> np.ndarray:
+        mask = super().legal_mask()
+        if not self.is_terminal():
+            mask[8] = True
+        return mask
+
+
+class SharedCloneState(HighCardState):
+    """A clone that shares state: its hands are the original's lists."""
+
+    def clone(self) -> HighCardState:
+        new = super().clone()
+        new._hands = self._hands
+        return new
+
+
+class PeekingState(HighCardState):
+    """A hidden card in an observation: the follower sees the leader's face-down card."""
+
+    def observation(self, player: int) -> np.ndarray:
+        obs = super().observation(player)
+        if self._down:
+            obs[18 + self._down - 1] = 1.0
+        return obs
+
+
+class EarlyReturnsState(HighCardState):
+    """Returns before the end: the trick score so far."""
+
+    def returns(self) -> np.ndarray:
+        a, b = self._tricks
+        return np.array([np.sign(a - b), np.sign(b - a)], dtype=np.float64)
+
+
+class UnseededState(HighCardState):
+    """Chance not taken from the seed: player 0's deck is shuffled by a generator seeded from the clock."""
+
+    def __init__(self, game, rng):
+        super().__init__(game, rng)
+        order = np.random.default_rng().permutation(game.decks[0]).tolist()
+        size = game.config.hand_size
+        self._hands[0], self._piles[0] = sorted(order[:size]), sorted(order[size:])
+
+
+class UnpicklableState(HighCardState):
+    """A state that cannot be pickled: it keeps a lambda."""
+
+    def __init__(self, game, rng):
+        super().__init__(game, rng)
+        self._rule = lambda a, b: a > b
+
+
+class OverBudgetDecks(HighCardDecks):
+    """An operator returning an illegal deck: mutation returns eight 9s, over the budget."""
+
+    def mutate(self, cards, rng, config=None) -> list[int]:
+        return [9] * DECK_SIZE
+
+
+def game_with(state_class) -> HighCard:
+    game = HighCard()
+    game.state_class = state_class
+    return game
+
+
+FAULTS = [  # (kind, the faulty state, the check that catches it, what its verdict says)
+    ("a non-conserved card", LostCardState, "cards conserved", "cards not conserved: {(1, "),
+    ("a mask that allows an illegal move", LooseMaskState, "invariants", "legal action 8 (card 9) raised ValueError"),
+    ("a clone that shares state", SharedCloneState, "clone", "playing a clone changed its original"),
+    ("a hidden card in an observation", PeekingState, "hidden information", "does the observation show a hidden"),
+    ("returns before the end", EarlyReturnsState, "invariants", "before the end"),
+    ("chance not from the seed", UnseededState, "same seed same game", ": the same "),
+    ("a state that cannot be pickled", UnpicklableState, "pickle", "pickle"),
+]
+
+
+@pytest.mark.parametrize("state_class, check, needle", [f[1:] for f in FAULTS], ids=[f[0] for f in FAULTS])
+def test_the_check_catches_a_planted_fault(state_class, check, needle):
+    assert run_check(HighCard(), check, GAMES).status == PASSED  # the fault-free game passes it
+    result = run_check(game_with(state_class), check, GAMES)
+    assert result.status == FAILED and needle in result.detail, result
+
+
+def test_the_check_catches_an_operator_returning_an_illegal_deck():
+    assert check_deck_space(HighCardDecks(), GAMES).status == PASSED
+    result = check_deck_space(OverBudgetDecks(), GAMES)
+    assert result.status == FAILED and "a mutated deck is illegal" in result.detail, result
+
+
+def test_a_fault_fails_its_check_only():
+    results = {r.name: r.status for r in run_checks(game_with(PeekingState), GAMES)}
+    assert results["hidden information"] == FAILED
+    assert [name for name, status in results.items() if status == FAILED] == ["hidden information"]
+
+
+class PeekingGame(HighCard):
+    """The peeking fault as a game class, for the command line's package.module:Class form."""
+
+    state_class = PeekingState
+
+
+def test_deckopt_check_exits_1_on_a_fault_and_names_it(capsys):
+    code = main(["check", f"{__name__}:PeekingGame", "--games", str(GAMES)])
+    out, err = capsys.readouterr()
+    assert code == 1 and not err
+    failed = [line for line in out.splitlines() if line.startswith("FAIL")]
+    assert len(failed) == 1 and failed[0].startswith("FAIL  hidden information: player ")
+    assert out.splitlines()[-1] == "1 of 10 checks failed: hidden information"

@@ -34,6 +34,7 @@ import numpy as np
 
 from agents.base import Agent, masked_argmax
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
+from agents.tensorflow_import import import_tensorflow
 from games import Game, State, UserError
 from games.batch import BatchState
 
@@ -257,7 +258,7 @@ def read_keras(path: str | Path) -> tuple[NumpyNetwork, dict]:
     if not zipfile.is_zipfile(path):
         raise UserError(f"{path} is not a readable Keras model (not a .keras archive)")
     try:
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # no C++ start-up chatter
+        import_tensorflow()  # without TensorFlow's C++ start-up lines
         import keras
 
         model = keras.saving.load_model(path, compile=False, safe_mode=True)

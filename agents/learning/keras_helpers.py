@@ -11,14 +11,14 @@ from pathlib import Path
 
 import numpy as np
 
-# TensorFlow's C++ start-up chatter (CPU features, absl) hides the progress bar; errors still show
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+from agents.tensorflow_import import import_tensorflow
 
 
 def init_tensorflow(seed: int, threads: int = 1) -> None:
-    """Seed TensorFlow/Keras and make its ops deterministic (call before building models)."""
+    """Seed TensorFlow/Keras and make its ops deterministic (call before building models; it makes
+    the process's first TensorFlow import, without TensorFlow's C++ start-up lines)."""
+    tf = import_tensorflow()
     import keras
-    import tensorflow as tf
 
     try:  # only possible before TensorFlow's runtime starts; later calls keep the first setting
         tf.config.threading.set_inter_op_parallelism_threads(1)

@@ -26,6 +26,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from evolution.parallel import MAX_JOBS, check_jobs
 from evolution.space import KittensBounds
 from games.config import config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckConstraints, DeckRules
@@ -193,7 +194,7 @@ class EvolveConfig:
     )
     playoff_games_per_pair: int = setting(200, "games per pair in the champion's playoff, even", metavar="N")
     # --- execution (may change on resume) ---
-    jobs: int = setting(2, "worker processes (loky) or local Dask workers", metavar="J")
+    jobs: int = setting(2, f"worker processes (loky) or local Dask workers, 1-{MAX_JOBS}", metavar="J")
     backend: str = setting("loky", "loky: local processes; dask: a Dask cluster", choices=BACKENDS)
     scheduler: str | None = setting(
         None, "Dask scheduler address (tcp://host:8786); implies the dask backend", metavar="ADDRESS"
@@ -373,6 +374,7 @@ class EvolveConfig:
                 f"racing: games_per_pair / 2 ({self.games_per_pair // 2} deals) must split into "
                 f"racing_rounds ({self.racing_rounds}) equal rounds",
             )
+        check_jobs(self.jobs)
         need(
             isinstance(self.task_timeout, (int, float)) and self.task_timeout > 0,
             f"task_timeout must be a number of seconds > 0, got {self.task_timeout!r}",

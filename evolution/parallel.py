@@ -22,7 +22,6 @@ per-call scatter of an identical agent raced with the release of the previous ca
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import re
 import threading
@@ -30,6 +29,17 @@ import time
 from collections.abc import Callable, Iterable
 
 from games.errors import UserError
+
+#: worker processes of one map: each costs a Python process with numpy and the games imported (about
+#: 100 MB), so a mistyped count would exhaust the machine's memory before the first game
+MAX_JOBS = 64
+
+
+def check_jobs(jobs, what: str = "jobs") -> int:
+    """`jobs` as a count of worker processes, 1..MAX_JOBS; UserError in one line otherwise."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise UserError(f"{what} must be a whole number from 1 to {MAX_JOBS}, got {jobs!r}")
+    return jobs
 
 
 class WorkerFailure(RuntimeError):
@@ -49,7 +59,7 @@ class Mapper:
             backend = "dask"  # an address only makes sense for Dask
         if backend not in ("loky", "dask"):
             raise UserError(f"unknown backend {backend!r}; use loky or dask")
-        self.jobs = max(1, int(jobs))
+        self.jobs = check_jobs(jobs)
         self.backend = backend
         self.scheduler = scheduler
         self.task_timeout = task_timeout
@@ -136,17 +146,21 @@ class Mapper:
             kill_loky_workers()
             raise WorkerFailure("a worker process died; the run was stopped")
         self._loky_used = True
-        call = functools.partial(_in_worker, func)
         watchdog = _Watchdog(self.task_timeout)
         results = None
-        with joblib.parallel_config(backend="loky", inner_max_num_threads=1), watchdog:
+        # the initializer runs as each worker starts, so even a worker that never gets a task watches
+        # for the run's death
+        config = joblib.parallel_config(
+            backend="loky", inner_max_num_threads=1, initializer=_watch_parent, initargs=(os.getpid(),)
+        )
+        with config, watchdog:
             try:
                 # max_nbytes=None: no memmapping (our arguments are small), so no temporary folder that a
                 # Ctrl-C could leave behind for loky's resource tracker to warn about after the run stopped
                 parallel = joblib.Parallel(
                     n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all", max_nbytes=None
                 )
-                results = parallel(joblib.delayed(call)(*x) for x in items)
+                results = parallel(joblib.delayed(func)(*x) for x in items)
                 for result in results:
                     watchdog.reset()
                     yield result
@@ -348,18 +362,14 @@ def _spawn_workers_ignoring_sigint() -> None:
     module.fork_exec = fork_exec
 
 
-def _in_worker(func: Callable, *args):
-    """Run `func` in a loky worker that exits when the process that started it is gone."""
-    _watch_parent()
-    return func(*args)
-
-
-def _watch_parent(interval: float = 1.0) -> None:
+def _watch_parent(parent: int, interval: float = 0.5) -> None:
+    """The initializer of every loky worker: a thread that ends the worker once `parent` (the run's
+    process, passed in: it may already be gone when a worker starts) is no longer its parent, whether
+    or not a task is running."""
     global _parent_watch_started
     if _parent_watch_started:
         return
     _parent_watch_started = True
-    parent = os.getppid()
 
     def watch():
         while os.getppid() == parent:

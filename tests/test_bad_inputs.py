@@ -143,6 +143,15 @@ CASES = [
     ("decks broken_run --validate --seed -1", "--seed"),
     # bench
     ("bench nothing", "nothing"),
+    # --jobs: one process per job, so a runaway count is refused before any starts
+    ("matchups " + FLAT + " " + FLAT + " --games 2 --jobs 100000", "--jobs"),
+    ("matchups " + FLAT + " " + FLAT + " --games 2 --jobs 0", "--jobs"),
+    ("advise " + FLAT + " --jobs 100000", "--jobs"),
+    ("study racing new_out --jobs 65", "--jobs"),
+    ("report broken_run --jobs 100000", "--jobs"),
+    ("decks broken_run --validate --jobs 100000", "--jobs"),
+    ("train tic_tac_toe --episodes 10 --jobs 100000", "--jobs"),
+    ("evolve --jobs 100000 --out new_run", "jobs"),
 ]
 
 
@@ -176,5 +185,5 @@ def test_bad_input_is_one_line_and_changes_nothing(line, word, scratch, monkeypa
 
 def test_enough_cases_cover_every_command():
     commands = {c[0].split()[0] for c in CASES}
-    assert commands == {"play", "match", "eval", "tournament", "train", "evolve", "decks", "bench"}
+    assert commands >= {"play", "match", "eval", "tournament", "train", "evolve", "decks", "bench"}
     assert len(CASES) >= 40

@@ -52,10 +52,15 @@ def computed(run: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory) -> dict:
+def whole_run(tmp_path_factory) -> Path:
     run = tmp_path_factory.mktemp("faults") / "whole"
     assert main(["evolve", *ARGS, "--jobs", "1", "--out", str(run), "--quiet"]) == 0
-    return computed(run)
+    return run
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(whole_run) -> dict:
+    return computed(whole_run)
 
 
 def start(run: Path, *extra: str) -> subprocess.Popen:
@@ -165,6 +170,47 @@ def test_kill_9_leaves_no_worker_and_resumes_exactly(tmp_path, uninterrupted):
     proc.communicate(timeout=60)
     assert_all_gone(children)  # the workers notice that their parent is gone
     resume_and_compare(run, uninterrupted)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+FLAT, RANDOM_1 = str(ROOT / "decks" / "flat.toml"), str(ROOT / "decks" / "random_1.toml")
+# every other command with --jobs, each with more games than it can finish before it is killed
+LONG_COMMANDS = {
+    "matchups": ["matchups", FLAT, RANDOM_1, "--games", "10000000", "--jobs", "2"],
+    "advise": ["advise", FLAT, "--vs", RANDOM_1, "--games", "1600000", "--rounds", "1", "--jobs", "2"],
+    "study": ["study", "racing", "{tmp}/study", "--deals", "10000000", "--random-decks", "3", "--kept", "1"]
+    + ["--opponents", "1", "--jobs", "2"],
+    "report": ["report", "{run}", "--matchups", "10000000", "--jobs", "2"],
+    "decks": ["decks", "{run}", "--validate", "--games", "10000000", "--seed", "1", "--jobs", "2"],
+    "train": ["train", "gwent_lite", "--episodes", "10000000", "--games-per-batch", "256", "--selfplay-shards", "2"]
+    + ["--out", "{tmp}/train", "--jobs", "2"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
+def test_kill_9_of_any_command_leaves_no_worker(command, tmp_path, whole_run):
+    """kill -9 of the run's process: its loky workers (even one that never got a task) notice and
+    exit within seconds, whatever the command."""
+    argv = [a.format(tmp=tmp_path, run=whole_run) for a in LONG_COMMANDS[command]]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckopt", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers(children := psutil.Process(proc.pid).children(recursive=True))) < 2:
+            assert proc.poll() is None, f"{command} ended early (exit {proc.returncode})"
+            assert time.monotonic() < deadline, "no workers started"
+            time.sleep(0.05)
+        proc.kill()
+        proc.wait(timeout=30)
+        assert_all_gone(children, within=5.0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 @pytest.mark.parametrize("quiet", [True, False], ids=["quiet", "progress"])

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import sys
 
+from evolution.parallel import MAX_JOBS
 from games import GAME_NAMES
 from games.errors import UserError
 
@@ -43,6 +44,9 @@ seed_int = int_at_least(0, MAX_SEED)
 MAX_GAMES = 100_000_000
 game_count = int_at_least(1, MAX_GAMES)
 positive_int = int_at_least(1)
+#: worker processes of a command's parallel map (evolution.parallel.MAX_JOBS)
+job_count = int_at_least(1, MAX_JOBS)
+JOBS_HELP = f"worker processes, 1-{MAX_JOBS}"
 
 
 class Progress:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
+from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, positive_int, print_json, seed_int
 
 _non_negative = int_at_least(0)
 
@@ -64,7 +64,7 @@ def register(sub) -> None:
         help="re-measure the top change with N fresh mirrored games per field deck (seed + 1)",
     )
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every deal (default 0)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes (default 1)")
+    p.add_argument("--jobs", type=job_count, default=1, metavar="J", help=f"{JOBS_HELP} (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=run)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
+from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, positive_int, print_json, seed_int
 
 _non_negative = int_at_least(0)
 
@@ -67,7 +67,9 @@ def register(sub) -> None:
         "N games per pair (even), and write matchups.csv/json/png into the run folder",
     )
     p.add_argument("--agent", metavar="SPEC", help="--validate/--matchups: the agent (default: the run's)")
-    p.add_argument("--jobs", type=positive_int, metavar="J", help="--validate: worker processes (default: the run's)")
+    p.add_argument(
+        "--jobs", type=job_count, metavar="J", help=f"--validate, --matchups: {JOBS_HELP} (default: the run's)"
+    )
     p.set_defaults(func=run)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import Progress, game_count, positive_int, print_json, seed_int
+from deckopt.commands._common import JOBS_HELP, Progress, game_count, job_count, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -29,7 +29,7 @@ def register(sub) -> None:
     )
     p.add_argument("--out", metavar="DIR", help="write matchups.csv, matchups.json and matchups.png here")
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every deal (default 0)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes (default 1)")
+    p.add_argument("--jobs", type=job_count, default=1, metavar="J", help=f"{JOBS_HELP} (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=run)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import Progress, int_at_least, positive_int
+from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count
 
 _non_negative = int_at_least(0)
 
@@ -27,7 +27,7 @@ def register(sub) -> None:
         help="play the run's decks against its validation decks first, N games per pair (even; default 0: no)",
     )
     p.add_argument("--agent", metavar="SPEC", help="--matchups: the agent (default: the run's)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="--matchups: worker processes (default 1)")
+    p.add_argument("--jobs", type=job_count, default=1, metavar="J", help=f"--matchups: {JOBS_HELP} (default 1)")
     p.set_defaults(func=run)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
+from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, positive_int, print_json, seed_int
 
 
 def register(sub) -> None:
@@ -61,7 +61,7 @@ def register(sub) -> None:
         "--runs", action="append", metavar="RUN", help="kittens: finished kittens evolution runs judged (repeatable)"
     )
     p.add_argument("--seed", type=seed_int, default=0)
-    p.add_argument("--jobs", type=positive_int, default=2, metavar="J")
+    p.add_argument("--jobs", type=job_count, default=2, metavar="J", help=f"{JOBS_HELP} (default 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=run)
 

@@ -94,6 +94,11 @@ class RunFolder:
         """The state after the last finished generation (None if none finished), checked against
         the run's `config`: a config.json edited after the checkpoint is refused."""
         if not self.checkpoint.is_file():
+            if any(self.generations.glob("gen_*.json")):  # resuming would start again and overwrite them
+                raise UserError(
+                    f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)} is missing but "
+                    "generations were saved; cannot resume without it (restore it, or start a new run)"
+                )
             return None
         data = self.read_json(self.checkpoint)
         where = f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)}"

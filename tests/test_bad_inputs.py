@@ -46,6 +46,11 @@ def _fixtures(tmp: Path) -> None:
     (run / "config.json").write_text(json.dumps({"seed": 0}))
     (run / "checkpoints" / "checkpoint.json").write_text('{"generation": 3, "pool": [["x"]]}')
     (tmp / "existing.toml").write_text("keep me\n")
+    # an evolution run whose checkpoint was deleted after generations were saved
+    gone = tmp / "no_checkpoint_run"
+    (gone / "generations").mkdir(parents=True)
+    (gone / "config.json").write_text(json.dumps({"seed": 0}))
+    (gone / "generations" / "gen_0000.json").write_text('{"generation": 0, "decks": []}')
 
 
 def _snapshot(tmp: Path) -> dict[str, str]:
@@ -133,6 +138,7 @@ CASES = [
     ("evolve --out not_a_run", "not_a_run"),
     ("evolve --resume missing_run", "missing_run"),
     ("evolve --resume broken_run", "checkpoint"),
+    ("evolve --resume no_checkpoint_run --generations 4", "checkpoint"),
     ("evolve --panel missing.toml --out new_run", "missing.toml"),
     ("evolve --agent nobody --out new_run --generations 1", "nobody"),
     ("evolve --backend loky --scheduler tcp://127.0.0.1:1 --out new_run", "scheduler"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -170,6 +171,20 @@ def test_kill_9_leaves_no_worker_and_resumes_exactly(tmp_path, uninterrupted):
     proc.communicate(timeout=60)
     assert_all_gone(children)  # the workers notice that their parent is gone
     resume_and_compare(run, uninterrupted)
+
+
+def test_a_resumed_champion_belongs_to_the_last_generation(tmp_path, whole_run):
+    """A finished run extended by a generation and stopped before its new champion was chosen: the
+    next resume chooses it again instead of reporting the shorter run's."""
+    from evolution.loop import evolve
+
+    run = tmp_path / "run"
+    shutil.copytree(whole_run, run)
+    old = json.loads((run / "champion.json").read_text())
+    evolve(None, run, resume=True, overrides={"generations": 5, "jobs": 1}, finish=False)
+    assert json.loads((run / "champion.json").read_text()) == old  # stale: chosen after generation 3
+    assert main(["evolve", "--resume", str(run), "--jobs", "1", "--quiet"]) == 0
+    assert json.loads((run / "champion.json").read_text())["generation"] == 4 != old["generation"]
 
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -29,14 +29,42 @@ from typing import Any
 
 from games.errors import UserError
 
+#: the most items a list setting with a `maximum` may hold (e.g. hidden layers)
+MAX_ITEMS = 16
+
 
 def setting(default: Any = dataclasses.MISSING, help: str = "", *, factory=dataclasses.MISSING, **cli) -> Any:
     """A dataclass field with its help text; `cli` keys (metavar, choices, flag=False, append=True)
-    tell the command line how to offer it. `factory` for mutable defaults."""
+    tell the command line how to offer it. `factory` for mutable defaults. `maximum=N`: the largest
+    value a count or size may take (each item of a list, which holds at most MAX_ITEMS), a bound that
+    `check_maximums` enforces and the flag's help states."""
     metadata = {"help": help, **cli}
     if factory is not dataclasses.MISSING:
         return dataclasses.field(default_factory=factory, metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
+
+
+def check_maximums(config) -> None:
+    """Every field of `config` with a `maximum` (see `setting`) within it: a size beyond reason (a
+    typo, an extra digit) is refused before it exhausts the machine's memory or runs for days."""
+    for f in dataclasses.fields(config):
+        top = f.metadata.get("maximum")
+        if top is None:
+            continue
+        value = getattr(config, f.name)
+        if isinstance(value, (list, tuple)):
+            need(len(value) <= MAX_ITEMS, f"{f.name} may hold at most {MAX_ITEMS} items, got {len(value)}")
+            need(
+                all(not isinstance(v, (int, float)) or v <= top for v in value),
+                f"{f.name}: each must be at most {_spaced(top)}, got {list(value)!r}",
+            )
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            need(value <= top, f"{f.name} must be at most {_spaced(top)}, got {_spaced(value)}")
+
+
+def _spaced(number) -> str:
+    """1000000 -> '1 000 000' (a float as it is)."""
+    return f"{number:_}".replace("_", " ") if isinstance(number, int) else f"{number:g}"
 
 
 def need(ok: bool, message: str) -> None:

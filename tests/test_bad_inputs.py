@@ -46,6 +46,7 @@ def _fixtures(tmp: Path) -> None:
     (run / "config.json").write_text(json.dumps({"seed": 0}))
     (run / "checkpoints" / "checkpoint.json").write_text('{"generation": 3, "pool": [["x"]]}')
     (tmp / "existing.toml").write_text("keep me\n")
+    (tmp / "huge_layers.toml").write_text("hidden_layers = [100000, 100000]\n")
     # an evolution run whose checkpoint was deleted after generations were saved
     gone = tmp / "no_checkpoint_run"
     (gone / "generations").mkdir(parents=True)
@@ -128,6 +129,25 @@ CASES = [
     ("train tic_tac_toe --episodes 10 --config nan_lr.toml", "learning_rate"),
     ("train tic_tac_toe --resume missing_run", "missing_run"),
     ("train tic_tac_toe --resume not_a_run", "not_a_run"),
+    # sizes and thread counts beyond reason: refused before TensorFlow starts or memory is taken
+    ("train tic_tac_toe --episodes 32 --tf-threads 100000 --out new_run", "tf_threads"),
+    ("train tic_tac_toe --algo alphazero --episodes 32 --simulations 1000000000 --out new_run", "simulations"),
+    ("train tic_tac_toe --algo alphazero --episodes 32 --eval-simulations 1000000 --out new_run", "eval_simulations"),
+    ("train tic_tac_toe --algo alphazero --episodes 32 --conv-channels 100000 --out new_run", "conv_channels"),
+    ("train tic_tac_toe --episodes 32 --hidden-layers 100000000 --out new_run", "hidden_layers"),
+    ("train tic_tac_toe --episodes 32 --hidden-layers " + ",".join(["8"] * 100) + " --out new_run", "hidden_layers"),
+    ("train tic_tac_toe --episodes 32 --replay-size 10000000000 --out new_run", "replay_size"),
+    ("train tic_tac_toe --algo alphazero --episodes 32 --replay-size 10000000000 --out new_run", "replay_size"),
+    ("train tic_tac_toe --algo nfsp --episodes 32 --sl-reservoir-size 1000000000 --out new_run", "sl_reservoir_size"),
+    ("train tic_tac_toe --algo nfsp --episodes 32 --rl-replay-size 1000000000 --out new_run", "rl_replay_size"),
+    ("train tic_tac_toe --episodes 32 --games-per-batch 100000000 --out new_run", "games_per_batch"),
+    ("train tic_tac_toe --algo ppo --episodes 32 --minibatch-size 100000000 --out new_run", "minibatch_size"),
+    ("train tic_tac_toe --algo ppo --episodes 32 --update-epochs 100000000 --out new_run", "update_epochs"),
+    ("train tic_tac_toe --episodes 32 --batch-size 100000000 --out new_run", "batch_size"),
+    ("train tic_tac_toe --episodes 32 --updates-per-batch 100000000 --out new_run", "updates_per_batch"),
+    ("train tic_tac_toe --episodes 32 --eval-games 100000000000 --out new_run", "eval_games"),
+    ("train tic_tac_toe --episodes 32 --selfplay-shards 100000000 --out new_run", "selfplay_shards"),
+    ("train tic_tac_toe --episodes 32 --config huge_layers.toml --out new_run", "hidden_layers"),
     # evolve
     ("evolve --seed -1", "--seed"),
     ("evolve --pool 1 --out new_run", "pool"),

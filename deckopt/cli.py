@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 
+from evolution.parallel import WorkerFailure
 from games.errors import UserError
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
@@ -61,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"deckopt {args.command}: interrupted", file=sys.stderr)
         return 130
+    except WorkerFailure as exc:  # a worker died or hung; the map killed the others
+        if args.debug:
+            raise
+        print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -42,6 +42,12 @@ def check_jobs(jobs, what: str = "jobs") -> int:
     return jobs
 
 
+#: seconds a work unit (a few hundred games) may take before the map stops: a worker silent for
+#: minutes is stopped (kill -STOP) or hung
+DEFAULT_TASK_TIMEOUT = 300.0
+MAX_TASK_TIMEOUT = 86_400.0  # a day
+
+
 class WorkerFailure(RuntimeError):
     """A worker process died or hung; the message is one line saying which."""
 
@@ -53,7 +59,7 @@ class Mapper:
         backend: str = "loky",
         scheduler: str | None = None,
         cluster=None,
-        task_timeout: float | None = None,
+        task_timeout: float | None = DEFAULT_TASK_TIMEOUT,
     ):
         if scheduler and backend != "dask":
             backend = "dask"  # an address only makes sense for Dask
@@ -278,8 +284,16 @@ class _Watchdog:
         self._done.set()
 
     def _watch(self) -> None:
-        while not self._done.wait(min(1.0, self.timeout / 4)):
-            if time.monotonic() - self._last > self.timeout:
+        interval = min(1.0, self.timeout / 4)
+        woke = time.monotonic()
+        while not self._done.wait(interval):
+            now = time.monotonic()
+            if now - woke > interval + 2.0:
+                # this process itself was stopped (Ctrl-Z, a suspended machine) and its workers with it:
+                # that time is nobody's fault, so it does not count against the task
+                self._last += now - woke - interval
+            woke = now
+            if now - self._last > self.timeout:
                 self.fired = True
                 kill_loky_workers()
                 return

@@ -47,6 +47,7 @@ def _fixtures(tmp: Path) -> None:
     (run / "checkpoints" / "checkpoint.json").write_text('{"generation": 3, "pool": [["x"]]}')
     (tmp / "existing.toml").write_text("keep me\n")
     (tmp / "huge_layers.toml").write_text("hidden_layers = [100000, 100000]\n")
+    (tmp / "huge_pool.toml").write_text("pool = 100000000\n")
     # an evolution run whose checkpoint was deleted after generations were saved
     gone = tmp / "no_checkpoint_run"
     (gone / "generations").mkdir(parents=True)
@@ -178,6 +179,37 @@ CASES = [
     ("decks broken_run --validate --jobs 100000", "--jobs"),
     ("train tic_tac_toe --episodes 10 --jobs 100000", "--jobs"),
     ("evolve --jobs 100000 --out new_run", "jobs"),
+    # sizes with a bound, refused before any work
+    ("evolve --pool 100000000 --out new_run", "pool"),
+    ("evolve --games-per-pair 100000000000 --out new_run", "games_per_pair"),
+    ("evolve --archive --archive-cells 1000000x1000000 --out new_run", "archive_cells"),
+    ("evolve --generations 100000000 --out new_run", "generations"),
+    ("evolve --validation-games 100000000 --out new_run", "validation_games"),
+    ("evolve --hof-size 100000000 --out new_run", "hof_size"),
+    ("evolve --random-opponents 100000000 --out new_run", "random_opponents"),
+    ("evolve --playoff-games-per-pair 100000000 --out new_run", "playoff_games_per_pair"),
+    ("evolve --games-per-task 100000000 --out new_run", "games_per_task"),
+    ("evolve --task-timeout 1e12 --out new_run", "task_timeout"),
+    ("evolve --config huge_pool.toml --out new_run", "pool"),
+    ("evolve --game exploding_kittens --games-per-deck 100000000 --out new_run", "games_per_deck"),
+    ("matchups " + FLAT + " " + FLAT + " --games 100000000", "--games"),
+    ("matchups " + FLAT + " " + FLAT + " --task-timeout 0", "--task-timeout"),
+    ("matchups " + FLAT + " " + FLAT + " --task-timeout nan", "--task-timeout"),
+    ("advise " + FLAT + " --games 100000000", "--games"),
+    ("advise " + FLAT + " --check 100000000", "--check"),
+    ("advise " + FLAT + " --contribution-games 100000000", "--contribution-games"),
+    ("advise " + FLAT + " --task-timeout -1", "--task-timeout"),
+    ("eval connect_four random --games 2 --perfect 99999999999", "--perfect"),
+    ("decks broken_run --validate --games 100000000", "--games"),
+    ("decks broken_run --matchups 100000000", "--matchups"),
+    ("report broken_run --matchups 100000000", "--matchups"),
+    ("study racing new_out --deals 100000000", "--deals"),
+    ("study racing new_out --replicates 100000000", "--replicates"),
+    ("study kittens new_out --games-per-composition 100000000", "--games-per-composition"),
+    ("study agents new_out --task-timeout 1e9", "--task-timeout"),
+    ("train-pruning --out new_out --simulations 100000000000", "--simulations"),
+    ("train-pruning --out new_out --epochs 100000000", "--epochs"),
+    ("train-pruning --out new_out --seed -1", "--seed"),
 ]
 
 

@@ -190,39 +190,106 @@ def test_a_resumed_champion_belongs_to_the_last_generation(tmp_path, whole_run):
 ROOT = Path(__file__).resolve().parents[1]
 FLAT, RANDOM_1 = str(ROOT / "decks" / "flat.toml"), str(ROOT / "decks" / "random_1.toml")
 # every other command with --jobs, each with more games than it can finish before it is killed
+YARDSTICK = str(ROOT / "decks" / "yardstick")
 LONG_COMMANDS = {
-    "matchups": ["matchups", FLAT, RANDOM_1, "--games", "10000000", "--jobs", "2"],
-    "advise": ["advise", FLAT, "--vs", RANDOM_1, "--games", "1600000", "--rounds", "1", "--jobs", "2"],
-    "study": ["study", "racing", "{tmp}/study", "--deals", "10000000", "--random-decks", "3", "--kept", "1"]
-    + ["--opponents", "1", "--jobs", "2"],
-    "report": ["report", "{run}", "--matchups", "10000000", "--jobs", "2"],
-    "decks": ["decks", "{run}", "--validate", "--games", "10000000", "--seed", "1", "--jobs", "2"],
+    "matchups": ["matchups", YARDSTICK, "--games", "2000", "--jobs", "2"],
+    "advise": ["advise", FLAT, "--vs", YARDSTICK, "--games", "2000", "--rounds", "1", "--jobs", "2"],
+    "study": ["study", "racing", "{tmp}/study", "--deals", "2000", "--random-decks", "50", "--opponents", "20"]
+    + ["--jobs", "2"],
+    "report": ["report", "{run}", "--matchups", "2000", "--jobs", "2"],
+    "decks": ["decks", "{run}", "--validate", "--games", "20000", "--seed", "1", "--jobs", "2"],
     "train": ["train", "gwent_lite", "--episodes", "10000000", "--games-per-batch", "256", "--selfplay-shards", "2"]
     + ["--out", "{tmp}/train", "--jobs", "2"],
 }
+
+
+def _start_long(command: str, tmp_path: Path, run: Path, *extra: str) -> subprocess.Popen:
+    argv = [a.format(tmp=tmp_path, run=run) for a in LONG_COMMANDS[command]]
+    return subprocess.Popen(
+        [sys.executable, "-m", "deckopt", *argv, *extra],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+
+
+def _wait_for_workers(proc: subprocess.Popen, timeout: float = 120) -> list[psutil.Process]:
+    deadline = time.monotonic() + timeout
+    while len(workers(children := psutil.Process(proc.pid).children(recursive=True))) < 2:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no workers started"
+        time.sleep(0.05)
+    return children
 
 
 @pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
 def test_kill_9_of_any_command_leaves_no_worker(command, tmp_path, whole_run):
     """kill -9 of the run's process: its loky workers (even one that never got a task) notice and
     exit within seconds, whatever the command."""
-    argv = [a.format(tmp=tmp_path, run=whole_run) for a in LONG_COMMANDS[command]]
+    proc = _start_long(command, tmp_path, whole_run)
+    try:
+        children = _wait_for_workers(proc)
+        proc.kill()
+        proc.wait(timeout=30)
+        assert_all_gone(children, within=5.0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize("command", ["matchups", "advise", "study"])
+def test_stopped_workers_stop_any_command_in_one_line(command, tmp_path):
+    """kill -STOP of the workers: the command's task timeout ends it in one line, workers killed."""
+    proc = _start_long(command, tmp_path, tmp_path, "--task-timeout", "3")
+    try:
+        children = _wait_for_workers(proc)
+        time.sleep(0.5)  # past the workers' start
+        for w in workers(children):
+            w.suspend()
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 1, err
+        assert_one_line(err, "longer than 3 s")
+        assert_all_gone(children)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_ctrl_z_longer_than_the_task_timeout_is_no_failure(tmp_path):
+    """The whole run stopped (Ctrl-Z) for longer than the task timeout, then continued: nothing is
+    wrong, so the run finishes."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "deckopt", *argv],
+        [
+            sys.executable,
+            "-m",
+            "deckopt",
+            "matchups",
+            YARDSTICK,
+            "--games",
+            "600",
+            "--jobs",
+            "2",
+            "--task-timeout",
+            "6",
+        ],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
         cwd=ROOT,
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 120
-        while len(workers(children := psutil.Process(proc.pid).children(recursive=True))) < 2:
-            assert proc.poll() is None, f"{command} ended early (exit {proc.returncode})"
-            assert time.monotonic() < deadline, "no workers started"
-            time.sleep(0.05)
-        proc.kill()
-        proc.wait(timeout=30)
-        assert_all_gone(children, within=5.0)
+        busy = workers(_wait_for_workers(proc))
+        while sum(w.cpu_times().user for w in busy) < 3:  # playing, past their start
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.1)
+        os.killpg(proc.pid, signal.SIGSTOP)
+        time.sleep(10)
+        os.killpg(proc.pid, signal.SIGCONT)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, positive_int, print_json, seed_int
+from deckopt.commands._common import (
+    JOBS_HELP,
+    Progress,
+    count,
+    int_at_least,
+    job_count,
+    pair_games,
+    print_json,
+    seed_int,
+)
 
 _non_negative = int_at_least(0)
 
@@ -24,7 +33,7 @@ def register(sub) -> None:
     p.add_argument("--generation", type=_non_negative, metavar="N", help="only generation N (its top 10 unless --top)")
     p.add_argument(
         "--top",
-        type=positive_int,
+        type=count,
         metavar="K",
         help="the K best decks of each generation shown (default 1; 10 with --generation)",
     )
@@ -50,7 +59,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--games",
-        type=positive_int,
+        type=pair_games,
         metavar="N",
         help="--validate: games against each reference deck, even (default: the run's, 2000 in new runs)",
     )
@@ -61,7 +70,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--matchups",
-        type=positive_int,
+        type=pair_games,
         metavar="N",
         help="gwent_lite: play the champion and the last generations' best decks against the reference decks, "
         "N games per pair (even), and write matchups.csv/json/png into the run folder",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from deckopt.commands._common import int_at_least, print_json
+from deckopt.commands._common import MAX_COUNT, int_at_least, print_json, seed_int
 from games.errors import UserError
 
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "agents" / "pretrained"
@@ -25,12 +25,24 @@ def register(subparsers) -> None:
     )
     p.add_argument("--arms", choices=["uniform", "bimodal", "both"], default="both", help="arm-mean distribution")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder of the .npz files (default: the shipped ones)")
-    p.add_argument("--seed", type=int_at_least(0), default=0, help="root seed (default 0)")
-    p.add_argument("--simulations", type=int_at_least(10), default=1000, help="bandits per arm count (default 1000)")
-    p.add_argument("--epochs", type=int_at_least(1), default=300, help="training epochs (default 300)")
+    p.add_argument("--seed", type=seed_int, default=0, help="root seed (default 0)")
+    p.add_argument(
+        "--simulations",
+        type=int_at_least(10, MAX_COUNT),
+        default=1000,
+        help="bandits per arm count, at most 1 000 000 (default 1000)",
+    )
+    p.add_argument(
+        "--epochs", type=int_at_least(1, 100_000), default=300, help="training epochs, at most 100 000 (default 300)"
+    )
     p.add_argument("--bimodal", default=None, help="w0,m0,sd0,w1,m1,sd1: skip the self-play fit")
     p.add_argument("--fit-spec", default="mcts:300", help="MCTS of the self-play fit (default mcts:300)")
-    p.add_argument("--fit-games", type=int_at_least(1), default=4, help="self-play games per card game (default 4)")
+    p.add_argument(
+        "--fit-games",
+        type=int_at_least(1, 10_000),
+        default=4,
+        help="self-play games per card game, at most 10 000 (default 4)",
+    )
     p.add_argument("--datasets", action="store_true", help="also save the datasets as OUT/pruning_ARMS_data.npz")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=main)

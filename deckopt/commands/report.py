@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count
+from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, pair_games_or_none
 
 _non_negative = int_at_least(0)
 
@@ -21,7 +21,7 @@ def register(sub) -> None:
     p.add_argument("run", metavar="RUN", help="an evolution run folder (runs/NAME)")
     p.add_argument(
         "--matchups",
-        type=_non_negative,
+        type=pair_games_or_none,
         default=0,
         metavar="N",
         help="play the run's decks against its validation decks first, N games per pair (even; default 0: no)",

@@ -12,7 +12,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, positive_int, print_json, seed_int
+from deckopt.commands._common import (
+    Progress,
+    count,
+    count_or_none,
+    pair_deals,
+    pair_games,
+    print_json,
+    seed_int,
+    worker_args,
+)
 
 
 def register(sub) -> None:
@@ -28,12 +37,12 @@ def register(sub) -> None:
     p.add_argument("what", choices=("racing", "agents", "kittens"))
     p.add_argument("out", metavar="OUT", help="folder of the study's files")
     p.add_argument("--source", metavar="RUN", help="racing: an evolution run whose last pool gives the evolved decks")
-    p.add_argument("--random-decks", type=int_at_least(0), default=10, metavar="N", help="racing: random decks added")
-    p.add_argument("--opponents", type=positive_int, default=8, metavar="N", help="racing: fixed random opponents")
-    p.add_argument("--deals", type=positive_int, default=300, metavar="N", help="racing: ground-truth deals a pairing")
-    p.add_argument("--kept", type=positive_int, default=10, metavar="K", help="racing: decks selection keeps")
+    p.add_argument("--random-decks", type=count_or_none, default=10, metavar="N", help="racing: random decks added")
+    p.add_argument("--opponents", type=count, default=8, metavar="N", help="racing: fixed random opponents")
+    p.add_argument("--deals", type=pair_deals, default=300, metavar="N", help="racing: ground-truth deals a pairing")
+    p.add_argument("--kept", type=count, default=10, metavar="K", help="racing: decks selection keeps")
     p.add_argument("--fixed-games", default="96,160,240,400", metavar="LIST", help="racing: fixed games per deck")
-    p.add_argument("--rounds", type=positive_int, default=10, metavar="R", help="racing: rounds")
+    p.add_argument("--rounds", type=count, default=10, metavar="R", help="racing: rounds")
     p.add_argument("--z", default="0.5,1,1.5,2", metavar="LIST", help="racing: z values tried")
     p.add_argument("--margin", default="0", metavar="LIST", help="racing: indifference margins tried (score)")
     p.add_argument(
@@ -42,26 +51,26 @@ def register(sub) -> None:
         metavar="LIST",
         help="racing: standard errors tried: plain (all deals), strata (within a pairing; comma list)",
     )
-    p.add_argument("--replicates", type=positive_int, default=200, metavar="N", help="racing: replicates")
+    p.add_argument("--replicates", type=count, default=200, metavar="N", help="racing: replicates")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent (racing: one; agents: repeat)")
     p.add_argument("--decks", action="append", metavar="FILE|DIR", help="agents: the decks ranked (repeatable)")
     p.add_argument("--yardstick", default="decks/yardstick", metavar="DIR", help="agents: the opponent decks")
-    p.add_argument("--games", type=positive_int, default=40, metavar="N", help="agents: games per deck and opponent")
+    p.add_argument("--games", type=pair_games, default=40, metavar="N", help="agents: games per deck and opponent")
     p.add_argument(
         "--compositions",
-        type=int_at_least(0),
+        type=count_or_none,
         default=80,
         metavar="N",
         help="kittens: compositions of the space sampled (0: none, only --runs)",
     )
     p.add_argument(
-        "--games-per-composition", type=positive_int, default=2000, metavar="N", help="kittens: self-play games each"
+        "--games-per-composition", type=pair_games, default=2000, metavar="N", help="kittens: self-play games each"
     )
     p.add_argument(
         "--runs", action="append", metavar="RUN", help="kittens: finished kittens evolution runs judged (repeatable)"
     )
     p.add_argument("--seed", type=seed_int, default=0)
-    p.add_argument("--jobs", type=job_count, default=2, metavar="J", help=f"{JOBS_HELP} (default 2)")
+    worker_args(p, default_jobs=2)
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=run)
 
@@ -119,7 +128,7 @@ def _racing(args, out: Path) -> dict:
             )
         opponents = [tuple(genome.random_deck(rules, rng)) for _ in range(args.opponents)]
         agent = fit.build_agent((args.agent or ["pretrained"])[0], rules, seed=args.seed)
-        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+        with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
             store = ground_truth(decks, opponents, args.deals, agent, rules, pmap, args.seed, progress=bar)
         with open(out / "truth.tmp.npz", "wb") as f:  # a failed save leaves no truth.npz behind
             np.savez(f, store=store, decks=_ragged(decks), opponents=_ragged(opponents))
@@ -219,7 +228,7 @@ def _agents(args, out: Path) -> dict:
     rows = {}
     for spec in args.agent or ["pretrained"]:
         agent = fit.build_agent(spec, config.rules, seed=args.seed)
-        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+        with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
             scores = measure([d.cards for d in decks], refs, agent, config, pmap, 0, args.games, 5, bar, spec)
         rows[spec] = [s.score for s in scores]
         if not args.json:
@@ -247,7 +256,7 @@ def _kittens(args, out: Path) -> dict:
     res = {}
     if args.compositions:
         agent = objectives.build_agent(config, seed=args.seed)
-        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+        with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
             res["estimates"] = kittens_study.estimates_vs_exact(
                 config, agent, pmap, args.compositions, args.games_per_composition, bar
             )

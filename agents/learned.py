@@ -35,6 +35,7 @@ import numpy as np
 from agents.base import Agent, masked_argmax
 from games import Game, State, UserError
 from games.batch import BatchState
+from games.fileio import check_npz_sizes
 
 MODEL_FORMAT = "deckopt-q-network-1"
 KERAS_NAME_PREFIX = "q_network__"
@@ -228,6 +229,7 @@ def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
     if not path.is_file():
         raise UserError(f"model file {path} not found")
     try:
+        check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as data:
             metadata = json.loads(str(data["metadata"][()]))
             if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:

@@ -18,6 +18,7 @@ import numpy as np
 from agents.learned import ACTIVATIONS
 from games import GAME_NAMES, UserError
 from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
+from games.fileio import check_npz_sizes
 
 MAX_SEED = 2**32 - 1  # numpy's seeds
 # bounds of the learners' sizes (`setting(maximum=...)`): far beyond any useful run, well below what
@@ -163,6 +164,7 @@ def refuse_divergence(info: dict, episodes: int, out: Path) -> None:
 def read_checkpoint(path: Path) -> tuple[dict, dict]:
     """(state, arrays) of a checkpoint file; UserError in one line if it cannot be read."""
     try:
+        check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as data:
             state = json.loads(str(data["state"][()]))
             arrays = {name: data[name] for name in data.files if name != "state"}

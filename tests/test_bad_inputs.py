@@ -8,8 +8,10 @@ the folder's every file and its content are compared before and after.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +50,18 @@ def _fixtures(tmp: Path) -> None:
     (tmp / "existing.toml").write_text("keep me\n")
     (tmp / "huge_layers.toml").write_text("hidden_layers = [100000, 100000]\n")
     (tmp / "huge_pool.toml").write_text("pool = 100000000\n")
+    # study folders holding a truncated ground truth, and one of 2 opponents x 4 deals
+    (tmp / "bad_truth").mkdir()
+    buffer = io.BytesIO()
+    np.savez(buffer, store=np.zeros((3, 2, 4)))
+    (tmp / "bad_truth" / "truth.npz").write_bytes(buffer.getvalue()[: len(buffer.getvalue()) // 2])
+    (tmp / "small_truth").mkdir()
+    np.savez(tmp / "small_truth" / "truth.npz", store=np.zeros((3, 2, 4)))
+    # a model file whose array header declares 4 GB that the file does not hold
+    with zipfile.ZipFile(tmp / "crafted.npz", "w") as z:
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(header, {"descr": "<f4", "fortran_order": False, "shape": (10**9,)})
+        z.writestr("metadata.npy", header.getvalue() + b"\0" * 64)
     # an evolution run whose checkpoint was deleted after generations were saved
     gone = tmp / "no_checkpoint_run"
     (gone / "generations").mkdir(parents=True)
@@ -210,6 +224,23 @@ CASES = [
     ("train-pruning --out new_out --simulations 100000000000", "--simulations"),
     ("train-pruning --out new_out --epochs 100000000", "--epochs"),
     ("train-pruning --out new_out --seed -1", "--seed"),
+    # study: every argument judged before the first game
+    ("study racing new_out --margin nan", "--margin"),
+    ("study racing new_out --margin 2", "--margin"),
+    ("study racing new_out --z 0", "--z"),
+    ("study racing new_out --fixed-games x", "--fixed-games"),
+    ("study racing new_out --fixed-games 0.5", "--fixed-games"),
+    ("study racing new_out --se fancy", "--se"),
+    ("study racing new_out --source missing_run", "missing_run"),
+    ("study racing a_file", "a file"),
+    ("study racing bad_truth", "damaged"),
+    ("study racing small_truth", "--deals"),
+    ("study kittens new_out --runs nonexistent", "nonexistent"),
+    ("study kittens new_out --runs broken_run", "broken_run"),
+    ("study agents new_out --decks missing.toml", "missing.toml"),
+    ("study agents new_out --yardstick missing_dir", "missing_dir"),
+    # damaged and crafted files
+    ("match tic_tac_toe random crafted.npz --games 10", "crafted.npz"),
 ]
 
 

@@ -76,7 +76,10 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.out)
+    from games.fileio import check_writable_dir
+
+    out = check_writable_dir(args.out, "study folder")
+    _check_args(args)  # every argument before the first game
     out.mkdir(parents=True, exist_ok=True)
     if args.what == "kittens":
         result = _kittens(args, out)
@@ -87,13 +90,50 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _floats(text: str) -> list[float]:
+def _floats(text: str, flag: str = "") -> list[float]:
+    import math
+
     from games.errors import UserError
 
     try:
-        return [float(x) for x in text.split(",") if x.strip()]
+        values = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise UserError(f"expected a comma list of numbers, got {text!r}") from None
+        values = None
+    if not values or not all(math.isfinite(v) for v in values):
+        raise UserError(f"{flag or 'expected'}: a comma list of finite numbers, got {text!r}")
+    return values
+
+
+def _check_args(args) -> None:
+    """The study's arguments that can be judged without playing: refused before any work."""
+    from games.errors import UserError
+
+    if args.what == "racing":
+        fixed = _floats(args.fixed_games, "--fixed-games")
+        if any(x < 1 or x != int(x) for x in fixed):
+            raise UserError(f"--fixed-games: whole numbers of games >= 1, got {args.fixed_games!r}")
+        if any(z <= 0 for z in _floats(args.z, "--z")):
+            raise UserError(f"--z: values > 0, got {args.z!r}")
+        if any(not 0 <= m < 1 for m in _floats(args.margin, "--margin")):
+            raise UserError(f"--margin: scores from 0 to below 1, got {args.margin!r}")
+        kinds = [k.strip() for k in args.se.split(",") if k.strip()]
+        if not kinds or set(kinds) - {"plain", "strata"}:
+            raise UserError(f"--se takes plain and/or strata, got {args.se!r}")
+        if args.source:
+            from evolution.runfolder import RunFolder
+
+            RunFolder(args.source).check_existing()
+    if args.what == "kittens":
+        from evolution.report import Run
+
+        for path in args.runs or []:
+            Run(path)  # an evolution run folder, or one line saying why not
+    if args.what == "agents":
+        from evolution.panel import load_panel
+        from games.decks import DeckRules
+
+        load_panel(args.decks or ["decks", "decks/ancestor"], DeckRules())
+        load_panel([args.yardstick], DeckRules())
 
 
 def _racing(args, out: Path) -> dict:
@@ -111,8 +151,7 @@ def _racing(args, out: Path) -> dict:
     rules = DeckRules()
     truth_file = out / "truth.npz"
     if truth_file.is_file():
-        data = np.load(truth_file)
-        store = data["store"]
+        store = _read_truth(truth_file, args)
     else:
         rng = np.random.default_rng([args.seed, 77])
         decks = []
@@ -133,7 +172,7 @@ def _racing(args, out: Path) -> dict:
         with open(out / "truth.tmp.npz", "wb") as f:  # a failed save leaves no truth.npz behind
             np.savez(f, store=store, decks=_ragged(decks), opponents=_ragged(opponents))
         (out / "truth.tmp.npz").replace(truth_file)
-    fixed = [int(x) for x in _floats(args.fixed_games)]
+    fixed = [int(x) for x in _floats(args.fixed_games, "--fixed-games")]
     n, m, deals = store.shape
     if args.kept >= n or max(fixed) // (2 * m) > deals or min(fixed) < 2 * m:
         raise UserError(f"--kept must be below {n} decks and --fixed-games within {2 * m}..{2 * m * deals}")
@@ -146,11 +185,11 @@ def _racing(args, out: Path) -> dict:
             args.kept,
             fixed,
             args.rounds,
-            _floats(args.z),
+            _floats(args.z, "--z"),
             args.replicates,
             args.seed,
             bar,
-            margins=_floats(args.margin),
+            margins=_floats(args.margin, "--margin"),
             strata=[k == "strata" for k in kinds],
         )
     atomic_write_json(out / "racing.json", res)
@@ -181,6 +220,31 @@ def _racing(args, out: Path) -> dict:
         )
         print(f"plot: {out / 'racing.png'}")
     return res
+
+
+def _read_truth(path: Path, args):
+    """The ground truth saved by an earlier study in the same folder; refused in one line if it is
+    damaged or was computed with other --opponents or --deals than given (it would override them)."""
+    import numpy as np
+
+    from games.errors import UserError
+    from games.fileio import check_npz_sizes
+
+    try:
+        check_npz_sizes(path)
+        with np.load(path, allow_pickle=False) as data:
+            store = data["store"]
+        if store.ndim != 3 or 0 in store.shape:
+            raise ValueError(f"a store of shape {store.shape}")
+    except Exception as exc:  # truncated, corrupt, or not a study's file at all
+        raise UserError(f"{path} is damaged ({type(exc).__name__}: {exc}); delete it to compute it again") from None
+    _, m, deals = store.shape
+    if (m, deals) != (args.opponents, args.deals):
+        raise UserError(
+            f"{path} holds ground truth of {m} opponents x {deals} deals, not --opponents {args.opponents} "
+            f"--deals {args.deals}: give those, or another folder to compute it again"
+        )
+    return store
 
 
 def _ragged(decks):

@@ -222,6 +222,13 @@ def _reason(exc: BaseException, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _check_finite(weights) -> None:
+    """ValueError if a weight is NaN or infinite: such a network picks the same move whatever happens."""
+    for w in weights:
+        if not np.all(np.isfinite(w)):
+            raise ValueError("its weights are not all finite numbers (NaN or infinity)")
+
+
 def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
     """The network and metadata of a `.npz` model file; UserError if it is not one. Runs no code
     from the file: object arrays (pickles) are refused."""
@@ -236,6 +243,7 @@ def read_npz(path: str | Path) -> tuple[NumpyQNetwork, dict]:
                 raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
             n = len(metadata["activations"])
             weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
+        _check_finite(weights)
         network = NumpyQNetwork(weights, metadata["activations"], metadata.get("planes"))
         if (metadata.get("observation_size"), metadata.get("num_actions")) != (network.input_size, network.output_size):
             raise ValueError("its metadata does not match its weights")
@@ -262,6 +270,7 @@ def read_keras(path: str | Path) -> tuple[NumpyQNetwork, dict]:
         # a network with convolutions reshapes its observation into board planes first
         planes = next((layer.target_shape for layer in model.layers if isinstance(layer, keras.layers.Reshape)), None)
         network = NumpyQNetwork([v.numpy() for v in model.weights], activations, planes)
+        _check_finite(network.kernels + network.biases)
     except Exception as exc:  # a corrupt or foreign archive can fail in many ways inside Keras
         raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
     from agents.policy import POLICY_KERAS_PREFIX

@@ -170,6 +170,12 @@ def read_checkpoint(path: Path) -> tuple[dict, dict]:
             arrays = {name: data[name] for name in data.files if name != "state"}
         if not isinstance(state, dict) or not {"rows", "last_eval", "seconds"} <= set(state):
             raise ValueError("no training state in it")
+        for key in ("episodes", "updates"):  # counts a resume continues from
+            value = state.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{key} {value!r}")
+        if not (isinstance(state["seconds"], (int, float)) and 0 <= state["seconds"] < math.inf):
+            raise ValueError(f"seconds {state['seconds']!r}")
     except Exception as exc:  # truncated, corrupt, or not a checkpoint at all
         raise UserError(f"cannot resume from {path}: the checkpoint is damaged ({one_line(exc)})") from None
     return state, arrays

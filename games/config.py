@@ -92,6 +92,8 @@ def read_settings(path: str | os.PathLike, what: str = "config file") -> dict:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
         raise UserError(f"{what} {str(path)!r} is not valid {kind}: {exc}") from None
+    except RecursionError:  # a thousand nested tables or lists
+        raise UserError(f"{what} {str(path)!r} is nested too deeply to be a settings file") from None
     if not isinstance(data, dict):
         raise UserError(f"{what} {str(path)!r}: expected a table of settings")
     return data
@@ -177,7 +179,10 @@ def config_from_dict(cls, data: dict, where: str = ""):
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
     unknown = sorted(set(data) - set(fields))
     if unknown:
-        raise UserError(f"{prefix}unknown setting(s) {', '.join(unknown)}; known: {', '.join(fields)}")
+        raise UserError(
+            f"{prefix}unknown setting(s) {', '.join(unknown[:5])}{'...' if len(unknown) > 5 else ''}; "
+            + _known_hint(unknown, list(fields))
+        )
     hints = typing.get_type_hints(cls)
     try:
         values = {k: _convert(v, hints[k], k) for k, v in data.items()}
@@ -186,6 +191,19 @@ def config_from_dict(cls, data: dict, where: str = ""):
         if where and str(exc).startswith(prefix):
             raise
         raise UserError(f"{prefix}{exc}") from None
+
+
+def _known_hint(unknown: list[str], known: list[str]) -> str:
+    """What to say of the known settings: all of them when few, else the close ones (a typo) or where
+    they are listed, so the error stays one short line."""
+    import difflib
+
+    if len(known) <= 8:
+        return f"known: {', '.join(known)}"
+    close = sorted({m for name in unknown for m in difflib.get_close_matches(name, known, n=2)})
+    if close:
+        return f"did you mean {' or '.join(close)}? (the command's --help lists the settings)"
+    return f"{len(known)} settings are known (the command's --help lists them)"
 
 
 def config_to_dict(config) -> dict:

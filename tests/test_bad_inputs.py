@@ -31,6 +31,7 @@ def _fixtures(tmp: Path) -> None:
     np.savez(tmp / "hostile.npz", weights=np.array([object()], dtype=object))
     (tmp / "bad.toml").write_text("this is = = not toml\n")
     (tmp / "unknown_key.toml").write_text("no_such_setting = 3\n")
+    (tmp / "typo.toml").write_text("pol = 3\n")
     (tmp / "nan_lr.toml").write_text("learning_rate = nan\n")
     (tmp / "not_utf8.toml").write_bytes(b"\xff\xfe\x00name = 1\n")
     (tmp / "five.toml").write_text('name = "five"\ncards = [20, 20, 20, 20, 20]\n[rules]\nmin_cards = 5\n')
@@ -57,6 +58,28 @@ def _fixtures(tmp: Path) -> None:
     (tmp / "bad_truth" / "truth.npz").write_bytes(buffer.getvalue()[: len(buffer.getvalue()) // 2])
     (tmp / "small_truth").mkdir()
     np.savez(tmp / "small_truth" / "truth.npz", store=np.zeros((3, 2, 4)))
+    # an evolution run whose generation file is valid JSON of the wrong shape
+    odd = tmp / "odd_run"
+    (odd / "generations").mkdir(parents=True)
+    (odd / "config.json").write_text(json.dumps({"seed": 0}))
+    best = {"cards": [4] * 25, "score": 0.5, "ci95": [0.4, 0.6], "games": 10}
+    generations = [{"generation": g, "best": best} for g in (0, 1)]
+    (odd / "best_decks.json").write_text(json.dumps({"run": "odd_run", "generations": generations}))
+    (odd / "generations" / "gen_0001.json").write_text("[1, 2, 3]")
+    # settings nested a thousand deep
+    (tmp / "deep.toml").write_text("x = " + "[" * 1000 + "]" * 1000 + "\n")
+    (tmp / "deep.json").write_text('{"x": ' + "[" * 1000 + "]" * 1000 + "}")
+    # a training run whose checkpoint says it has played -5 episodes, and its finished model
+    neg = tmp / "negative_run"
+    (neg / "checkpoints").mkdir(parents=True)
+    (neg / "config.json").write_text(json.dumps({"game": "tic_tac_toe", "algo": "dqn"}))
+    state = {"rows": [], "last_eval": {}, "seconds": 1.0, "episodes": -5, "updates": 0}
+    np.savez(neg / "checkpoints" / "checkpoint.npz", state=np.array(json.dumps(state)))
+    (neg / "model.npz").write_bytes(b"finished model")
+    # a model whose every weight is NaN
+    with np.load(ROOT / "agents" / "pretrained" / "tic_tac_toe.npz") as data:
+        arrays = {k: (np.full_like(v, np.nan) if k.startswith(("kernel", "bias")) else v) for k, v in data.items()}
+    np.savez(tmp / "nan_model.npz", **arrays)
     # a model file whose array header declares 4 GB that the file does not hold
     with zipfile.ZipFile(tmp / "crafted.npz", "w") as z:
         header = io.BytesIO()
@@ -169,6 +192,7 @@ CASES = [
     ("evolve --games-per-pair 3 --out new_run", "games_per_pair"),
     ("evolve --config missing.toml", "not found"),
     ("evolve --config unknown_key.toml --out new_run", "no_such_setting"),
+    ("evolve --config typo.toml --out new_run", "did you mean pool"),
     ("evolve --out a_file", "a_file"),
     ("evolve --out not_a_run", "not_a_run"),
     ("evolve --resume missing_run", "missing_run"),
@@ -241,6 +265,19 @@ CASES = [
     ("study agents new_out --yardstick missing_dir", "missing_dir"),
     # damaged and crafted files
     ("match tic_tac_toe random crafted.npz --games 10", "crafted.npz"),
+    ("match tic_tac_toe random nan_model.npz --games 10", "finite"),
+    ("eval tic_tac_toe nan_model.npz --games 10", "finite"),
+    ("decks odd_run --generation 1", "not a generation file"),
+    ("match gwent_lite random random --games 10 --deck deep.toml", "nested too deeply"),
+    ("match gwent_lite random random --games 10 --deck deep.json", "nested too deeply"),
+    ("evolve --config deep.toml --out new_run", "nested too deeply"),
+    ("evolve --config deep.json --out new_run", "nested too deeply"),
+    ("train tic_tac_toe --config deep.toml --out new_run", "nested too deeply"),
+    ("train tic_tac_toe --resume negative_run", "episodes -5"),
+    # a training run where an evolution run is expected
+    ("decks negative_run", "training run"),
+    ("report negative_run", "training run"),
+    ("evolve --resume negative_run", "training run"),
 ]
 
 

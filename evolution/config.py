@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass
 
 from evolution.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
@@ -42,6 +43,8 @@ FITNESS_MODES = ("fixed", "racing")
 #: old names of a selection, accepted in settings and old run folders' config.json
 SELECTION_ALIASES = {"ancestor": "truncation"}
 BACKENDS = ("loky", "dask")
+#: a Dask scheduler's address: [PROTOCOL://]HOST:PORT (an IPv6 host in brackets)
+SCHEDULER_ADDRESS = r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})"
 #: the random-deck shapes of evolution.genome.SHAPES (listed here so reading a config needs no numpy code)
 INIT_SHAPES = ("uniform", "ancestor", "flat", "spiky", "more_cards")
 
@@ -292,6 +295,12 @@ class EvolveConfig:
             f"init_shapes must be a non-empty list of {', '.join(INIT_SHAPES)}, got {self.init_shapes!r}",
         )
         need(self.backend in BACKENDS, f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
+        if self.scheduler is not None:
+            address = re.fullmatch(SCHEDULER_ADDRESS, self.scheduler) if isinstance(self.scheduler, str) else None
+            need(
+                address is not None and int(address.group(1)) <= 65535,
+                f"scheduler must be a Dask scheduler address such as tcp://host:8786, got {self.scheduler!r}",
+            )
         need(isinstance(self.agent, str) and self.agent.strip() != "", "agent must be an agent spec")
         need(isinstance(self.rules, DeckRules), "rules must be a table of min_cards, max_total, min_power")
         self._check_archive()

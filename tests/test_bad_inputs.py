@@ -274,6 +274,17 @@ CASES = [
     ("evolve --config deep.json --out new_run", "nested too deeply"),
     ("train tic_tac_toe --config deep.toml --out new_run", "nested too deeply"),
     ("train tic_tac_toe --resume negative_run", "episodes -5"),
+    # arguments that used to be judged only after minutes of work
+    ("evolve --scheduler not-a-url --out new_run", "scheduler"),
+    ("evolve --scheduler tcp://[::1 --out new_run", "scheduler"),
+    ("evolve --scheduler file:///etc/passwd --out new_run", "scheduler"),
+    ("evolve --scheduler localhost:99999 --out new_run", "scheduler"),
+    ("train-pruning --out new_out --bimodal garbage", "--bimodal"),
+    ("train-pruning --out new_out --bimodal 1,2,3", "--bimodal"),
+    ("train-pruning --out new_out --bimodal 0.5,0.4,-1,0.5,0.5,0.1", "--bimodal"),
+    ("train-pruning --out new_out --bimodal nan,0.4,0.1,0.5,0.5,0.1", "--bimodal"),
+    ("train-pruning --out new_out --arms bimodal --fit-spec nobody", "mcts spec"),
+    ("train-pruning --out a_file", "a file"),
     # a training run where an evolution run is expected
     ("decks negative_run", "training run"),
     ("report negative_run", "training run"),

@@ -49,6 +49,8 @@ def _fixtures(tmp: Path) -> None:
     (run / "config.json").write_text(json.dumps({"seed": 0}))
     (run / "checkpoints" / "checkpoint.json").write_text('{"generation": 3, "pool": [["x"]]}')
     (tmp / "existing.toml").write_text("keep me\n")
+    (tmp / "old_tournament").mkdir()
+    (tmp / "old_tournament" / "tournament.json").write_text('{"results": "of an earlier tournament"}')
     (tmp / "huge_layers.toml").write_text("hidden_layers = [100000, 100000]\n")
     (tmp / "huge_pool.toml").write_text("pool = 100000000\n")
     # study folders holding a truncated ground truth, and one of 2 opponents x 4 deals
@@ -66,6 +68,10 @@ def _fixtures(tmp: Path) -> None:
     generations = [{"generation": g, "best": best} for g in (0, 1)]
     (odd / "best_decks.json").write_text(json.dumps({"run": "odd_run", "generations": generations}))
     (odd / "generations" / "gen_0001.json").write_text("[1, 2, 3]")
+    # an evolution run holding matchups of the heuristic at 4 games per pair
+    (tmp / "matchups_run").mkdir()
+    (tmp / "matchups_run" / "config.json").write_text(json.dumps({"seed": 0}))
+    (tmp / "matchups_run" / "matchups.json").write_text(json.dumps({"agent": "heuristic", "games_per_pair": 4}))
     # settings nested a thousand deep
     (tmp / "deep.toml").write_text("x = " + "[" * 1000 + "]" * 1000 + "\n")
     (tmp / "deep.json").write_text('{"x": ' + "[" * 1000 + "]" * 1000 + "}")
@@ -155,6 +161,7 @@ CASES = [
     ("tournament tic_tac_toe random heuristic --games 10 --anchor minimax", "anchor"),
     ("tournament tic_tac_toe random heuristic --games 10 --seed 4294967296", "--seed"),
     ("tournament tic_tac_toe random nobody --games 10 --out new_out", "unknown agent spec"),
+    ("tournament tic_tac_toe random heuristic --games 10 --out old_tournament", "already holds"),
     # train
     ("train chess --episodes 10", "unknown game"),
     ("train tic_tac_toe --episodes 10 --seed -1", "--seed"),
@@ -285,6 +292,9 @@ CASES = [
     ("train-pruning --out new_out --bimodal nan,0.4,0.1,0.5,0.5,0.1", "--bimodal"),
     ("train-pruning --out new_out --arms bimodal --fit-spec nobody", "mcts spec"),
     ("train-pruning --out a_file", "a file"),
+    ("report matchups_run --matchups 8", "delete it"),
+    ("report matchups_run --matchups 4 --agent random", "delete it"),
+    ("report matchups_run --agent random", "--matchups"),
     # a training run where an evolution run is expected
     ("decks negative_run", "training run"),
     ("report negative_run", "training run"),

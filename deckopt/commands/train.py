@@ -160,6 +160,8 @@ def _settings(args) -> tuple:
         raise UserError(f"{flags}: not a setting of --algo {args.algo}")
     overrides = config_overrides(args, config_cls)
     if args.resume is None:
+        if args.episodes is not None:  # saved as the run's target: a plain --resume trains to it, not further
+            overrides["episodes"] = args.episodes
         config = load_config(args.game, args.config, seed=args.seed, **overrides)
         return config, Path(args.out) if args.out is not None else default_run_dir(args.game)
     if args.config is not None:

@@ -105,7 +105,17 @@ def run(args: argparse.Namespace) -> int:
     field_cards = [d.cards for d in field]
     try:
         with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
-            advice = advise(deck.cards, field_cards, rules, agent, pmap, args.seed, config, progress=bar)
+            advice = advise(
+                deck.cards,
+                field_cards,
+                rules,
+                agent,
+                pmap,
+                args.seed,
+                config,
+                progress=bar,
+                constraints=deck.constraints,
+            )
             advice["agent"] = args.agent
             if args.check and advice["candidates"]:
                 top = advice["candidates"][0]

@@ -353,6 +353,9 @@ def load_network(spec: str, game: Game) -> tuple[NumpyQNetwork, dict]:
 def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) -> Agent:
     """The agent of a model spec (`pretrained`, run folder, .npz or .keras path): greedy for a
     Q-network, a `PolicyAgent` (sampling with `rng`, or greedy) for a policy network."""
+    path = resolve_model_path(str(spec), game)
+    if path.suffix == ".npz" and read_npz(path)[1].get("alphazero"):
+        raise UserError(f"{spec} is an AlphaZero model: play it with its search as az:{spec}")
     network, metadata = load_network(str(spec), game)
     if "policy" in metadata:
         from agents.policy import PolicyAgent

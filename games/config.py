@@ -198,6 +198,8 @@ def _known_hint(unknown: list[str], known: list[str]) -> str:
     they are listed, so the error stays one short line."""
     import difflib
 
+    if not known:
+        return "it takes no settings"
     if len(known) <= 8:
         return f"known: {', '.join(known)}"
     close = sorted({m for name in unknown for m in difflib.get_close_matches(name, known, n=2)})

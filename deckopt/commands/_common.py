@@ -219,8 +219,17 @@ def make_game(args):
         config["num_players"] = args.players
     for item in getattr(args, "set", None) or []:
         key, value = _setting(item)
-        if key in config or key in ("decks", "rules"):
-            raise UserError(f"--set {key}: give it once (decks and rules come from --deck)")
+        if key == "num_players":
+            fixed = "num_players" not in {f.name for f in dataclasses.fields(games.game_class(args.game).config_class)}
+            raise UserError(
+                f"--set num_players: {args.game} has a fixed number of players"
+                if fixed
+                else "--set num_players: give the number of players as --players N"
+            )
+        if key in ("decks", "rules"):
+            raise UserError(f"--set {key}: decks and their rules come from --deck FILE")
+        if key in config:
+            raise UserError(f"--set {key}: given twice")
         config[key] = value
     if getattr(args, "deck", None):
         if args.game != "gwent_lite":

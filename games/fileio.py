@@ -45,6 +45,9 @@ def atomic_write_json(path: str | os.PathLike, obj, indent: int | None = 1) -> N
     atomic_write_text(path, json.dumps(obj, indent=indent) + "\n")
 
 
+_PROBE_BYTES = 64 * 1024
+
+
 def check_writable_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
     """Prove, before any work starts, that files can be written in folder `path` (made later, if it
     does not exist yet), so finished work is never lost to a folder that cannot hold it. Creates
@@ -59,12 +62,18 @@ def check_writable_dir(path: str | os.PathLike, what: str = "output folder") -> 
         existing = existing.parent
     if not existing.is_dir():
         raise UserError(f"{what} {str(path)!r} cannot be made: {str(existing)!r} is a file")
+    probe = None
     try:
         fd, probe = tempfile.mkstemp(dir=existing, prefix=".write-test.")
-        os.close(fd)
-        os.unlink(probe)
+        with os.fdopen(fd, "wb") as f:  # a few blocks: an empty file fits even on a full disk
+            f.write(b"\0" * _PROBE_BYTES)
+            f.flush()
+            os.fsync(f.fileno())
     except OSError as exc:
         raise UserError(f"{what} {str(path)!r} cannot be written: {exc.strerror}") from None
+    finally:
+        if probe is not None and os.path.exists(probe):
+            os.unlink(probe)
     return path
 
 

@@ -7,6 +7,7 @@ the folder's every file and its content are compared before and after.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -340,3 +341,58 @@ def test_enough_cases_cover_every_command():
     commands = {c[0].split()[0] for c in CASES}
     assert commands >= {"play", "match", "eval", "tournament", "train", "evolve", "decks", "bench"}
     assert len(CASES) >= 40
+
+
+# --- disks: a full one and a read-only one (tmpfs mounts: root only) ---------------------------
+DISK_CASES = [
+    ("evolve --generations 1 --pool 4 --games-per-pair 2 --no-validate --out {full}/run", "cannot be written"),
+    ("matchups " + FLAT + " " + FLAT + " --games 2 --out {full}/m", "cannot be written"),
+    ("tournament tic_tac_toe random heuristic --games 2 --out {full}/t", "cannot be written"),
+    ("decks {run} --export {full}/champion.toml", "cannot be written"),
+    ("report {ro}/run", "cannot be written"),
+    ("decks {ro}/run --matchups 2", "cannot be written"),
+    ("decks {ro}/run --export {ro}/champion.toml", "cannot be written"),
+    ("train-pruning --out {ro}/tp --bimodal 0.5,0.4,0.1,0.5,0.6,0.1", "cannot be written"),
+    ("study racing {ro}/study --random-decks 3 --kept 1", "cannot be written"),
+    ("train tic_tac_toe --episodes 8 --out {ro}/train", "not writable"),
+]
+
+
+@pytest.fixture(scope="module")
+def disks(tmp_path_factory):
+    """{full}: a 1 MB tmpfs left with no free space; {ro}: a read-only tmpfs holding a finished run
+    ({ro}/run, also at {run})."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a full and a read-only tmpfs needs root")
+    tmp = tmp_path_factory.mktemp("disks")
+    full, ro, run = tmp / "full", tmp / "ro", tmp / "run"
+    for d in (full, ro):
+        d.mkdir()
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(d)], capture_output=True).returncode:
+            pytest.skip("cannot mount a tmpfs here")
+    try:
+        argv = "evolve --generations 1 --pool 4 --games-per-pair 2 --no-validate --quiet --jobs 1 --out " + str(run)
+        assert main(argv.split()) == 0
+        shutil.copytree(run, ro / "run")
+        subprocess.run(["mount", "-o", "remount,ro", str(ro)], check=True)
+        with open(full / "filler", "wb", buffering=0) as f, contextlib.suppress(OSError):
+            while True:  # every free block taken
+                f.write(b"\0" * 4096)
+        yield {"full": full, "ro": ro, "run": run}
+    finally:
+        for d in (full, ro):
+            subprocess.run(["umount", str(d)], capture_output=True)
+
+
+@pytest.mark.parametrize("line,word", DISK_CASES, ids=[c[0][:60] for c in DISK_CASES])
+def test_a_full_or_read_only_disk_is_one_line_before_the_work(line, word, disks, capsys):
+    before = {k: _snapshot(Path(v)) for k, v in disks.items()}
+    code = main(line.format(**disks).split())
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err[-1500:]
+    assert word in lines[0], lines[0]
+    assert {k: _snapshot(Path(v)) for k, v in disks.items()} == before

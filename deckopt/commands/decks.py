@@ -97,6 +97,10 @@ def run(args: argparse.Namespace) -> int:
         check_export_path(args.export, args.force)
     if args.validate and args.games is not None and args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
+    if args.matchups is not None or (args.validate and r.config.game != "gwent_lite"):
+        from games.fileio import check_writable_dir
+
+        check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
     if args.matchups is not None and (args.matchups % 2 or r.config.game != "gwent_lite"):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
     if args.archive:

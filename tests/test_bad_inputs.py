@@ -73,9 +73,9 @@ def _fixtures(tmp: Path) -> None:
     (tmp / "matchups_run").mkdir()
     (tmp / "matchups_run" / "config.json").write_text(json.dumps({"seed": 0}))
     (tmp / "matchups_run" / "matchups.json").write_text(json.dumps({"agent": "heuristic", "games_per_pair": 4}))
-    # settings nested a thousand deep
-    (tmp / "deep.toml").write_text("x = " + "[" * 1000 + "]" * 1000 + "\n")
-    (tmp / "deep.json").write_text('{"x": ' + "[" * 1000 + "]" * 1000 + "}")
+    # settings nested deeper than any recursion limit
+    (tmp / "deep.toml").write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    (tmp / "deep.json").write_text('{"x": ' + "[" * 100_000 + "]" * 100_000 + "}")
     # a training run whose checkpoint says it has played -5 episodes, and its finished model
     neg = tmp / "negative_run"
     (neg / "checkpoints").mkdir(parents=True)
@@ -339,8 +339,22 @@ def test_bad_input_is_one_line_and_changes_nothing(line, word, scratch, monkeypa
 
 def test_enough_cases_cover_every_command():
     commands = {c[0].split()[0] for c in CASES}
-    assert commands >= {"play", "match", "eval", "tournament", "train", "evolve", "decks", "bench"}
-    assert len(CASES) >= 40
+    assert commands == {
+        "play",
+        "match",
+        "eval",
+        "tournament",
+        "train",
+        "evolve",
+        "decks",
+        "bench",
+        "study",
+        "matchups",
+        "advise",
+        "report",
+        "train-pruning",
+    }
+    assert len(CASES) >= 150
 
 
 # --- disks: a full one and a read-only one (tmpfs mounts: root only) ---------------------------

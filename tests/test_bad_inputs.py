@@ -61,6 +61,9 @@ def _fixtures(tmp: Path) -> None:
     (tmp / "bad_truth" / "truth.npz").write_bytes(buffer.getvalue()[: len(buffer.getvalue()) // 2])
     (tmp / "small_truth").mkdir()
     np.savez(tmp / "small_truth" / "truth.npz", store=np.zeros((3, 2, 4)))
+    (tmp / "seeded_truth").mkdir()  # the default flags but --seed 3
+    settings = {"seed": 3, "source": None, "random_decks": 10, "opponents": 8, "deals": 300, "agent": "pretrained"}
+    np.savez(tmp / "seeded_truth" / "truth.npz", store=np.zeros((3, 8, 300)), settings=np.array(json.dumps(settings)))
     # an evolution run whose generation file is valid JSON of the wrong shape
     odd = tmp / "odd_run"
     (odd / "generations").mkdir(parents=True)
@@ -273,6 +276,7 @@ CASES = [
     ("study racing a_file", "a file"),
     ("study racing bad_truth", "damaged"),
     ("study racing small_truth", "--deals"),
+    ("study racing seeded_truth", "--seed 3"),
     ("study kittens new_out --runs nonexistent", "nonexistent"),
     ("study kittens new_out --runs broken_run", "broken_run"),
     ("study agents new_out --decks missing.toml", "missing.toml"),

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from deckopt.commands._common import (
@@ -170,7 +171,13 @@ def _racing(args, out: Path) -> dict:
         with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
             store = ground_truth(decks, opponents, args.deals, agent, rules, pmap, args.seed, progress=bar)
         with open(out / "truth.tmp.npz", "wb") as f:  # a failed save leaves no truth.npz behind
-            np.savez(f, store=store, decks=_ragged(decks), opponents=_ragged(opponents))
+            np.savez(
+                f,
+                store=store,
+                decks=_ragged(decks),
+                opponents=_ragged(opponents),
+                settings=np.array(json.dumps(_truth_settings(args))),
+            )
         (out / "truth.tmp.npz").replace(truth_file)
     fixed = [int(x) for x in _floats(args.fixed_games, "--fixed-games")]
     n, m, deals = store.shape
@@ -234,17 +241,32 @@ def _read_truth(path: Path, args):
         check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as data:
             store = data["store"]
+            saved = json.loads(str(data["settings"][()])) if "settings" in data.files else None
         if store.ndim != 3 or 0 in store.shape:
             raise ValueError(f"a store of shape {store.shape}")
     except Exception as exc:  # truncated, corrupt, or not a study's file at all
         raise UserError(f"{path} is damaged ({type(exc).__name__}: {exc}); delete it to compute it again") from None
     _, m, deals = store.shape
-    if (m, deals) != (args.opponents, args.deals):
-        raise UserError(
-            f"{path} holds ground truth of {m} opponents x {deals} deals, not --opponents {args.opponents} "
-            f"--deals {args.deals}: give those, or another folder to compute it again"
-        )
+    # a file saved before it held its settings: its shape tells the opponents and the deals
+    saved = saved if isinstance(saved, dict) else {"opponents": m, "deals": deals}
+    asked = _truth_settings(args)
+    differ = [k for k in saved if saved[k] != asked.get(k)]
+    if differ:
+        given = ", ".join(f"--{k.replace('_', '-')} {saved[k]}" for k in differ)
+        raise UserError(f"{path} was computed with {given}: give the same, or another folder to compute it again")
     return store
+
+
+def _truth_settings(args) -> dict:
+    """The flags a racing study's ground truth depends on (saved with it, checked when it is reused)."""
+    return {
+        "seed": args.seed,
+        "source": args.source,
+        "random_decks": args.random_decks,
+        "opponents": args.opponents,
+        "deals": args.deals,
+        "agent": (args.agent or ["pretrained"])[0],
+    }
 
 
 def _ragged(decks):

@@ -212,6 +212,7 @@ def _start_long(command: str, tmp_path: Path, run: Path, *extra: str) -> subproc
         text=True,
         cwd=ROOT,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's shell leaves it
     )
 
 
@@ -234,6 +235,23 @@ def test_kill_9_of_any_command_leaves_no_worker(command, tmp_path, whole_run):
         proc.kill()
         proc.wait(timeout=30)
         assert_all_gone(children, within=5.0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize("command", ["matchups", "advise", "study", "report", "decks"])
+def test_ctrl_c_stops_any_command_in_one_line_and_leaves_no_worker(command, tmp_path, whole_run):
+    """A terminal's Ctrl-C (SIGINT to the whole process group) mid-map: exit 130, one line, no worker left."""
+    proc = _start_long(command, tmp_path, whole_run)
+    try:
+        children = _wait_for_workers(proc)
+        time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert_one_line(err, "interrupted")
+        assert_all_gone(children)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -12,7 +12,9 @@ A learner is a class with `ALGO`, `COLUMNS` (its own metric columns), `__init__(
 `game`, `config`, `episodes`, `updates`, `last_loss`, `step() -> dict` (one batch of self-play and
 training: metric values, "loss", "trained", "decisions", "selfplay_seconds"), `state()` and
 `arrays()` (what a checkpoint holds besides the generator), `restore(state, arrays)`, `agent()` (the
-agent evaluated and shipped) and `models()` ([(stem, keras model, numpy network, metadata)]).
+agent evaluated and shipped) and `models()` ([(stem, keras model, numpy network, metadata)]). A
+learner whose batches are long may read `should_stop` (set by the loop) during `step()` and raise
+`BatchAbandoned`, its state untouched: the run then stops as after the last batch.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 
 from agents.dqn.runlog import CHECKPOINT, RunLog, check_new_run_dir, check_resumable
 from agents.training import (
+    BatchAbandoned,
     Clock,
     check_checkpoint_config,
     one_line,
@@ -181,11 +184,16 @@ def train_learner(
         if not resume:  # at once: a run killed before its first periodic checkpoint still resumes
             _save_checkpoint(run, learner, last_eval, clock)
         last_checkpoint = time.perf_counter()
+        learner.should_stop = should_stop
         while True:
             stopped_by = stop_reason(learner.episodes, target, clock.session(), minutes, should_stop)
             if stopped_by:
                 break
-            info = learner.step()  # self-play -> buffers -> updates
+            try:
+                info = learner.step()  # self-play -> buffers -> updates
+            except BatchAbandoned:  # stopped inside a long batch: the state is the last batch's
+                stopped_by = "interrupt"
+                break
             refuse_divergence(info, learner.episodes, out)
             row = _row(learner, info, clock.total())
             evaluated = next_eval is not None and learner.episodes >= next_eval

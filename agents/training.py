@@ -108,6 +108,11 @@ def linear_schedule(start: float, end: float, decay_episodes: int, episodes: int
 
 
 # --- the training loop's plumbing --------------------------------------------------------------
+class BatchAbandoned(Exception):
+    """A learner's `step()` stopped by its `should_stop` before the batch was done (a batch that can
+    run for minutes: AlphaZero's searches); the learner's state, generator included, is as before it."""
+
+
 def one_line(exc: BaseException, limit: int = 200) -> str:
     """An exception as one short line (Keras messages span several)."""
     text = " ".join(f"{type(exc).__name__}: {exc}".split())

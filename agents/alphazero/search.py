@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from agents.training import BatchAbandoned
 from games import State
 
 # states -> (unnormalised priors [B, num_actions] (> 0), values [B, num_players] in [-1, 1])
@@ -190,6 +191,11 @@ def puct_search(states: Sequence[State], evaluate: Evaluate, *args, **kwargs) ->
     return [root.n.copy() for root in search_roots(states, evaluate, *args, **kwargs)]
 
 
+#: simulations between two looks at `should_stop` (a look is a function call; a simulation of a
+#: lock-step batch takes a millisecond or more)
+STOP_CHECK_EVERY = 16
+
+
 def search_roots(
     states: Sequence[State],
     evaluate: Evaluate,
@@ -200,10 +206,12 @@ def search_roots(
     dirichlet_fraction: float = 0.0,
     batched: bool = True,
     solve: bool = False,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[Node]:
     """The root node of each state's tree after `simulations` simulations; `rngs[i]` draws state
     i's worlds and root noise. `solve=True` proves values where a state has no hidden information
-    (see the module's docstring; `best_action` reads a root)."""
+    (see the module's docstring; `best_action` reads a root). `should_stop()`, asked every
+    STOP_CHECK_EVERY simulations, abandons the search (agents.training.BatchAbandoned)."""
     players = [s.current_player for s in states]
     hidden = [has_hidden_information(s) for s in states]
     proving = [solve and not h for h in hidden]
@@ -231,7 +239,9 @@ def search_roots(
             root._mask = None
         roots.append(_open(root, s) if proving[i] else root)
     c = c_puct
-    for _ in range(simulations):
+    for k in range(simulations):
+        if should_stop is not None and k % STOP_CHECK_EVERY == 0 and should_stop():
+            raise BatchAbandoned
         pending = []  # (path, parent, action, leaf state, tree)
         for i in range(len(states)):
             if roots[i].solved is not None:  # proven: nothing left to learn

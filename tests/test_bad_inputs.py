@@ -373,6 +373,7 @@ DISK_CASES = [
     ("train-pruning --out {ro}/tp --bimodal 0.5,0.4,0.1,0.5,0.6,0.1", "cannot be written"),
     ("study racing {ro}/study --random-decks 3 --kept 1", "cannot be written"),
     ("train tic_tac_toe --episodes 8 --out {ro}/train", "not writable"),
+    ("train tic_tac_toe --episodes 8 --out {full}/train", "cannot be written"),
 ]
 
 

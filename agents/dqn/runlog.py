@@ -28,7 +28,7 @@ from agents.dqn.config import DQNConfig
 from agents.learned import NumpyQNetwork, npz_bytes
 from games import UserError
 from games.config import config_from_dict, config_to_dict, read_settings
-from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
+from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, check_writable_dir
 
 CHECKPOINT = Path("checkpoints") / "checkpoint.npz"
 # what a run folder holds before its first checkpoint: such a folder may be started afresh
@@ -40,7 +40,7 @@ def default_run_dir(game_name: str) -> Path:
 
 
 def _check_writable(folder: Path) -> None:
-    """UserError unless `folder` exists as a writable folder or can be made (no side effects)."""
+    """UserError unless `folder` exists as a writable folder or can be made (nothing is left behind)."""
     probe = folder
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
@@ -48,6 +48,7 @@ def _check_writable(folder: Path) -> None:
         raise UserError(f"run folder {folder}: {probe} is a file, not a folder")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise UserError(f"run folder {folder}: {probe} is not writable")
+    check_writable_dir(folder, "run folder")  # and has room: a full disk takes an empty file but no checkpoint
 
 
 def check_new_run_dir(out: Path) -> None:

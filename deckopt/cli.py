@@ -6,12 +6,14 @@ Exit codes: 0 success, 2 user error (one line on stderr), 1 unexpected failure.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import signal
 import sys
 import threading
 
+from evolution.parallel import WorkerFailure
 from games.errors import UserError
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
@@ -41,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: errors of writing a file that are the machine's or the user's, not a bug: one line, exit 2
+_DISK_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG})
+
+
 def _terminate_as_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -63,6 +69,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"deckopt {args.command}: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:
+        if exc.errno not in _DISK_ERRORS or args.debug:
+            raise
+        # a full disk, a read-only folder or no permission: what was written before stays, whole
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"deckopt {args.command}: error: cannot write: {exc.strerror}{where}", file=sys.stderr)
+        return 2
+    except WorkerFailure as exc:  # a worker died or hung; the map killed the others
+        if args.debug:
+            raise
+        print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -290,7 +290,7 @@ def test_ctrl_z_longer_than_the_task_timeout_is_no_failure(tmp_path):
             "--jobs",
             "2",
             "--task-timeout",
-            "6",
+            "15",  # a worker's start on a loaded machine takes seconds: a margin over it
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -304,7 +304,7 @@ def test_ctrl_z_longer_than_the_task_timeout_is_no_failure(tmp_path):
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.1)
         os.killpg(proc.pid, signal.SIGSTOP)
-        time.sleep(10)
+        time.sleep(20)
         os.killpg(proc.pid, signal.SIGCONT)
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err

@@ -6,7 +6,6 @@ Exit codes: 0 success, 2 user error (one line on stderr), 1 unexpected failure.
 from __future__ import annotations
 
 import argparse
-import errno
 import importlib
 import os
 import signal
@@ -15,6 +14,7 @@ import threading
 
 from evolution.parallel import WorkerFailure
 from games.errors import UserError
+from games.fileio import DISK_ERRORS
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
 COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study"]
@@ -43,10 +43,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: errors of writing a file that are the machine's or the user's, not a bug: one line, exit 2
-_DISK_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG})
-
-
 def _terminate_as_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -70,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"deckopt {args.command}: interrupted", file=sys.stderr)
         return 130
     except OSError as exc:
-        if exc.errno not in _DISK_ERRORS or args.debug:
+        if exc.errno not in DISK_ERRORS or args.debug:
             raise
         # a full disk, a read-only folder or no permission: what was written before stays, whole
         where = f" ({exc.filename})" if exc.filename else ""

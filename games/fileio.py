@@ -5,6 +5,7 @@ Used by every package that writes run folders, deck files or checkpoints."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -47,6 +48,9 @@ def atomic_write_json(path: str | os.PathLike, obj, indent: int | None = 1) -> N
     atomic_write_text(path, json.dumps(obj, indent=indent) + "\n")
 
 
+#: errors of writing a file that are the machine's or the user's (a full disk, a read-only folder, no
+#: permission), not a bug
+DISK_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG})
 _PROBE_BYTES = 64 * 1024
 
 

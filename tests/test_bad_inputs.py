@@ -292,7 +292,7 @@ CASES = [
     ("evolve --config deep.json --out new_run", "nested too deeply"),
     ("train tic_tac_toe --config deep.toml --out new_run", "nested too deeply"),
     ("train tic_tac_toe --resume negative_run", "episodes -5"),
-    # arguments that used to be judged only after minutes of work
+    # arguments judged before minutes of work
     ("evolve --scheduler not-a-url --out new_run", "scheduler"),
     ("evolve --scheduler tcp://[::1 --out new_run", "scheduler"),
     ("evolve --scheduler file:///etc/passwd --out new_run", "scheduler"),

@@ -187,6 +187,28 @@ def test_a_resumed_champion_belongs_to_the_last_generation(tmp_path, whole_run):
     assert json.loads((run / "champion.json").read_text())["generation"] == 4 != old["generation"]
 
 
+def test_a_disk_filling_up_mid_run_ends_in_one_line_and_the_run_resumes(tmp_path, uninterrupted, monkeypatch, capsys):
+    """No space left while generation 2 is written: one line with the resume hint (exit 2), the
+    generations before it whole, and the resumed run ends where an uninterrupted one does."""
+    import errno
+
+    from evolution.runfolder import RunFolder
+
+    write = RunFolder.write_generation
+
+    def full_at_2(self, state, *a, **k):
+        if state.generation == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.generation_file(2)))
+        return write(self, state, *a, **k)
+
+    monkeypatch.setattr(RunFolder, "write_generation", full_at_2)
+    run = tmp_path / "run"
+    assert main(["evolve", *ARGS, "--jobs", "1", "--out", str(run), "--quiet"]) == 2
+    assert_one_line(capsys.readouterr().err, "No space left", "generations 0..1 are saved", f"--resume {run}")
+    monkeypatch.undo()
+    resume_and_compare(run, uninterrupted)
+
+
 ROOT = Path(__file__).resolve().parents[1]
 FLAT, RANDOM_1 = str(ROOT / "decks" / "flat.toml"), str(ROOT / "decks" / "random_1.toml")
 # every other command with --jobs, each with more games than it can finish before it is killed
@@ -290,7 +312,7 @@ def test_ctrl_z_longer_than_the_task_timeout_is_no_failure(tmp_path):
             "--jobs",
             "2",
             "--task-timeout",
-            "6",
+            "15",  # a worker's start on a loaded machine takes seconds: a margin over it
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -304,7 +326,7 @@ def test_ctrl_z_longer_than_the_task_timeout_is_no_failure(tmp_path):
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.1)
         os.killpg(proc.pid, signal.SIGSTOP)
-        time.sleep(10)
+        time.sleep(20)
         os.killpg(proc.pid, signal.SIGCONT)
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err

@@ -234,10 +234,17 @@ CASES = [
     ("decks broken_run --validate --jobs 100000", "--jobs"),
     ("train tic_tac_toe --episodes 10 --jobs 100000", "--jobs"),
     ("evolve --jobs 100000 --out new_run", "jobs"),
+    ("exploit gwent_lite random --out new_out --jobs 100000", "--jobs"),
+    ("exploit gwent_lite random --out new_out --task-timeout 0", "--task-timeout"),
     # sizes with a bound, refused before any work
     ("evolve --pool 100000000 --out new_run", "pool"),
     ("evolve --games-per-pair 100000000000 --out new_run", "games_per_pair"),
     ("evolve --archive --archive-cells 1000000x1000000 --out new_run", "archive_cells"),
+    ("exploit gwent_lite random --out new_out --deals 100000000", "--deals"),
+    ("exploit gwent_lite random --out new_out --random-pairings 100000000", "--random-pairings"),
+    ("exploit gwent_lite random --out a_file", "a file"),
+    ("study agents new_out --spread 100000000", "--spread"),
+    ("check tic_tac_toe --games 1000000000", "--games"),
     ("evolve --generations 100000000 --out new_run", "generations"),
     ("evolve --validation-games 100000000 --out new_run", "validation_games"),
     ("evolve --hof-size 100000000 --out new_run", "hof_size"),
@@ -357,6 +364,8 @@ def test_enough_cases_cover_every_command():
         "advise",
         "report",
         "train-pruning",
+        "exploit",
+        "check",
     }
     assert len(CASES) >= 150
 

@@ -222,6 +222,9 @@ LONG_COMMANDS = {
     "decks": ["decks", "{run}", "--validate", "--games", "20000", "--seed", "1", "--jobs", "2"],
     "train": ["train", "gwent_lite", "--episodes", "10000000", "--games-per-batch", "256", "--selfplay-shards", "2"]
     + ["--out", "{tmp}/train", "--jobs", "2"],
+    # a short best-response training, then a long evaluation map
+    "exploit": ["exploit", "gwent_lite", "random", "--out", "{tmp}/exploit", "--episodes", "64"]
+    + ["--random-pairings", "2000", "--deals", "50", "--jobs", "2"],
 }
 
 
@@ -291,6 +294,31 @@ def test_stopped_workers_stop_any_command_in_one_line(command, tmp_path):
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 1, err
         assert_one_line(err, "longer than 3 s")
+        assert_all_gone(children)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize("fault", ["ctrl-c", "stopped workers"])
+def test_exploit_s_evaluation_ends_in_one_line_and_leaves_no_worker(fault, tmp_path):
+    """exploit's evaluation map after its training (whose log lines come first, TensorFlow's too):
+    Ctrl-C ends it with exit 130, stopped workers with its task timeout (exit 1), each in one last
+    line, no traceback, no worker left."""
+    proc = _start_long("exploit", tmp_path, tmp_path, "--task-timeout", "3")
+    try:
+        children = _wait_for_workers(proc)
+        time.sleep(0.5)  # past the workers' start
+        if fault == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            for w in workers(children):
+                w.suspend()
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == (130 if fault == "ctrl-c" else 1), err
+        assert "Traceback" not in err, err
+        last = [line for line in err.splitlines() if line.strip()][-1]
+        assert ("interrupted" if fault == "ctrl-c" else "longer than 3 s") in last, err
         assert_all_gone(children)
     finally:
         if proc.poll() is None:

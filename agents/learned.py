@@ -37,6 +37,7 @@ from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
 from agents.tensorflow_import import import_tensorflow
 from games import Game, State, UserError
 from games.batch import BatchState
+from games.fileio import check_npz_sizes
 
 MODEL_FORMAT = "deckopt-q-network-1"
 KERAS_NAME_PREFIX = "q_network__"
@@ -228,6 +229,13 @@ def _reason(exc: BaseException, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _check_finite(weights) -> None:
+    """ValueError if a weight is NaN or infinite: such a network picks the same move whatever happens."""
+    for w in weights:
+        if not np.all(np.isfinite(w)):
+            raise ValueError("its weights are not all finite numbers (NaN or infinity)")
+
+
 def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
     """The network and metadata of a `.npz` model file; UserError if it is not one. Runs no code
     from the file: object arrays (pickles) are refused."""
@@ -235,12 +243,14 @@ def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
     if not path.is_file():
         raise UserError(f"model file {path} not found")
     try:
+        check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as data:
             metadata = json.loads(str(data["metadata"][()]))
             if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
                 raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
             n = len(metadata["activations"])
             weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
+        _check_finite(weights)
         network = NumpyNetwork(weights, metadata["activations"], metadata.get("planes"))
         if (metadata.get("observation_size"), metadata.get("num_actions")) != (network.input_size, network.output_size):
             raise ValueError("its metadata does not match its weights")
@@ -267,6 +277,7 @@ def read_keras(path: str | Path) -> tuple[NumpyNetwork, dict]:
         # a network with convolutions reshapes its observation into board planes first
         planes = next((layer.target_shape for layer in model.layers if isinstance(layer, keras.layers.Reshape)), None)
         network = NumpyNetwork([v.numpy() for v in model.weights], activations, planes)
+        _check_finite(network.kernels + network.biases)
     except Exception as exc:  # a corrupt or foreign archive can fail in many ways inside Keras
         raise UserError(f"{path} is not a readable deckopt model ({_reason(exc)})") from None
 
@@ -350,6 +361,9 @@ def load_network(spec: str, game: Game) -> tuple[NumpyNetwork, dict]:
 def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) -> Agent:
     """The agent of a model spec (`pretrained`, run folder, .npz or .keras path): greedy for a
     Q-network, a `PolicyAgent` (sampling with `rng`, or greedy) for a policy network."""
+    path = resolve_model_path(str(spec), game)
+    if path.suffix == ".npz" and read_npz(path)[1].get("alphazero"):
+        raise UserError(f"{spec} is an AlphaZero model: play it with its search as az:{spec}")
     network, metadata = load_network(str(spec), game)
     if "policy" in metadata:
         return PolicyAgent(game, network, metadata["policy"], rng, metadata)

@@ -12,7 +12,9 @@ import signal
 import sys
 import threading
 
+from evolution.parallel import WorkerFailure
 from games.errors import UserError
+from games.fileio import DISK_ERRORS
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
 COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study"]
@@ -63,6 +65,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"deckopt {args.command}: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:
+        if exc.errno not in DISK_ERRORS or args.debug:
+            raise
+        # a full disk, a read-only folder or no permission: what was written before stays, whole
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"deckopt {args.command}: error: cannot write: {exc.strerror}{where}", file=sys.stderr)
+        return 2
+    except WorkerFailure as exc:  # a worker died or hung; the map killed the others
+        if args.debug:
+            raise
+        print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

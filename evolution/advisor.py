@@ -38,7 +38,8 @@ import numpy as np
 from agents.stats import Z95
 from evolution import fitness as fit
 from evolution.racing import decide, mean_se
-from games.decks import DeckRules
+from games.decks import DeckConstraints, DeckRules
+from games.errors import UserError
 
 STAGE_ADVISE = 11  # seed-key stages (evolution uses 0..4, matchups 10)
 STAGE_REMEASURE = 12
@@ -198,9 +199,11 @@ def advise(
     seed: int,
     config: AdviceConfig | None = None,
     progress: Callable | None = None,
+    constraints: DeckConstraints | None = None,
 ) -> dict:
     """The deck's neighbourhood raced against `field`; returns {"deck", "base", "config",
-    "candidates" (every candidate, best difference first), "contributions"}."""
+    "candidates" (every candidate, best difference first), "contributions"}. With the deck's
+    `constraints`, only changes that keep them are candidates."""
     config = config or AdviceConfig()
     cards = tuple(rules.validate(cards))
     deals = config.games // 2
@@ -210,6 +213,10 @@ def advise(
         field, rules, agent, mapper, seed, deals // config.rounds, config.games_per_task, STAGE_ADVISE, progress
     )
     changes = neighbours(cards, rules, config.step)
+    if constraints:
+        changes = [c for c in changes if not constraints.problems(c.cards)]
+    if not changes:
+        raise UserError("no single-card change keeps the deck's rules and constraints: nothing to advise")
     base: list[np.ndarray] = []
     diffs: list[list[np.ndarray]] = [[] for _ in changes]
     own: list[list[np.ndarray]] = [[] for _ in changes]

@@ -63,11 +63,17 @@ NEW_TRIES = 10  # draws of a child before a copy of a deck in the archive or the
 STAGE_ELITE_FINAL = 40
 
 
+#: the archive's grid is held whole (cells x cells) and drawn: 1000 x 1000 is far beyond any useful run
+MAX_CELLS_PER_SIDE = 1000
+
+
 def parse_cells(text: str) -> tuple[int, int]:
     """'10x10' -> (10, 10); ValueError on anything else."""
     parts = str(text).lower().split("x")
     if len(parts) != 2 or not all(p.strip().isdigit() and int(p) >= 1 for p in parts):
         raise ValueError(f"archive_cells must look like 10x10, got {text!r}")
+    if any(int(p) > MAX_CELLS_PER_SIDE for p in parts):
+        raise ValueError(f"archive_cells: at most {MAX_CELLS_PER_SIDE} cells a side, got {text!r}")
     return int(parts[0]), int(parts[1])
 
 

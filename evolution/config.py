@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass
 
 from agents import split_agent_specs
+from evolution.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
 from evolution.space import KittensBounds
-from games.config import config_from_dict, config_to_dict, need, read_settings, setting
+from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckConstraints, DeckRules
 from games.errors import UserError
 
@@ -42,8 +44,18 @@ FITNESS_MODES = ("fixed", "racing")
 #: old names of a selection, accepted in settings and old run folders' config.json
 SELECTION_ALIASES = {"ancestor": "truncation"}
 BACKENDS = ("loky", "dask")
+#: a Dask scheduler's address: [PROTOCOL://]HOST:PORT (an IPv6 host in brackets)
+SCHEDULER_ADDRESS = r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})"
 #: the random-deck shapes of evolution.genome.SHAPES (listed here so reading a config needs no numpy code)
 INIT_SHAPES = ("uniform", "ancestor", "flat", "spiky", "more_cards")
+
+
+#: games of one pairing: a pairing is one batch of the vectorised engine in one worker (about 7 KB a
+#: game: 200 000 games take 1.4 GB)
+MAX_GAMES_PER_PAIR = 200_000
+#: decks of a pool, the hall of fame, the opponents or a playoff
+MAX_DECKS = 10_000
+MAX_GENERATIONS = 1_000_000
 
 
 def _whole(value, minimum: int) -> bool:
@@ -68,9 +80,13 @@ class EvolveConfig:
     # 30: with the yardstick choosing the champion, 30 generations of the settings below validate as
     # well as 150 against the ancestor's decks, and the yardstick curve is level after the first
     # generations (docs/results/evolution.md)
-    generations: int = setting(30, "number of generations (on resume: extend to this many)", metavar="G")
-    pool: int = setting(30, "decks per generation", metavar="N")
-    games_per_pair: int = setting(10, "games per pairing, even: each deal is played twice, seats swapped", metavar="K")
+    generations: int = setting(
+        30, "number of generations (on resume: extend to this many)", metavar="G", maximum=MAX_GENERATIONS
+    )
+    pool: int = setting(30, "decks per generation", metavar="N", maximum=MAX_DECKS)
+    games_per_pair: int = setting(
+        10, "games per pairing, even: each deal is played twice, seats swapped", metavar="K", maximum=MAX_GAMES_PER_PAIR
+    )
     # population + hall of fame: games against fresh random decks (and random refills of
     # the pool) measure what every strong deck wins anyway and cannot tell the strong decks apart
     opponents: list[str] = setting(
@@ -85,11 +101,17 @@ class EvolveConfig:
         help="reference deck file or folder for 'panel' opponents (repeatable)",
     )
     random_opponents: int = setting(
-        10, "fresh random decks (of init_shapes) met as 'random' opponents each generation", metavar="N"
+        10,
+        "fresh random decks (of init_shapes) met as 'random' opponents each generation",
+        metavar="N",
+        maximum=MAX_DECKS,
     )
-    hof_size: int = setting(10, "decks kept in the hall of fame", metavar="N")
+    hof_size: int = setting(10, "decks kept in the hall of fame", metavar="N", maximum=MAX_DECKS)
     hof_opponents: int = setting(
-        10, "how many of the hall of fame's best decks serve as 'hall-of-fame' opponents", metavar="N"
+        10,
+        "how many of the hall of fame's best decks serve as 'hall-of-fame' opponents",
+        metavar="N",
+        maximum=MAX_DECKS,
     )
     # each generation still plays fresh seeds, so a lucky score is diluted rather than kept, and a deck
     # that stays gets measured ever more precisely (decks at the top differ by 0.01-0.02, well inside
@@ -100,6 +122,7 @@ class EvolveConfig:
         "a deck's fitness pools its fresh games of this many generations "
         "(this one and those it survived just before; 1 = this one only)",
         metavar="G",
+        maximum=MAX_GENERATIONS,
     )
     selection: str = setting(
         "truncation",
@@ -112,13 +135,21 @@ class EvolveConfig:
         None,
         "truncation selection: decks kept each generation (default: a third of the pool, as the ancestor's 10 of 30)",
         metavar="K",
+        maximum=MAX_DECKS,
     )
     # 2: the pool is survivors and their mutants only, no random refills (docs/results/evolution.md)
-    offspring_per_survivor: int = setting(2, "truncation selection: mutated copies of each survivor", metavar="N")
-    mu: int | None = setting(
-        None, "mu+lambda selection: parents chosen by tournaments (default: a third of the pool)", metavar="MU"
+    offspring_per_survivor: int = setting(
+        2, "truncation selection: mutated copies of each survivor", metavar="N", maximum=MAX_DECKS
     )
-    tournament_size: int = setting(3, "mu+lambda selection: decks per selection tournament", metavar="N")
+    mu: int | None = setting(
+        None,
+        "mu+lambda selection: parents chosen by tournaments (default: a third of the pool)",
+        metavar="MU",
+        maximum=MAX_DECKS,
+    )
+    tournament_size: int = setting(
+        3, "mu+lambda selection: decks per selection tournament", metavar="N", maximum=MAX_DECKS
+    )
     cx_prob: float = setting(
         0.0, "chance that a child comes from a multiset crossover of two parents (then mutated)", metavar="P"
     )
@@ -143,7 +174,9 @@ class EvolveConfig:
         "deck whose rank (in or out of the kept decks) is clear from its interval stops early",
         choices=FITNESS_MODES,
     )
-    racing_rounds: int = setting(5, "racing: rounds a pairing's games are split into", metavar="R")
+    racing_rounds: int = setting(
+        5, "racing: rounds a pairing's games are split into", metavar="R", maximum=MAX_GENERATIONS
+    )
     racing_z: float = setting(
         1.0, "racing: a deck stops when its score +- z standard errors clears the boundary of the kept", metavar="Z"
     )
@@ -159,8 +192,12 @@ class EvolveConfig:
         help="fixed panel of decks the best decks of every generation are measured against (logged, plotted, "
         "and the champion is chosen on it); never part of the fitness",
     )
-    yardstick_top: int = setting(3, "the best decks of each generation measured against the yardstick", metavar="K")
-    yardstick_games: int = setting(20, "games of each of those decks against each yardstick deck, even", metavar="N")
+    yardstick_top: int = setting(
+        3, "the best decks of each generation measured against the yardstick", metavar="K", maximum=MAX_DECKS
+    )
+    yardstick_games: int = setting(
+        20, "games of each of those decks against each yardstick deck, even", metavar="N", maximum=MAX_GAMES_PER_PAIR
+    )
     rules: DeckRules = setting(factory=DeckRules, help="the deck-building rules (a [rules] table)", flag=False)
     constraints: DeckConstraints = setting(
         factory=DeckConstraints,
@@ -181,20 +218,28 @@ class EvolveConfig:
         flag=False,
     )
     # 400: a first-player rate's SE is 0.025 a generation; score_memory pools a survivor's games
-    games_per_deck: int = setting(400, "exploding_kittens: games each deck plays a generation, even", metavar="N")
+    games_per_deck: int = setting(
+        400, "exploding_kittens: games each deck plays a generation, even", metavar="N", maximum=MAX_GAMES_PER_PAIR
+    )
     playoff_games_per_deck: int = setting(
-        4000, "exploding_kittens: games of each champion candidate in the final re-measurement, even", metavar="N"
+        4000,
+        "exploding_kittens: games of each champion candidate in the final re-measurement, even",
+        metavar="N",
+        maximum=MAX_GAMES_PER_PAIR,
     )
     # fixed by the config, not by the number of workers, so results do not depend on jobs or the backend
-    games_per_task: int = setting(200, "games per work unit sent to a worker", metavar="N")
+    games_per_task: int = setting(200, "games per work unit sent to a worker", metavar="N", maximum=MAX_GAMES_PER_PAIR)
     playoff_top: int = setting(
         5,
         "the champion is chosen by a round robin of the last generation's top decks (this many) and the hall of fame",
         metavar="K",
+        maximum=MAX_DECKS,
     )
-    playoff_games_per_pair: int = setting(200, "games per pair in the champion's playoff, even", metavar="N")
+    playoff_games_per_pair: int = setting(
+        200, "games per pair in the champion's playoff, even", metavar="N", maximum=MAX_GAMES_PER_PAIR
+    )
     # --- execution (may change on resume) ---
-    jobs: int = setting(2, "worker processes (loky) or local Dask workers", metavar="J")
+    jobs: int = setting(2, f"worker processes (loky) or local Dask workers, 1-{MAX_JOBS}", metavar="J")
     backend: str = setting("loky", "loky: local processes; dask: a Dask cluster", choices=BACKENDS)
     scheduler: str | None = setting(
         None, "Dask scheduler address (tcp://host:8786); implies the dask backend", metavar="ADDRESS"
@@ -208,15 +253,22 @@ class EvolveConfig:
     )
     # 2000 each: the champion's edge over the ancestor's best decks is small (0.52-0.53) and takes a
     # CI of +-0.014 to show; 70 000 games, under a minute on 2 cores
-    validation_games: int = setting(2000, "champion's games against each reference deck, even", metavar="N")
-    plot_every: int = setting(5, "redraw the plots every this many generations (0: at the end only)", metavar="G")
+    validation_games: int = setting(
+        2000, "champion's games against each reference deck, even", metavar="N", maximum=MAX_GAMES_PER_PAIR
+    )
+    plot_every: int = setting(
+        5, "redraw the plots every this many generations (0: at the end only)", metavar="G", maximum=MAX_GENERATIONS
+    )
     # a task is a few hundred games (seconds); a worker that takes minutes is stopped or hung
     task_timeout: float = setting(
-        300.0, "seconds one work unit may take before the run stops (a hung or stopped worker)", metavar="SECONDS"
+        300.0,
+        "seconds one work unit may take before the run stops (a hung or stopped worker)",
+        metavar="SECONDS",
+        maximum=MAX_TASK_TIMEOUT,
     )
     archive: bool = setting(False, "MAP-Elites: fill a quality-diversity archive of decks instead of selection")
     archive_cells: str = setting(
-        "12x12", "MAP-Elites: cells of the archive's grid over its two descriptors", metavar="NxM"
+        "12x12", "MAP-Elites: cells of the archive's grid over its two descriptors (at most 1000 a side)", metavar="NxM"
     )
     archive_population: float = setting(
         0.5,
@@ -244,6 +296,12 @@ class EvolveConfig:
             f"init_shapes must be a non-empty list of {', '.join(INIT_SHAPES)}, got {self.init_shapes!r}",
         )
         need(self.backend in BACKENDS, f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
+        if self.scheduler is not None:
+            address = re.fullmatch(SCHEDULER_ADDRESS, self.scheduler) if isinstance(self.scheduler, str) else None
+            need(
+                address is not None and int(address.group(1)) <= 65535,
+                f"scheduler must be a Dask scheduler address such as tcp://host:8786, got {self.scheduler!r}",
+            )
         need(isinstance(self.agent, str) and self.agent.strip() != "", "agent must be an agent spec")
         need(isinstance(self.rules, DeckRules), "rules must be a table of min_cards, max_total, min_power")
         self._check_archive()
@@ -374,6 +432,8 @@ class EvolveConfig:
                 f"racing: games_per_pair / 2 ({self.games_per_pair // 2} deals) must split into "
                 f"racing_rounds ({self.racing_rounds}) equal rounds",
             )
+        check_jobs(self.jobs)
+        check_maximums(self)
         need(
             isinstance(self.task_timeout, (int, float)) and self.task_timeout > 0,
             f"task_timeout must be a number of seconds > 0, got {self.task_timeout!r}",

@@ -439,10 +439,11 @@ def write_report(
     validation decks, `matchups_games` games per pair, with `agent_spec` (default: the run's agent)
     on `jobs` worker processes, and writes them into the run folder. A section that fails to draw
     is reported in the page (and by `log`)."""
-    from games.fileio import atomic_write_text
+    from games.fileio import atomic_write_text, check_writable_dir
 
     folder = RunFolder(run_folder)
     folder.check_existing()
+    check_writable_dir(folder.path, "run folder")  # before any matchups are played
     config = _read(folder, folder.config)
     if not isinstance(config, dict) or "_unreadable" in config:
         raise UserError(f"run folder {str(folder.path)!r}: config.json is unreadable")

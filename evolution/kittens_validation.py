@@ -158,6 +158,7 @@ def finish_run(folder, config, agent, pmap, log=None, progress=None) -> dict:
     if config.validate:
         best = [b["best"] for b in folder.read_best_decks()]
         report = validation_report(champion, best, space, config)
+        report["generation"] = champion["generation"]  # which champion it validates (a stale file is redone)
         folder.write_validation(report)
         c = report["champion"]
         log(

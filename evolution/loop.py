@@ -285,7 +285,9 @@ def finish_run_once(
     summary = summary_of(folder, state)
     if state.pool is None:
         return summary
-    done = folder.champion.is_file() and (not config.validate or folder.validation.is_file())
+    done = _chosen_after(folder, folder.champion, state.generation) and (
+        not config.validate or _chosen_after(folder, folder.validation, state.generation, legacy=True)
+    )
     if done and not evolved:
         log(f"{folder.path} has finished all {config.generations} generations (extend it with more generations)")
         summary["champion"] = folder.read_json(folder.champion)
@@ -305,3 +307,15 @@ def finish_run_once(
     summary["report"] = str(write_report(folder.path, log=log))
     log(f"report: {summary['report']}")
     return summary
+
+
+def _chosen_after(folder: RunFolder, path, generation: int, legacy: bool = False) -> bool:
+    """Whether the champion (or validation) file at `path` belongs to the run's last `generation`: one
+    left by a shorter run that was extended and stopped before its end is stale. `legacy`: a file
+    that names no generation (written before it did) counts as current."""
+    if not path.is_file():
+        return False
+    data = folder.read_json(path)
+    if not isinstance(data, dict):
+        return False
+    return data.get("generation", generation if legacy else None) == generation

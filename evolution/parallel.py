@@ -22,7 +22,6 @@ per-call scatter of an identical agent raced with the release of the previous ca
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import re
 import threading
@@ -30,6 +29,23 @@ import time
 from collections.abc import Callable, Iterable
 
 from games.errors import UserError
+
+#: worker processes of one map: each costs a Python process with numpy and the games imported (about
+#: 100 MB), so a mistyped count would exhaust the machine's memory before the first game
+MAX_JOBS = 64
+
+
+def check_jobs(jobs, what: str = "jobs") -> int:
+    """`jobs` as a count of worker processes, 1..MAX_JOBS; UserError in one line otherwise."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise UserError(f"{what} must be a whole number from 1 to {MAX_JOBS}, got {jobs!r}")
+    return jobs
+
+
+#: seconds a work unit (a few hundred games) may take before the map stops: a worker silent for
+#: minutes is stopped (kill -STOP) or hung
+DEFAULT_TASK_TIMEOUT = 300.0
+MAX_TASK_TIMEOUT = 86_400.0  # a day
 
 
 class WorkerFailure(RuntimeError):
@@ -43,13 +59,13 @@ class Mapper:
         backend: str = "loky",
         scheduler: str | None = None,
         cluster=None,
-        task_timeout: float | None = None,
+        task_timeout: float | None = DEFAULT_TASK_TIMEOUT,
     ):
         if scheduler and backend != "dask":
             backend = "dask"  # an address only makes sense for Dask
         if backend not in ("loky", "dask"):
             raise UserError(f"unknown backend {backend!r}; use loky or dask")
-        self.jobs = max(1, int(jobs))
+        self.jobs = check_jobs(jobs)
         self.backend = backend
         self.scheduler = scheduler
         self.task_timeout = task_timeout
@@ -136,17 +152,21 @@ class Mapper:
             kill_loky_workers()
             raise WorkerFailure("a worker process died; the run was stopped")
         self._loky_used = True
-        call = functools.partial(_in_worker, func)
         watchdog = _Watchdog(self.task_timeout)
         results = None
-        with joblib.parallel_config(backend="loky", inner_max_num_threads=1), watchdog:
+        # the initializer runs as each worker starts, so even a worker that never gets a task watches
+        # for the run's death
+        config = joblib.parallel_config(
+            backend="loky", inner_max_num_threads=1, initializer=_watch_parent, initargs=(os.getpid(),)
+        )
+        with config, watchdog:
             try:
                 # max_nbytes=None: no memmapping (our arguments are small), so no temporary folder that a
                 # Ctrl-C could leave behind for loky's resource tracker to warn about after the run stopped
                 parallel = joblib.Parallel(
                     n_jobs=self.jobs, return_as="generator", batch_size=1, pre_dispatch="all", max_nbytes=None
                 )
-                results = parallel(joblib.delayed(call)(*x) for x in items)
+                results = parallel(joblib.delayed(func)(*x) for x in items)
                 for result in results:
                     watchdog.reset()
                     yield result
@@ -264,8 +284,16 @@ class _Watchdog:
         self._done.set()
 
     def _watch(self) -> None:
-        while not self._done.wait(min(1.0, self.timeout / 4)):
-            if time.monotonic() - self._last > self.timeout:
+        interval = min(1.0, self.timeout / 4)
+        woke = time.monotonic()
+        while not self._done.wait(interval):
+            now = time.monotonic()
+            if now - woke > interval + 2.0:
+                # this process itself was stopped (Ctrl-Z, a suspended machine) and its workers with it:
+                # that time is nobody's fault, so it does not count against the task
+                self._last += now - woke - interval
+            woke = now
+            if now - self._last > self.timeout:
                 self.fired = True
                 kill_loky_workers()
                 return
@@ -348,18 +376,14 @@ def _spawn_workers_ignoring_sigint() -> None:
     module.fork_exec = fork_exec
 
 
-def _in_worker(func: Callable, *args):
-    """Run `func` in a loky worker that exits when the process that started it is gone."""
-    _watch_parent()
-    return func(*args)
-
-
-def _watch_parent(interval: float = 1.0) -> None:
+def _watch_parent(parent: int, interval: float = 0.5) -> None:
+    """The initializer of every loky worker: a thread that ends the worker once `parent` (the run's
+    process, passed in: it may already be gone when a worker starts) is no longer its parent, whether
+    or not a task is running."""
     global _parent_watch_started
     if _parent_watch_started:
         return
     _parent_watch_started = True
-    parent = os.getppid()
 
     def watch():
         while os.getppid() == parent:

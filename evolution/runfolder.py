@@ -74,6 +74,8 @@ class RunFolder:
             raise UserError(f"{str(p)!r} is a file, not an evolution run folder")
         if not self.config.is_file():
             raise UserError(f"{str(p)!r} is not an evolution run folder (no config.json)")
+        if (p / "checkpoints" / "checkpoint.npz").is_file() or (p / "model.npz").is_file():
+            raise UserError(f"{str(p)!r} is a training run folder (deckopt train), not an evolution run folder")
 
     # --- reading -------------------------------------------------------------------------------
     def read_json(self, path: Path):
@@ -83,6 +85,8 @@ class RunFolder:
             raise UserError(f"run folder {str(self.path)!r}: {path.relative_to(self.path)} is missing") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise UserError(f"{path}: unreadable ({exc})") from None
+        except RecursionError:
+            raise UserError(f"{path}: unreadable (nested too deeply)") from None
 
     def read_config(self) -> EvolveConfig:
         # a run saved before score_memory existed was scored on one generation's games; one saved
@@ -94,6 +98,11 @@ class RunFolder:
         """The state after the last finished generation (None if none finished), checked against
         the run's `config`: a config.json edited after the checkpoint is refused."""
         if not self.checkpoint.is_file():
+            if any(self.generations.glob("gen_*.json")):  # resuming would start again and overwrite them
+                raise UserError(
+                    f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)} is missing but "
+                    "generations were saved; cannot resume without it (restore it, or start a new run)"
+                )
             return None
         data = self.read_json(self.checkpoint)
         where = f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)}"
@@ -129,13 +138,32 @@ class RunFolder:
         return data["generations"]
 
     def read_generation(self, gen: int) -> dict:
-        return self.read_json(self.generation_file(gen))
+        return self._generation(self.generation_file(gen))
 
     def read_last_generation(self) -> dict:
         files = sorted(self.generations.glob("gen_*.json"))
         if not files:
             raise UserError(f"run folder {str(self.path)!r} has no finished generation")
-        return self.read_json(files[-1])
+        return self._generation(files[-1])
+
+    def _generation(self, path: Path) -> dict:
+        """A generation file, checked for the shape every reader relies on (its decks and their cards)."""
+        data = self.read_json(path)
+        decks = data.get("decks") if isinstance(data, dict) else None
+        ok = (
+            isinstance(data, dict)
+            and isinstance(data.get("generation"), int)
+            and isinstance(decks, list)
+            and all(
+                isinstance(d, dict)
+                and isinstance(d.get("cards"), list)
+                and all(isinstance(c, int) and not isinstance(c, bool) for c in d["cards"])
+                for d in decks
+            )
+        )
+        if not ok:
+            raise UserError(f"{path}: not a generation file (damaged? expected its generation and decks)")
+        return data
 
     def read_hall_of_fame(self) -> list[dict]:
         return self.read_json(self.hall_of_fame) if self.hall_of_fame.is_file() else []

@@ -279,6 +279,7 @@ def finish_run(
         )
         trained_on = {r.cards for r in load_panel(config.panel, config.rules)} if "panel" in config.opponents else set()
         report["held_out"] = not any(r.cards in trained_on for r in references)
+        report["generation"] = champion["generation"]  # which champion it validates (a stale file is redone)
         folder.write_validation(report)
         t = report["targets"]
         anc = next((g for g in report["groups"] if g["group"] == ANCESTOR_GROUP), None)

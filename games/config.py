@@ -29,14 +29,42 @@ from typing import Any
 
 from games.errors import UserError
 
+#: the most items a list setting with a `maximum` may hold (e.g. hidden layers)
+MAX_ITEMS = 16
+
 
 def setting(default: Any = dataclasses.MISSING, help: str = "", *, factory=dataclasses.MISSING, **cli) -> Any:
     """A dataclass field with its help text; `cli` keys (metavar, choices, flag=False, append=True)
-    tell the command line how to offer it. `factory` for mutable defaults."""
+    tell the command line how to offer it. `factory` for mutable defaults. `maximum=N`: the largest
+    value a count or size may take (each item of a list, which holds at most MAX_ITEMS), a bound that
+    `check_maximums` enforces and the flag's help states."""
     metadata = {"help": help, **cli}
     if factory is not dataclasses.MISSING:
         return dataclasses.field(default_factory=factory, metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
+
+
+def check_maximums(config) -> None:
+    """Every field of `config` with a `maximum` (see `setting`) within it: a size beyond reason (a
+    typo, an extra digit) is refused before it exhausts the machine's memory or runs for days."""
+    for f in dataclasses.fields(config):
+        top = f.metadata.get("maximum")
+        if top is None:
+            continue
+        value = getattr(config, f.name)
+        if isinstance(value, (list, tuple)):
+            need(len(value) <= MAX_ITEMS, f"{f.name} may hold at most {MAX_ITEMS} items, got {len(value)}")
+            need(
+                all(not isinstance(v, (int, float)) or v <= top for v in value),
+                f"{f.name}: each must be at most {_spaced(top)}, got {list(value)!r}",
+            )
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            need(value <= top, f"{f.name} must be at most {_spaced(top)}, got {_spaced(value)}")
+
+
+def _spaced(number) -> str:
+    """1000000 -> '1 000 000' (a float as it is)."""
+    return f"{number:_}".replace("_", " ") if isinstance(number, int) else f"{number:g}"
 
 
 def need(ok: bool, message: str) -> None:
@@ -64,6 +92,8 @@ def read_settings(path: str | os.PathLike, what: str = "config file") -> dict:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
         raise UserError(f"{what} {str(path)!r} is not valid {kind}: {exc}") from None
+    except RecursionError:  # a thousand nested tables or lists
+        raise UserError(f"{what} {str(path)!r} is nested too deeply to be a settings file") from None
     if not isinstance(data, dict):
         raise UserError(f"{what} {str(path)!r}: expected a table of settings")
     return data
@@ -149,7 +179,10 @@ def config_from_dict(cls, data: dict, where: str = ""):
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
     unknown = sorted(set(data) - set(fields))
     if unknown:
-        raise UserError(f"{prefix}unknown setting(s) {', '.join(unknown)}; known: {', '.join(fields)}")
+        raise UserError(
+            f"{prefix}unknown setting(s) {', '.join(unknown[:5])}{'...' if len(unknown) > 5 else ''}; "
+            + _known_hint(unknown, list(fields))
+        )
     hints = typing.get_type_hints(cls)
     try:
         values = {k: _convert(v, hints[k], k) for k, v in data.items()}
@@ -158,6 +191,21 @@ def config_from_dict(cls, data: dict, where: str = ""):
         if where and str(exc).startswith(prefix):
             raise
         raise UserError(f"{prefix}{exc}") from None
+
+
+def _known_hint(unknown: list[str], known: list[str]) -> str:
+    """What to say of the known settings: all of them when few, else the close ones (a typo) or where
+    they are listed, so the error stays one short line."""
+    import difflib
+
+    if not known:
+        return "it takes no settings"
+    if len(known) <= 8:
+        return f"known: {', '.join(known)}"
+    close = sorted({m for name in unknown for m in difflib.get_close_matches(name, known, n=2)})
+    if close:
+        return f"did you mean {' or '.join(close)}? (the command's --help lists the settings)"
+    return f"{len(known)} settings are known (the command's --help lists them)"
 
 
 def config_to_dict(config) -> dict:

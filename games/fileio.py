@@ -1,9 +1,11 @@
-"""Atomic file writes (temp file + rename): an interrupted run never leaves a torn file.
+"""Atomic file writes (temp file + rename): an interrupted run never leaves a torn file; and the
+check that a `.npz` file holds the arrays its headers declare, before any is read.
 
 Used by every package that writes run folders, deck files or checkpoints."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -46,6 +48,12 @@ def atomic_write_json(path: str | os.PathLike, obj, indent: int | None = 1) -> N
     atomic_write_text(path, json.dumps(obj, indent=indent) + "\n")
 
 
+#: errors of writing a file that are the machine's or the user's (a full disk, a read-only folder, no
+#: permission), not a bug
+DISK_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG})
+_PROBE_BYTES = 64 * 1024
+
+
 def check_writable_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
     """Prove, before any work starts, that files can be written in folder `path` (made later, if it
     does not exist yet), so finished work is never lost to a folder that cannot hold it. Creates
@@ -58,10 +66,38 @@ def check_writable_dir(path: str | os.PathLike, what: str = "output folder") -> 
         existing = existing.parent
     if not existing.is_dir():
         raise UserError(f"{what} {str(path)!r} cannot be made: {str(existing)!r} is a file")
+    probe = None
     try:
         fd, probe = tempfile.mkstemp(dir=existing, prefix=".write-test.")
-        os.close(fd)
-        os.unlink(probe)
+        with os.fdopen(fd, "wb") as f:  # a few blocks: an empty file fits even on a full disk
+            f.write(b"\0" * _PROBE_BYTES)
+            f.flush()
+            os.fsync(f.fileno())
     except OSError as exc:
         raise UserError(f"{what} {str(path)!r} cannot be written: {exc.strerror}") from None
+    finally:
+        if probe is not None and os.path.exists(probe):
+            os.unlink(probe)
     return path
+
+
+def check_npz_sizes(path: str | os.PathLike) -> None:
+    """ValueError if an array of the `.npz` file at `path` declares more bytes than its entry holds
+    (a damaged or crafted header): numpy would allocate and read the declared size first. Reads the
+    headers only."""
+    import math
+    import zipfile
+
+    import numpy as np
+
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if not info.filename.endswith(".npy"):
+                continue
+            with archive.open(info) as f:
+                version = np.lib.format.read_magic(f)
+                read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                shape, _, dtype = read(f)
+            declared = math.prod(shape) * dtype.itemsize
+            if declared > info.file_size:
+                raise ValueError(f"{info.filename} declares {declared} bytes but holds {info.file_size}")

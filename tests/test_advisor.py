@@ -15,7 +15,7 @@ from evolution import fitness as fit
 from evolution.advisor import AdviceConfig, advise, neighbours, remeasure, without_card
 from evolution.genome import random_deck
 from evolution.parallel import Mapper
-from games.decks import DeckRules
+from games.decks import DeckConstraints, DeckRules
 
 
 def test_the_neighbourhood_of_a_small_deck_is_listed_exactly():
@@ -116,6 +116,17 @@ def test_the_race_stops_the_changes_clearly_out_and_is_seeded(advice):
     assert advice["base"]["games"] == SMALL.games * len(FIELD)
     assert run_advice(jobs=2) == advice  # same seed, same advice, whatever the workers
     assert run_advice(seed=1) != advice
+
+
+def test_only_changes_that_keep_the_decks_constraints_are_advised(advice):
+    """The deck's own limits (a forbidden power, a locked card) bound the advice: no candidate breaks them."""
+    assert any(9 in c["cards"] for c in advice["candidates"])  # without limits a 9 is offered
+    limits = DeckConstraints(locked=(1, 1, 1, 1, 1, 1), forbidden=(9,))
+    agent = fit.build_agent("heuristic", RULES, seed=0)
+    with Mapper(1) as pmap:
+        out = advise(WEAK, FIELD, RULES, agent, pmap, 0, SMALL, constraints=limits)
+    assert out["candidates"] and all(not limits.problems(c["cards"]) for c in out["candidates"])
+    assert len(out["candidates"]) < len(advice["candidates"])
 
 
 def test_contributions_are_paired_on_their_own_deals(advice):

@@ -337,18 +337,60 @@ def metrics_without_timing(run_dir: Path) -> list[dict]:
         return [{k: v for k, v in row.items() if k not in TIMING} for row in csv.DictReader(f)]
 
 
-def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
+@pytest.mark.parametrize("looks", [1, 3, 25])
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, looks):
+    """Stopped between batches (the first look at should_stop is the loop's) or inside one, whose
+    searches look too (abandoned, the state as before it): the resumed run ends as the straight one."""
     straight, split = tmp_path / "straight", tmp_path / "split"
     config = tiny(seed=5)
     az.train("tic_tac_toe", config, straight, episodes=48)
-    stops = iter([False, True])
-    assert az.train("tic_tac_toe", config, split, episodes=48, should_stop=lambda: next(stops))["episodes"] == 16
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > looks
+
+    done = az.train("tic_tac_toe", config, split, episodes=48, should_stop=stop)
+    assert done["stopped_by"] == "interrupt" and done["episodes"] in (0, 16, 32)
     assert az.train("tic_tac_toe", config, split, episodes=48, resume=True)["episodes"] == 48
     for a, b in zip(weights_of(straight / "model.npz"), weights_of(split / "model.npz"), strict=True):
         np.testing.assert_array_equal(a, b)
     assert metrics_without_timing(straight) == metrics_without_timing(split)
     for name in ("config.json", "model.keras", "learning_curves.png", "checkpoints/checkpoint.npz"):
         assert (straight / name).is_file()
+
+
+def test_sigterm_stops_a_run_of_long_searches_within_its_batch(tmp_path):
+    """20 000 simulations a move make a batch of many minutes; SIGTERM ends the run at once
+    (exit 130, the checkpoint of the batches done kept) instead of waiting for the batch."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    argv = ["train", "tic_tac_toe", "--algo", "alphazero", "--episodes", "64", "--simulations", "20000"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckopt", *argv, "--quiet", "--out", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "checkpoints" / "checkpoint.npz").is_file():  # written before the first batch
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the run did not get going"
+            time.sleep(0.05)
+        time.sleep(1.0)  # inside the first batch's searches
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted; checkpoint saved" in err and "Traceback" not in err
 
 
 def test_a_tiny_tic_tac_toe_run_learns(tmp_path):

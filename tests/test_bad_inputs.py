@@ -7,9 +7,12 @@ the folder's every file and its content are compared before and after.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import shutil
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +32,7 @@ def _fixtures(tmp: Path) -> None:
     np.savez(tmp / "hostile.npz", weights=np.array([object()], dtype=object))
     (tmp / "bad.toml").write_text("this is = = not toml\n")
     (tmp / "unknown_key.toml").write_text("no_such_setting = 3\n")
+    (tmp / "typo.toml").write_text("pol = 3\n")
     (tmp / "nan_lr.toml").write_text("learning_rate = nan\n")
     (tmp / "not_utf8.toml").write_bytes(b"\xff\xfe\x00name = 1\n")
     (tmp / "five.toml").write_text('name = "five"\ncards = [20, 20, 20, 20, 20]\n[rules]\nmin_cards = 5\n')
@@ -46,6 +50,56 @@ def _fixtures(tmp: Path) -> None:
     (run / "config.json").write_text(json.dumps({"seed": 0}))
     (run / "checkpoints" / "checkpoint.json").write_text('{"generation": 3, "pool": [["x"]]}')
     (tmp / "existing.toml").write_text("keep me\n")
+    (tmp / "old_tournament").mkdir()
+    (tmp / "old_tournament" / "tournament.json").write_text('{"results": "of an earlier tournament"}')
+    (tmp / "huge_layers.toml").write_text("hidden_layers = [100000, 100000]\n")
+    (tmp / "huge_pool.toml").write_text("pool = 100000000\n")
+    # study folders holding a truncated ground truth, and one of 2 opponents x 4 deals
+    (tmp / "bad_truth").mkdir()
+    buffer = io.BytesIO()
+    np.savez(buffer, store=np.zeros((3, 2, 4)))
+    (tmp / "bad_truth" / "truth.npz").write_bytes(buffer.getvalue()[: len(buffer.getvalue()) // 2])
+    (tmp / "small_truth").mkdir()
+    np.savez(tmp / "small_truth" / "truth.npz", store=np.zeros((3, 2, 4)))
+    (tmp / "seeded_truth").mkdir()  # the default flags but --seed 3
+    settings = {"seed": 3, "source": None, "random_decks": 10, "opponents": 8, "deals": 300, "agent": "pretrained"}
+    np.savez(tmp / "seeded_truth" / "truth.npz", store=np.zeros((3, 8, 300)), settings=np.array(json.dumps(settings)))
+    # an evolution run whose generation file is valid JSON of the wrong shape
+    odd = tmp / "odd_run"
+    (odd / "generations").mkdir(parents=True)
+    (odd / "config.json").write_text(json.dumps({"seed": 0}))
+    best = {"cards": [4] * 25, "score": 0.5, "ci95": [0.4, 0.6], "games": 10}
+    generations = [{"generation": g, "best": best} for g in (0, 1)]
+    (odd / "best_decks.json").write_text(json.dumps({"run": "odd_run", "generations": generations}))
+    (odd / "generations" / "gen_0001.json").write_text("[1, 2, 3]")
+    # an evolution run holding matchups of the heuristic at 4 games per pair
+    (tmp / "matchups_run").mkdir()
+    (tmp / "matchups_run" / "config.json").write_text(json.dumps({"seed": 0}))
+    (tmp / "matchups_run" / "matchups.json").write_text(json.dumps({"agent": "heuristic", "games_per_pair": 4}))
+    # settings nested deeper than any recursion limit
+    (tmp / "deep.toml").write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    (tmp / "deep.json").write_text('{"x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    # a training run whose checkpoint says it has played -5 episodes, and its finished model
+    neg = tmp / "negative_run"
+    (neg / "checkpoints").mkdir(parents=True)
+    (neg / "config.json").write_text(json.dumps({"game": "tic_tac_toe", "algo": "dqn"}))
+    state = {"rows": [], "last_eval": {}, "seconds": 1.0, "episodes": -5, "updates": 0}
+    np.savez(neg / "checkpoints" / "checkpoint.npz", state=np.array(json.dumps(state)))
+    (neg / "model.npz").write_bytes(b"finished model")
+    # a model whose every weight is NaN
+    with np.load(ROOT / "agents" / "pretrained" / "tic_tac_toe.npz") as data:
+        arrays = {k: (np.full_like(v, np.nan) if k.startswith(("kernel", "bias")) else v) for k, v in data.items()}
+    np.savez(tmp / "nan_model.npz", **arrays)
+    # a model file whose array header declares 4 GB that the file does not hold
+    with zipfile.ZipFile(tmp / "crafted.npz", "w") as z:
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(header, {"descr": "<f4", "fortran_order": False, "shape": (10**9,)})
+        z.writestr("metadata.npy", header.getvalue() + b"\0" * 64)
+    # an evolution run whose checkpoint was deleted after generations were saved
+    gone = tmp / "no_checkpoint_run"
+    (gone / "generations").mkdir(parents=True)
+    (gone / "config.json").write_text(json.dumps({"seed": 0}))
+    (gone / "generations" / "gen_0000.json").write_text('{"generation": 0, "decks": []}')
 
 
 def _snapshot(tmp: Path) -> dict[str, str]:
@@ -94,6 +148,12 @@ CASES = [
     ("match durak random random --games 10 --set max_bouts=x", "max_bouts"),
     ("match exploding_kittens random random --games 10 --set bogus=1", "bogus"),
     ("match incan_gold random random --games 10 --players 9", "num_players"),
+    ("match durak random random --games 10 --set num_players=4", "--players"),
+    ("match tic_tac_toe random random --games 10 --set num_players=4", "fixed number of players"),
+    ("match tic_tac_toe random random --games 10 --set bogus=1", "takes no settings"),
+    ("match gwent_lite random random --games 10 --set rules=1", "--deck"),
+    ("match durak random random --games 10 --set max_bouts=9 --set max_bouts=8", "twice"),
+    ("match incan_gold " + str(ROOT / "agents/pretrained/az_incan_gold_3p.npz") + " heuristic --games 10", "az:"),
     ("match tic_tac_toe random missing.npz --games 10", "missing.npz"),
     ("match tic_tac_toe random empty.npz --games 10", "empty.npz"),
     ("match tic_tac_toe random garbage.npz --games 10", "garbage.npz"),
@@ -111,6 +171,7 @@ CASES = [
     ("tournament tic_tac_toe random heuristic --games 10 --anchor minimax", "anchor"),
     ("tournament tic_tac_toe random heuristic --games 10 --seed 4294967296", "--seed"),
     ("tournament tic_tac_toe random nobody --games 10 --out new_out", "unknown agent spec"),
+    ("tournament tic_tac_toe random heuristic --games 10 --out old_tournament", "already holds"),
     # train
     ("train chess --episodes 10", "unknown game"),
     ("train tic_tac_toe --episodes 10 --seed -1", "--seed"),
@@ -123,16 +184,37 @@ CASES = [
     ("train tic_tac_toe --episodes 10 --config nan_lr.toml", "learning_rate"),
     ("train tic_tac_toe --resume missing_run", "missing_run"),
     ("train tic_tac_toe --resume not_a_run", "not_a_run"),
+    # sizes and thread counts beyond reason: refused before TensorFlow starts or memory is taken
+    ("train tic_tac_toe --episodes 32 --tf-threads 100000 --out new_run", "tf_threads"),
+    ("train tic_tac_toe --algo alphazero --episodes 32 --simulations 1000000000 --out new_run", "simulations"),
+    ("train tic_tac_toe --algo alphazero --episodes 32 --eval-simulations 1000000 --out new_run", "eval_simulations"),
+    ("train tic_tac_toe --algo alphazero --episodes 32 --conv-channels 100000 --out new_run", "conv_channels"),
+    ("train tic_tac_toe --episodes 32 --hidden-layers 100000000 --out new_run", "hidden_layers"),
+    ("train tic_tac_toe --episodes 32 --hidden-layers " + ",".join(["8"] * 100) + " --out new_run", "hidden_layers"),
+    ("train tic_tac_toe --episodes 32 --replay-size 10000000000 --out new_run", "replay_size"),
+    ("train tic_tac_toe --algo alphazero --episodes 32 --replay-size 10000000000 --out new_run", "replay_size"),
+    ("train tic_tac_toe --algo nfsp --episodes 32 --sl-reservoir-size 1000000000 --out new_run", "sl_reservoir_size"),
+    ("train tic_tac_toe --algo nfsp --episodes 32 --rl-replay-size 1000000000 --out new_run", "rl_replay_size"),
+    ("train tic_tac_toe --episodes 32 --games-per-batch 100000000 --out new_run", "games_per_batch"),
+    ("train tic_tac_toe --algo ppo --episodes 32 --minibatch-size 100000000 --out new_run", "minibatch_size"),
+    ("train tic_tac_toe --algo ppo --episodes 32 --update-epochs 100000000 --out new_run", "update_epochs"),
+    ("train tic_tac_toe --episodes 32 --batch-size 100000000 --out new_run", "batch_size"),
+    ("train tic_tac_toe --episodes 32 --updates-per-batch 100000000 --out new_run", "updates_per_batch"),
+    ("train tic_tac_toe --episodes 32 --eval-games 100000000000 --out new_run", "eval_games"),
+    ("train tic_tac_toe --episodes 32 --selfplay-shards 100000000 --out new_run", "selfplay_shards"),
+    ("train tic_tac_toe --episodes 32 --config huge_layers.toml --out new_run", "hidden_layers"),
     # evolve
     ("evolve --seed -1", "--seed"),
     ("evolve --pool 1 --out new_run", "pool"),
     ("evolve --games-per-pair 3 --out new_run", "games_per_pair"),
     ("evolve --config missing.toml", "not found"),
     ("evolve --config unknown_key.toml --out new_run", "no_such_setting"),
+    ("evolve --config typo.toml --out new_run", "did you mean pool"),
     ("evolve --out a_file", "a_file"),
     ("evolve --out not_a_run", "not_a_run"),
     ("evolve --resume missing_run", "missing_run"),
     ("evolve --resume broken_run", "checkpoint"),
+    ("evolve --resume no_checkpoint_run --generations 4", "checkpoint"),
     ("evolve --panel missing.toml --out new_run", "missing.toml"),
     ("evolve --agent nobody --out new_run --generations 1", "nobody"),
     ("evolve --backend loky --scheduler tcp://127.0.0.1:1 --out new_run", "scheduler"),
@@ -143,6 +225,98 @@ CASES = [
     ("decks broken_run --validate --seed -1", "--seed"),
     # bench
     ("bench nothing", "nothing"),
+    # --jobs: one process per job, so a runaway count is refused before any starts
+    ("matchups " + FLAT + " " + FLAT + " --games 2 --jobs 100000", "--jobs"),
+    ("matchups " + FLAT + " " + FLAT + " --games 2 --jobs 0", "--jobs"),
+    ("advise " + FLAT + " --jobs 100000", "--jobs"),
+    ("study racing new_out --jobs 65", "--jobs"),
+    ("report broken_run --jobs 100000", "--jobs"),
+    ("decks broken_run --validate --jobs 100000", "--jobs"),
+    ("train tic_tac_toe --episodes 10 --jobs 100000", "--jobs"),
+    ("evolve --jobs 100000 --out new_run", "jobs"),
+    ("exploit gwent_lite random --out new_out --jobs 100000", "--jobs"),
+    ("exploit gwent_lite random --out new_out --task-timeout 0", "--task-timeout"),
+    # sizes with a bound, refused before any work
+    ("evolve --pool 100000000 --out new_run", "pool"),
+    ("evolve --games-per-pair 100000000000 --out new_run", "games_per_pair"),
+    ("evolve --archive --archive-cells 1000000x1000000 --out new_run", "archive_cells"),
+    ("exploit gwent_lite random --out new_out --deals 100000000", "--deals"),
+    ("exploit gwent_lite random --out new_out --random-pairings 100000000", "--random-pairings"),
+    ("exploit gwent_lite random --out a_file", "a file"),
+    ("study agents new_out --spread 100000000", "--spread"),
+    ("check tic_tac_toe --games 1000000000", "--games"),
+    ("evolve --generations 100000000 --out new_run", "generations"),
+    ("evolve --validation-games 100000000 --out new_run", "validation_games"),
+    ("evolve --hof-size 100000000 --out new_run", "hof_size"),
+    ("evolve --random-opponents 100000000 --out new_run", "random_opponents"),
+    ("evolve --playoff-games-per-pair 100000000 --out new_run", "playoff_games_per_pair"),
+    ("evolve --games-per-task 100000000 --out new_run", "games_per_task"),
+    ("evolve --task-timeout 1e12 --out new_run", "task_timeout"),
+    ("evolve --config huge_pool.toml --out new_run", "pool"),
+    ("evolve --game exploding_kittens --games-per-deck 100000000 --out new_run", "games_per_deck"),
+    ("matchups " + FLAT + " " + FLAT + " --games 100000000", "--games"),
+    ("matchups " + FLAT + " " + FLAT + " --task-timeout 0", "--task-timeout"),
+    ("matchups " + FLAT + " " + FLAT + " --task-timeout nan", "--task-timeout"),
+    ("advise " + FLAT + " --games 100000000", "--games"),
+    ("advise " + FLAT + " --check 100000000", "--check"),
+    ("advise " + FLAT + " --contribution-games 100000000", "--contribution-games"),
+    ("advise " + FLAT + " --task-timeout -1", "--task-timeout"),
+    ("eval connect_four random --games 2 --perfect 99999999999", "--perfect"),
+    ("decks broken_run --validate --games 100000000", "--games"),
+    ("decks broken_run --matchups 100000000", "--matchups"),
+    ("report broken_run --matchups 100000000", "--matchups"),
+    ("study racing new_out --deals 100000000", "--deals"),
+    ("study racing new_out --replicates 100000000", "--replicates"),
+    ("study kittens new_out --games-per-composition 100000000", "--games-per-composition"),
+    ("study agents new_out --task-timeout 1e9", "--task-timeout"),
+    ("train-pruning --out new_out --simulations 100000000000", "--simulations"),
+    ("train-pruning --out new_out --epochs 100000000", "--epochs"),
+    ("train-pruning --out new_out --seed -1", "--seed"),
+    # study: every argument judged before the first game
+    ("study racing new_out --margin nan", "--margin"),
+    ("study racing new_out --margin 2", "--margin"),
+    ("study racing new_out --z 0", "--z"),
+    ("study racing new_out --fixed-games x", "--fixed-games"),
+    ("study racing new_out --fixed-games 0.5", "--fixed-games"),
+    ("study racing new_out --se fancy", "--se"),
+    ("study racing new_out --source missing_run", "missing_run"),
+    ("study racing a_file", "a file"),
+    ("study racing bad_truth", "damaged"),
+    ("study racing small_truth", "--deals"),
+    ("study racing seeded_truth", "--seed 3"),
+    ("study kittens new_out --runs nonexistent", "nonexistent"),
+    ("study kittens new_out --runs broken_run", "broken_run"),
+    ("study agents new_out --decks missing.toml", "missing.toml"),
+    ("study agents new_out --yardstick missing_dir", "missing_dir"),
+    # damaged and crafted files
+    ("match tic_tac_toe random crafted.npz --games 10", "crafted.npz"),
+    ("match tic_tac_toe random nan_model.npz --games 10", "finite"),
+    ("eval tic_tac_toe nan_model.npz --games 10", "finite"),
+    ("decks odd_run --generation 1", "not a generation file"),
+    ("match gwent_lite random random --games 10 --deck deep.toml", "nested too deeply"),
+    ("match gwent_lite random random --games 10 --deck deep.json", "nested too deeply"),
+    ("evolve --config deep.toml --out new_run", "nested too deeply"),
+    ("evolve --config deep.json --out new_run", "nested too deeply"),
+    ("train tic_tac_toe --config deep.toml --out new_run", "nested too deeply"),
+    ("train tic_tac_toe --resume negative_run", "episodes -5"),
+    # arguments judged before minutes of work
+    ("evolve --scheduler not-a-url --out new_run", "scheduler"),
+    ("evolve --scheduler tcp://[::1 --out new_run", "scheduler"),
+    ("evolve --scheduler file:///etc/passwd --out new_run", "scheduler"),
+    ("evolve --scheduler localhost:99999 --out new_run", "scheduler"),
+    ("train-pruning --out new_out --bimodal garbage", "--bimodal"),
+    ("train-pruning --out new_out --bimodal 1,2,3", "--bimodal"),
+    ("train-pruning --out new_out --bimodal 0.5,0.4,-1,0.5,0.5,0.1", "--bimodal"),
+    ("train-pruning --out new_out --bimodal nan,0.4,0.1,0.5,0.5,0.1", "--bimodal"),
+    ("train-pruning --out new_out --arms bimodal --fit-spec nobody", "mcts spec"),
+    ("train-pruning --out a_file", "a file"),
+    ("report matchups_run --matchups 8", "delete it"),
+    ("report matchups_run --matchups 4 --agent random", "delete it"),
+    ("report matchups_run --agent random", "--matchups"),
+    # a training run where an evolution run is expected
+    ("decks negative_run", "training run"),
+    ("report negative_run", "training run"),
+    ("evolve --resume negative_run", "training run"),
 ]
 
 
@@ -176,5 +350,77 @@ def test_bad_input_is_one_line_and_changes_nothing(line, word, scratch, monkeypa
 
 def test_enough_cases_cover_every_command():
     commands = {c[0].split()[0] for c in CASES}
-    assert commands == {"play", "match", "eval", "tournament", "train", "evolve", "decks", "bench"}
-    assert len(CASES) >= 40
+    assert commands == {
+        "play",
+        "match",
+        "eval",
+        "tournament",
+        "train",
+        "evolve",
+        "decks",
+        "bench",
+        "study",
+        "matchups",
+        "advise",
+        "report",
+        "train-pruning",
+        "exploit",
+        "check",
+    }
+    assert len(CASES) >= 150
+
+
+# --- disks: a full one and a read-only one (tmpfs mounts: root only) ---------------------------
+DISK_CASES = [
+    ("evolve --generations 1 --pool 4 --games-per-pair 2 --no-validate --out {full}/run", "cannot be written"),
+    ("matchups " + FLAT + " " + FLAT + " --games 2 --out {full}/m", "cannot be written"),
+    ("tournament tic_tac_toe random heuristic --games 2 --out {full}/t", "cannot be written"),
+    ("decks {run} --export {full}/champion.toml", "cannot be written"),
+    ("report {ro}/run", "cannot be written"),
+    ("decks {ro}/run --matchups 2", "cannot be written"),
+    ("decks {ro}/run --export {ro}/champion.toml", "cannot be written"),
+    ("train-pruning --out {ro}/tp --bimodal 0.5,0.4,0.1,0.5,0.6,0.1", "cannot be written"),
+    ("study racing {ro}/study --random-decks 3 --kept 1", "cannot be written"),
+    ("train tic_tac_toe --episodes 8 --out {ro}/train", "not writable"),
+    ("train tic_tac_toe --episodes 8 --out {full}/train", "cannot be written"),
+]
+
+
+@pytest.fixture(scope="module")
+def disks(tmp_path_factory):
+    """{full}: a 1 MB tmpfs left with no free space; {ro}: a read-only tmpfs holding a finished run
+    ({ro}/run, also at {run})."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a full and a read-only tmpfs needs root")
+    tmp = tmp_path_factory.mktemp("disks")
+    full, ro, run = tmp / "full", tmp / "ro", tmp / "run"
+    for d in (full, ro):
+        d.mkdir()
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(d)], capture_output=True).returncode:
+            pytest.skip("cannot mount a tmpfs here")
+    try:
+        argv = "evolve --generations 1 --pool 4 --games-per-pair 2 --no-validate --quiet --jobs 1 --out " + str(run)
+        assert main(argv.split()) == 0
+        shutil.copytree(run, ro / "run")
+        subprocess.run(["mount", "-o", "remount,ro", str(ro)], check=True)
+        with open(full / "filler", "wb", buffering=0) as f, contextlib.suppress(OSError):
+            while True:  # every free block taken
+                f.write(b"\0" * 4096)
+        yield {"full": full, "ro": ro, "run": run}
+    finally:
+        for d in (full, ro):
+            subprocess.run(["umount", str(d)], capture_output=True)
+
+
+@pytest.mark.parametrize("line,word", DISK_CASES, ids=[c[0][:60] for c in DISK_CASES])
+def test_a_full_or_read_only_disk_is_one_line_before_the_work(line, word, disks, capsys):
+    before = {k: _snapshot(Path(v)) for k, v in disks.items()}
+    code = main(line.format(**disks).split())
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err[-1500:]
+    assert word in lines[0], lines[0]
+    assert {k: _snapshot(Path(v)) for k, v in disks.items()} == before

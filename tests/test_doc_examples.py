@@ -156,6 +156,7 @@ def test_the_documentation_has_examples_to_run():
 def test_example(example: Example, tmp_path_factory):
     cwd = folder_for(example.path, tmp_path_factory)
     if example.kind == "file":
+        (cwd / example.file).parent.mkdir(parents=True, exist_ok=True)
         (cwd / example.file).write_text(example.text + "\n", encoding="utf-8")
     elif example.kind == "console":
         for command, expected in console_steps(example.text):

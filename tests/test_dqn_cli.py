@@ -4,6 +4,7 @@ hint, exact resume), and bad input: one stderr line, exit 2, no traceback, nothi
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 from pathlib import Path
 
@@ -107,6 +108,16 @@ def test_cli_train_json_and_eval_of_the_run(tmp_path, tiny_toml, cli_run, capsys
     report = json.loads(out)
     assert code == 0 and [a["spec"] for a in report["agents"]] == [str(cli_run), "random", "minimax"]
     assert sum(report["agents"][0][k] for k in ("wins", "draws", "losses")) == 20
+
+
+def test_a_plain_resume_keeps_the_runs_episodes_target(tmp_path, cli_run, capsys):
+    """--episodes of a new run is its saved target: `--resume` alone continues to it, not to the
+    config's default (50 000 for tic_tac_toe)."""
+    run = tmp_path / "run"
+    shutil.copytree(cli_run, run)
+    assert json.loads((run / "config.json").read_text())["episodes"] == 32
+    code, out, _ = run_cli(["train", "tic_tac_toe", "--resume", run, "--json"], capsys)
+    assert code == 0 and json.loads(out)["episodes"] == 32
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -52,10 +53,15 @@ def computed(run: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory) -> dict:
+def whole_run(tmp_path_factory) -> Path:
     run = tmp_path_factory.mktemp("faults") / "whole"
     assert main(["evolve", *ARGS, "--jobs", "1", "--out", str(run), "--quiet"]) == 0
-    return computed(run)
+    return run
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(whole_run) -> dict:
+    return computed(whole_run)
 
 
 def start(run: Path, *extra: str) -> subprocess.Popen:
@@ -165,6 +171,196 @@ def test_kill_9_leaves_no_worker_and_resumes_exactly(tmp_path, uninterrupted):
     proc.communicate(timeout=60)
     assert_all_gone(children)  # the workers notice that their parent is gone
     resume_and_compare(run, uninterrupted)
+
+
+def test_a_resumed_champion_belongs_to_the_last_generation(tmp_path, whole_run):
+    """A finished run extended by a generation and stopped before its new champion was chosen: the
+    next resume chooses it again instead of reporting the shorter run's."""
+    from evolution.loop import evolve
+
+    run = tmp_path / "run"
+    shutil.copytree(whole_run, run)
+    old = json.loads((run / "champion.json").read_text())
+    evolve(None, run, resume=True, overrides={"generations": 5, "jobs": 1}, finish=False)
+    assert json.loads((run / "champion.json").read_text()) == old  # stale: chosen after generation 3
+    assert main(["evolve", "--resume", str(run), "--jobs", "1", "--quiet"]) == 0
+    assert json.loads((run / "champion.json").read_text())["generation"] == 4 != old["generation"]
+
+
+def test_a_disk_filling_up_mid_run_ends_in_one_line_and_the_run_resumes(tmp_path, uninterrupted, monkeypatch, capsys):
+    """No space left while generation 2 is written: one line with the resume hint (exit 2), the
+    generations before it whole, and the resumed run ends where an uninterrupted one does."""
+    import errno
+
+    from evolution.runfolder import RunFolder
+
+    write = RunFolder.write_generation
+
+    def full_at_2(self, state, *a, **k):
+        if state.generation == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.generation_file(2)))
+        return write(self, state, *a, **k)
+
+    monkeypatch.setattr(RunFolder, "write_generation", full_at_2)
+    run = tmp_path / "run"
+    assert main(["evolve", *ARGS, "--jobs", "1", "--out", str(run), "--quiet"]) == 2
+    assert_one_line(capsys.readouterr().err, "No space left", "generations 0..1 are saved", f"--resume {run}")
+    monkeypatch.undo()
+    resume_and_compare(run, uninterrupted)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+FLAT, RANDOM_1 = str(ROOT / "decks" / "flat.toml"), str(ROOT / "decks" / "random_1.toml")
+# every other command with --jobs, each with more games than it can finish before it is killed
+YARDSTICK = str(ROOT / "decks" / "yardstick")
+LONG_COMMANDS = {
+    "matchups": ["matchups", YARDSTICK, "--games", "2000", "--jobs", "2"],
+    "advise": ["advise", FLAT, "--vs", YARDSTICK, "--games", "2000", "--rounds", "1", "--jobs", "2"],
+    "study": ["study", "racing", "{tmp}/study", "--deals", "2000", "--random-decks", "50", "--opponents", "20"]
+    + ["--jobs", "2"],
+    "report": ["report", "{run}", "--matchups", "2000", "--jobs", "2"],
+    "decks": ["decks", "{run}", "--validate", "--games", "20000", "--seed", "1", "--jobs", "2"],
+    "train": ["train", "gwent_lite", "--episodes", "10000000", "--games-per-batch", "256", "--selfplay-shards", "2"]
+    + ["--out", "{tmp}/train", "--jobs", "2"],
+    # a short best-response training, then a long evaluation map
+    "exploit": ["exploit", "gwent_lite", "random", "--out", "{tmp}/exploit", "--episodes", "64"]
+    + ["--random-pairings", "2000", "--deals", "50", "--jobs", "2"],
+}
+
+
+def _start_long(command: str, tmp_path: Path, run: Path, *extra: str) -> subprocess.Popen:
+    argv = [a.format(tmp=tmp_path, run=run) for a in LONG_COMMANDS[command]]
+    return subprocess.Popen(
+        [sys.executable, "-m", "deckopt", *argv, *extra],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's shell leaves it
+    )
+
+
+def _wait_for_workers(proc: subprocess.Popen, timeout: float = 120) -> list[psutil.Process]:
+    deadline = time.monotonic() + timeout
+    while len(workers(children := psutil.Process(proc.pid).children(recursive=True))) < 2:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no workers started"
+        time.sleep(0.05)
+    return children
+
+
+@pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
+def test_kill_9_of_any_command_leaves_no_worker(command, tmp_path, whole_run):
+    """kill -9 of the run's process: its loky workers (even one that never got a task) notice and
+    exit within seconds, whatever the command."""
+    proc = _start_long(command, tmp_path, whole_run)
+    try:
+        children = _wait_for_workers(proc)
+        proc.kill()
+        proc.wait(timeout=30)
+        assert_all_gone(children, within=5.0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize("command", ["matchups", "advise", "study", "report", "decks"])
+def test_ctrl_c_stops_any_command_in_one_line_and_leaves_no_worker(command, tmp_path, whole_run):
+    """A terminal's Ctrl-C (SIGINT to the whole process group) mid-map: exit 130, one line, no worker left."""
+    proc = _start_long(command, tmp_path, whole_run)
+    try:
+        children = _wait_for_workers(proc)
+        time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert_one_line(err, "interrupted")
+        assert_all_gone(children)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize("command", ["matchups", "advise", "study"])
+def test_stopped_workers_stop_any_command_in_one_line(command, tmp_path):
+    """kill -STOP of the workers: the command's task timeout ends it in one line, workers killed."""
+    proc = _start_long(command, tmp_path, tmp_path, "--task-timeout", "3")
+    try:
+        children = _wait_for_workers(proc)
+        time.sleep(0.5)  # past the workers' start
+        for w in workers(children):
+            w.suspend()
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 1, err
+        assert_one_line(err, "longer than 3 s")
+        assert_all_gone(children)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize("fault", ["ctrl-c", "stopped workers"])
+def test_exploit_s_evaluation_ends_in_one_line_and_leaves_no_worker(fault, tmp_path):
+    """exploit's evaluation map after its training (whose log lines come first, TensorFlow's too):
+    Ctrl-C ends it with exit 130, stopped workers with its task timeout (exit 1), each in one last
+    line, no traceback, no worker left."""
+    proc = _start_long("exploit", tmp_path, tmp_path, "--task-timeout", "3")
+    try:
+        children = _wait_for_workers(proc)
+        time.sleep(0.5)  # past the workers' start
+        if fault == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            for w in workers(children):
+                w.suspend()
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == (130 if fault == "ctrl-c" else 1), err
+        assert "Traceback" not in err, err
+        last = [line for line in err.splitlines() if line.strip()][-1]
+        assert ("interrupted" if fault == "ctrl-c" else "longer than 3 s") in last, err
+        assert_all_gone(children)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_ctrl_z_longer_than_the_task_timeout_is_no_failure(tmp_path):
+    """The whole run stopped (Ctrl-Z) for longer than the task timeout, then continued: nothing is
+    wrong, so the run finishes."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "deckopt",
+            "matchups",
+            YARDSTICK,
+            "--games",
+            "600",
+            "--jobs",
+            "2",
+            "--task-timeout",
+            "15",  # a worker's start on a loaded machine takes seconds: a margin over it
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+    try:
+        busy = workers(_wait_for_workers(proc))
+        while sum(w.cpu_times().user for w in busy) < 3:  # playing, past their start
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.1)
+        os.killpg(proc.pid, signal.SIGSTOP)
+        time.sleep(20)
+        os.killpg(proc.pid, signal.SIGCONT)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 @pytest.mark.parametrize("quiet", [True, False], ids=["quiet", "progress"])

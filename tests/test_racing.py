@@ -125,6 +125,7 @@ def test_study_racing_cli_on_a_stored_ground_truth(tmp_path, capsys):
     store = np.round(np.clip(rng.normal(np.linspace(0.3, 0.7, 8)[:, None, None], 0.3, (8, 2, 30)), 0, 1) * 4) / 4
     np.savez(tmp_path / "truth.npz", store=store)
     args = ["study", "racing", str(tmp_path), "--kept", "3", "--fixed-games", "8,40", "--rounds", "5"]
+    args += ["--opponents", "2", "--deals", "30"]  # what the stored ground truth holds
     assert main([*args, "--z", "1", "--margin", "0,0.02", "--se", "plain,strata", "--replicates", "5"]) == 0
     out = capsys.readouterr().out
     assert "regret" in out and (tmp_path / "racing.png").is_file()

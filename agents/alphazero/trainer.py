@@ -36,7 +36,7 @@ from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
 from agents.learning.replay import ReplayBuffer
 from agents.learning.seating import MIRRORS
 from agents.search.evaluators import network_evaluator
-from agents.search.puct import search_roots
+from agents.search.puct import BatchAbandoned, search_roots
 from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]
@@ -80,9 +80,10 @@ def random_opening(state, max_moves: int, rng: np.random.Generator):
     return state
 
 
-def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator) -> SelfPlayBatch:
+def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator, should_stop=None) -> SelfPlayBatch:
     """`games_per_batch` games in lock-step, every searched decision recorded (after a random
-    opening of up to `random_opening_moves` moves, which is not)."""
+    opening of up to `random_opening_moves` moves, which is not). `should_stop()`, asked before each
+    move and during its searches, abandons the batch (BatchAbandoned)."""
     c = config
     states = [game.new_initial_state(np.random.default_rng(int(rng.integers(2**63)))) for _ in range(c.games_per_batch)]
     if c.random_opening_moves:  # drawn only when asked for, so that earlier runs reproduce
@@ -93,6 +94,8 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator)
         live = [g for g, s in enumerate(states) if not s.is_terminal()]
         if not live:
             break
+        if should_stop is not None and should_stop():
+            raise BatchAbandoned
         search = []
         for g in live:
             legal = states[g].legal_actions()
@@ -105,7 +108,16 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator)
         rngs = [np.random.default_rng(int(rng.integers(2**63))) for _ in search]
         roots = [states[g] for g in search]
         obs_rows.append(game.observations(roots))
-        nodes = search_roots(roots, evaluate, c.simulations, c.c_puct, rngs, c.dirichlet_alpha, c.dirichlet_fraction)
+        nodes = search_roots(
+            roots,
+            evaluate,
+            c.simulations,
+            c.c_puct,
+            rngs,
+            c.dirichlet_alpha,
+            c.dirichlet_fraction,
+            should_stop=should_stop,
+        )
         for g, s, node in zip(search, roots, nodes):
             n = node.n
             pi = n / n.sum()
@@ -170,6 +182,7 @@ class AlphaZeroLearner:
             raise UserError(f"conv_channels: the observation of {g.name} is not board planes; leave it empty")
         init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
+        self.should_stop = None  # set by the training loop: a batch of long searches can be abandoned
         self.features, feature_size = feature_function(c.input_features, g.name)
         self.model = build_network(g, c, g.observation_size + feature_size)
         if c.init_model:
@@ -194,7 +207,12 @@ class AlphaZeroLearner:
     def step(self) -> dict:
         c = self.config
         t0 = time.perf_counter()
-        b = self_play(self.game, self.evaluate, c, self.rng)
+        before = self.rng.bit_generator.state
+        try:
+            b = self_play(self.game, self.evaluate, c, self.rng, self.should_stop)
+        except BatchAbandoned:
+            self.rng.bit_generator.state = before  # as if the batch had never started: resume stays exact
+            raise
         decisions = len(b.zs)
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()

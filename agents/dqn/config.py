@@ -13,6 +13,10 @@ from typing import Any
 
 from agents.learned import ACTIVATIONS
 from agents.learning.config import (
+    MAX_GAMES_PER_BATCH,
+    MAX_REPLAY,
+    MAX_STEPS,
+    MAX_UNITS,
     LearnerConfig,
     check_learner_config,
     linear_schedule,
@@ -28,7 +32,7 @@ class DQNConfig(LearnerConfig):
 
     # the network (the ancestor's: 3 x 200 ReLU, tanh output, Adam, MSE on the taken action)
     hidden_layers: list[int] = setting(
-        factory=lambda: [200, 200, 200], help="units of each hidden layer", metavar="N,N,..."
+        factory=lambda: [200, 200, 200], help="units of each hidden layer", metavar="N,N,...", maximum=MAX_UNITS
     )
     activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
     output_activation: str = setting("tanh", "activation of the Q-value layer", choices=ACTIVATIONS)
@@ -38,7 +42,9 @@ class DQNConfig(LearnerConfig):
     learning_rate_decay_episodes: int = setting(0, "episodes of the learning-rate decay (0: constant)", metavar="N")
     gamma: float = setting(0.95, "discount of the Monte-Carlo returns, in (0, 1]", metavar="G")
     episodes: int = setting(50_000, "episodes of a run when no other budget is given", flag=False)
-    games_per_batch: int = setting(128, "games played in lock-step per self-play phase", metavar="N")
+    games_per_batch: int = setting(
+        128, "games played in lock-step per self-play phase", metavar="N", maximum=MAX_GAMES_PER_BATCH
+    )
     # a shard is a lock-step batch of its own, seeded from the run's generator: how the games are
     # split fixes the results, which worker process plays a shard does not
     selfplay_shards: int = setting(
@@ -46,10 +52,11 @@ class DQNConfig(LearnerConfig):
         "split each self-play phase into N lock-step shards of games with seeds of their own, played by "
         "`deckopt train --jobs` worker processes (results depend on N, never on --jobs); 1: one batch",
         metavar="N",
+        maximum=MAX_GAMES_PER_BATCH,
     )
-    updates_per_batch: int = setting(8, "Adam steps after each self-play phase", metavar="N")
-    batch_size: int = setting(256, "replay samples per Adam step", metavar="N")
-    replay_size: int = setting(50_000, "capacity of the replay buffer (decisions)", metavar="N")
+    updates_per_batch: int = setting(8, "Adam steps after each self-play phase", metavar="N", maximum=MAX_STEPS)
+    batch_size: int = setting(256, "replay samples per Adam step", metavar="N", maximum=MAX_GAMES_PER_BATCH)
+    replay_size: int = setting(50_000, "capacity of the replay buffer (decisions)", metavar="N", maximum=MAX_REPLAY)
     min_replay: int = setting(1_000, "no training before the replay holds this many decisions", metavar="N")
     # exploration: linear from start to end over decay episodes, then constant
     epsilon_start: float = setting(1.0, "exploration rate at the start", metavar="E")

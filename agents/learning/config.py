@@ -9,9 +9,18 @@ from dataclasses import dataclass
 
 from agents.learned import ACTIVATIONS
 from games import game_class
-from games.config import config_from_dict, need, read_settings, setting
+from games.config import check_maximums, config_from_dict, need, read_settings, setting
 
 MAX_SEED = 2**32 - 1  # numpy's seeds
+# bounds of the learners' sizes (`setting(maximum=...)`): far beyond any useful run, well below what
+# exhausts a machine's memory or runs for days; stated in each flag's help
+MAX_TF_THREADS = 256
+MAX_UNITS = 4096  # units of a hidden layer, channels of a convolution (at most games.config.MAX_ITEMS layers)
+MAX_GAMES_PER_BATCH = 65_536  # games in lock-step, samples of an Adam step, self-play shards
+MAX_REPLAY = 2_000_000  # decisions a replay buffer or reservoir holds (preallocated)
+MAX_STEPS = 10_000  # Adam steps or epochs after each batch
+MAX_SIMULATIONS = 100_000  # PUCT simulations per move: a self-play batch must end for Ctrl-C to save
+MAX_EVAL_GAMES = 1_000_000
 
 
 # --- configs -----------------------------------------------------------------------------------
@@ -23,12 +32,14 @@ class LearnerConfig:
     game_config: dict = setting(
         factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
     )
-    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N")
+    eval_games: int = setting(200, "evaluation games per baseline, seats rotated", metavar="N", maximum=MAX_EVAL_GAMES)
     eval_opponents: list[str] = setting(
         factory=lambda: ["random", "heuristic"], help="baselines of the evaluation (agent specs)", metavar="SPEC,..."
     )
     checkpoint_minutes: float = setting(5.0, "minutes between checkpoints", metavar="M")
-    tf_threads: int = setting(1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N")
+    tf_threads: int = setting(
+        1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N", maximum=MAX_TF_THREADS
+    )
 
 
 def opponent_mix_setting(whose: str = "learner's"):
@@ -76,6 +87,7 @@ def check_learner_config(config, at_least_one: Iterable[str] = (), at_least_zero
     )
     for name in ("episodes", "games_per_batch", "eval_games", "tf_threads", *at_least_one):
         need(getattr(config, name) >= 1, f"{name} must be >= 1, got {getattr(config, name)}")
+    check_maximums(config)
     for name in ("eval_every", *at_least_zero):
         need(getattr(config, name) >= 0, f"{name} must be >= 0, got {getattr(config, name)}")
     need(config.checkpoint_minutes >= 0, f"checkpoint_minutes must be >= 0, got {config.checkpoint_minutes}")

@@ -34,6 +34,7 @@ from agents.learning.runfolder import (
     one_line,
     read_checkpoint,
 )
+from agents.search.puct import BatchAbandoned  # what a learner's step() raises when stopped inside
 from games import Game, UserError
 from games.config import config_to_dict
 
@@ -61,7 +62,9 @@ class Learner(Protocol):
 
     def step(self) -> dict:
         """One batch of self-play and training: the COLUMNS' values, "loss", "trained" (whether it
-        updated), "decisions" (of the batch) and "selfplay_seconds"."""
+        updated), "decisions" (of the batch) and "selfplay_seconds". A learner whose batches are long may
+        read `should_stop` (set by the loop) during it and raise `BatchAbandoned`, its state untouched:
+        the run then stops as after the last batch."""
 
     def status(self) -> str:
         """The learner's part of a log line, e.g. "loss 0.1234"."""
@@ -284,11 +287,16 @@ def train_learner(
         if not resume:  # at once: a run killed before its first periodic checkpoint still resumes
             _save_checkpoint(run, learner, last_eval, clock)
         last_checkpoint = time.perf_counter()
+        learner.should_stop = should_stop
         while True:
             stopped_by = stop_reason(learner.episodes, target, clock.session(), minutes, should_stop)
             if stopped_by:
                 break
-            info = learner.step()  # self-play -> buffers -> updates
+            try:
+                info = learner.step()  # self-play -> buffers -> updates
+            except BatchAbandoned:  # stopped inside a long batch: the state is the last batch's
+                stopped_by = "interrupt"
+                break
             refuse_divergence(info, learner.episodes, out)
             row = _row(learner, info, clock.total())
             evaluated = next_eval is not None and learner.episodes >= next_eval

@@ -19,6 +19,7 @@ import contextlib
 import csv
 import io
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -29,7 +30,13 @@ from agents.learned import NumpyNetwork, npz_bytes
 from agents.learning.keras_helpers import ScalarWriter, save_keras_atomic
 from games import UserError
 from games.config import config_from_dict, config_to_dict, read_settings
-from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
+from games.fileio import (
+    atomic_write_bytes,
+    atomic_write_json,
+    atomic_write_text,
+    check_npz_sizes,
+    check_writable_dir,
+)
 
 CHECKPOINT = Path("checkpoints") / "checkpoint.npz"
 # what a run folder holds before its first checkpoint: such a folder may be started afresh
@@ -41,7 +48,7 @@ def default_run_dir(game_name: str) -> Path:
 
 
 def _check_writable(folder: Path) -> None:
-    """UserError unless `folder` exists as a writable folder or can be made (no side effects)."""
+    """UserError unless `folder` exists as a writable folder or can be made (nothing is left behind)."""
     probe = folder
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
@@ -49,6 +56,7 @@ def _check_writable(folder: Path) -> None:
         raise UserError(f"run folder {folder}: {probe} is a file, not a folder")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise UserError(f"run folder {folder}: {probe} is not writable")
+    check_writable_dir(folder, "run folder")  # and has room: a full disk takes an empty file but no checkpoint
 
 
 def check_new_run_dir(out: Path) -> None:
@@ -227,11 +235,18 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
 def read_checkpoint(path: Path) -> tuple[dict, dict]:
     """(state, arrays) of a checkpoint file; UserError in one line if it cannot be read."""
     try:
+        check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as data:
             state = json.loads(str(data["state"][()]))
             arrays = {name: data[name] for name in data.files if name != "state"}
         if not isinstance(state, dict) or not {"rows", "last_eval", "seconds"} <= set(state):
             raise ValueError("no training state in it")
+        for key in ("episodes", "updates"):  # counts a resume continues from
+            value = state.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{key} {value!r}")
+        if not (isinstance(state["seconds"], (int, float)) and 0 <= state["seconds"] < math.inf):
+            raise ValueError(f"seconds {state['seconds']!r}")
     except Exception as exc:  # truncated, corrupt, or not a checkpoint at all
         raise UserError(f"cannot resume from {path}: the checkpoint is damaged ({one_line(exc)})") from None
     return state, arrays

@@ -8,6 +8,10 @@ from typing import Any
 
 from agents.learned import ACTIVATIONS
 from agents.learning.config import (
+    MAX_GAMES_PER_BATCH,
+    MAX_REPLAY,
+    MAX_STEPS,
+    MAX_UNITS,
     POLICY_GAME_DEFAULTS,
     LearnerConfig,
     check_learner_config,
@@ -24,7 +28,10 @@ class NFSPConfig(LearnerConfig):
     """Neural Fictitious Self-Play (Heinrich & Silver 2016): best response + average policy."""
 
     hidden_layers: list[int] = setting(
-        factory=lambda: [128, 128], help="units of each hidden layer (both networks)", metavar="N,N,..."
+        factory=lambda: [128, 128],
+        help="units of each hidden layer (both networks)",
+        metavar="N,N,...",
+        maximum=MAX_UNITS,
     )
     activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
     rl_learning_rate: float = setting(1e-3, "Adam learning rate of the best-response Q-network", metavar="LR")
@@ -34,11 +41,19 @@ class NFSPConfig(LearnerConfig):
         0.1, "eta: probability that a player follows the best response for a whole game", metavar="ETA"
     )
     episodes: int = setting(100_000, "episodes of a run when no other budget is given", flag=False)
-    games_per_batch: int = setting(64, "games played in lock-step per self-play phase", metavar="N")
-    updates_per_batch: int = setting(8, "Adam steps of each network after each self-play phase", metavar="N")
-    batch_size: int = setting(128, "samples per Adam step (each network)", metavar="N")
-    rl_replay_size: int = setting(50_000, "capacity of the circular replay of transitions", metavar="N")
-    sl_reservoir_size: int = setting(100_000, "capacity of the reservoir of best-response actions", metavar="N")
+    games_per_batch: int = setting(
+        64, "games played in lock-step per self-play phase", metavar="N", maximum=MAX_GAMES_PER_BATCH
+    )
+    updates_per_batch: int = setting(
+        8, "Adam steps of each network after each self-play phase", metavar="N", maximum=MAX_STEPS
+    )
+    batch_size: int = setting(128, "samples per Adam step (each network)", metavar="N", maximum=MAX_GAMES_PER_BATCH)
+    rl_replay_size: int = setting(
+        50_000, "capacity of the circular replay of transitions", metavar="N", maximum=MAX_REPLAY
+    )
+    sl_reservoir_size: int = setting(
+        100_000, "capacity of the reservoir of best-response actions", metavar="N", maximum=MAX_REPLAY
+    )
     min_replay: int = setting(1_000, "no training before both memories hold this many samples", metavar="N")
     target_update_every: int = setting(200, "Adam steps between copies of the Q-network to its target", metavar="N")
     epsilon_start: float = setting(0.1, "exploration of the best response at the start", metavar="E")

@@ -8,6 +8,9 @@ from typing import Any
 
 from agents.learned import ACTIVATIONS
 from agents.learning.config import (
+    MAX_GAMES_PER_BATCH,
+    MAX_STEPS,
+    MAX_UNITS,
     POLICY_GAME_DEFAULTS,
     LearnerConfig,
     check_learner_config,
@@ -23,7 +26,10 @@ class PPOConfig(LearnerConfig):
     """Proximal Policy Optimization (clipped objective, GAE) by lock-step self-play."""
 
     hidden_layers: list[int] = setting(
-        factory=lambda: [128, 128], help="units of each hidden layer (actor and critic)", metavar="N,N,..."
+        factory=lambda: [128, 128],
+        help="units of each hidden layer (actor and critic)",
+        metavar="N,N,...",
+        maximum=MAX_UNITS,
     )
     activation: str = setting("tanh", "activation of the hidden layers", choices=ACTIVATIONS)
     learning_rate: float = setting(2.5e-4, "Adam learning rate (at the start)", metavar="LR")
@@ -32,9 +38,11 @@ class PPOConfig(LearnerConfig):
     gamma: float = setting(1.0, "discount, in (0, 1]", metavar="G")
     gae_lambda: float = setting(0.95, "lambda of the generalized advantage estimate, in [0, 1]", metavar="L")
     episodes: int = setting(100_000, "episodes of a run when no other budget is given", flag=False)
-    games_per_batch: int = setting(128, "games played in lock-step per rollout", metavar="N")
-    update_epochs: int = setting(4, "passes over each rollout", metavar="N")
-    minibatch_size: int = setting(256, "decisions per Adam step", metavar="N")
+    games_per_batch: int = setting(
+        128, "games played in lock-step per rollout", metavar="N", maximum=MAX_GAMES_PER_BATCH
+    )
+    update_epochs: int = setting(4, "passes over each rollout", metavar="N", maximum=MAX_STEPS)
+    minibatch_size: int = setting(256, "decisions per Adam step", metavar="N", maximum=MAX_GAMES_PER_BATCH)
     clip_coef: float = setting(0.2, "clip range of the probability ratio (and of the value)", metavar="C")
     clip_vloss: bool = setting(True, "clip the value loss as CleanRL does")
     norm_adv: bool = setting(True, "normalise the advantages of each minibatch")

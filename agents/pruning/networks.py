@@ -12,12 +12,14 @@ memoised by input, since the schedule asks the same questions at every move.
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from games import UserError
+from games.fileio import check_npz_sizes
 
 ITER_SCALE = 1000.0
 ARM_SCALE = 50.0
@@ -100,7 +102,8 @@ def load(name_or_path) -> PruningNetworks:
     if not path.is_file():
         raise UserError(f"pruning networks {text!r}: no such file {path} (make them: deckopt train-pruning)")
     try:
-        with np.load(path) as z:
+        check_npz_sizes(path)
+        with np.load(path, allow_pickle=False) as z:
             mlps = []
             for name in ("safety", "probability"):
                 n = sum(1 for k in z.files if k.startswith(f"{name}_w"))
@@ -111,5 +114,5 @@ def load(name_or_path) -> PruningNetworks:
                 mlps.append(MLP(ws, bs))
             meta = {k[5:]: z[k].tolist() for k in z.files if k.startswith("meta_")}
             return PruningNetworks(mlps[0], mlps[1], int(z["max_iterations"]), int(z["max_arms"]), meta)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
         raise UserError(f"pruning networks {text!r}: not a pruning-networks file ({exc})") from None

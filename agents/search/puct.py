@@ -31,13 +31,19 @@ lost.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from agents.search.evaluators import Evaluate
 from agents.search.solver import has_hidden_information, loses, settle, wins
 from games import State
+
+
+class BatchAbandoned(Exception):
+    """A search (or a learner's `step()`, agents/learning/loop.py) stopped by its `should_stop` before
+    it was done (a batch that can run for minutes: AlphaZero's searches); the learner's state,
+    generator included, is as before it."""
 
 
 class Node:
@@ -135,6 +141,11 @@ def puct_search(states: Sequence[State], evaluate: Evaluate, *args, **kwargs) ->
     return [root.n.copy() for root in search_roots(states, evaluate, *args, **kwargs)]
 
 
+#: simulations between two looks at `should_stop` (a look is a function call; a simulation of a
+#: lock-step batch takes a millisecond or more)
+STOP_CHECK_EVERY = 16
+
+
 def search_roots(
     states: Sequence[State],
     evaluate: Evaluate,
@@ -145,10 +156,12 @@ def search_roots(
     dirichlet_fraction: float = 0.0,
     batched: bool = True,
     solve: bool = False,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[Node]:
     """The root node of each state's tree after `simulations` simulations; `rngs[i]` draws state
     i's worlds and root noise. `solve=True` proves values where a state has no hidden information
-    (see the module's docstring; `best_action` reads a root)."""
+    (see the module's docstring; `best_action` reads a root). `should_stop()`, asked every
+    STOP_CHECK_EVERY simulations, abandons the search (BatchAbandoned)."""
     players = [s.current_player for s in states]
     hidden = [has_hidden_information(s) for s in states]
     proving = [solve and not h for h in hidden]
@@ -176,7 +189,9 @@ def search_roots(
             root._mask = None
         roots.append(_open(root, s) if proving[i] else root)
     c = c_puct
-    for _ in range(simulations):
+    for k in range(simulations):
+        if should_stop is not None and k % STOP_CHECK_EVERY == 0 and should_stop():
+            raise BatchAbandoned
         pending = []  # (path, parent, action, leaf state, tree)
         for i in range(len(states)):
             if roots[i].solved is not None:  # proven: nothing left to learn

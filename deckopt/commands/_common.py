@@ -6,6 +6,8 @@ import dataclasses
 import json
 import sys
 
+from evolution.config import MAX_GAMES_PER_PAIR
+from evolution.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from games import GAME_NAMES
 from games.errors import UserError
 
@@ -43,6 +45,47 @@ seed_int = int_at_least(0, MAX_SEED)
 MAX_GAMES = 100_000_000
 game_count = int_at_least(1, MAX_GAMES)
 positive_int = int_at_least(1)
+#: games of one pairing of decks (evolution.config.MAX_GAMES_PER_PAIR: a pairing is one batch in memory)
+pair_games = int_at_least(1, MAX_GAMES_PER_PAIR)
+pair_games_or_none = int_at_least(0, MAX_GAMES_PER_PAIR)
+MAX_PAIR_TEXT = f"{MAX_GAMES_PER_PAIR:,}".replace(",", " ")
+#: positions, bandits, epochs and the like of one command: beyond this a typo, not a plan
+MAX_COUNT = 1_000_000
+count = int_at_least(1, MAX_COUNT)
+count_or_none = int_at_least(0, MAX_COUNT)
+pair_deals = int_at_least(1, MAX_GAMES_PER_PAIR // 2)
+#: worker processes of a command's parallel map (evolution.parallel.MAX_JOBS)
+job_count = int_at_least(1, MAX_JOBS)
+JOBS_HELP = f"worker processes, 1-{MAX_JOBS}"
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds > 0 and at most a day, else a one-line error."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_TASK_TIMEOUT):
+        raise argparse.ArgumentTypeError(f"expected seconds > 0 and <= {MAX_TASK_TIMEOUT:g}, got {text!r}")
+    return value
+
+
+def worker_args(parser, default_jobs: int = 1, what: str = "") -> None:
+    """--jobs and --task-timeout: the one worker policy of every command with a parallel map."""
+    parser.add_argument(
+        "--jobs", type=job_count, default=default_jobs, metavar="J", help=f"{what}{JOBS_HELP} (default {default_jobs})"
+    )
+    parser.add_argument(
+        "--task-timeout",
+        type=seconds,
+        default=DEFAULT_TASK_TIMEOUT,
+        metavar="SECONDS",
+        help=f"{what}seconds one work unit (a few hundred games) may take before the command stops with an "
+        f"error: a stopped or hung worker (default {DEFAULT_TASK_TIMEOUT:g})",
+    )
 
 
 class Progress:
@@ -176,8 +219,17 @@ def make_game(args):
         config["num_players"] = args.players
     for item in getattr(args, "set", None) or []:
         key, value = _setting(item)
-        if key in config or key in ("decks", "rules"):
-            raise UserError(f"--set {key}: give it once (decks and rules come from --deck)")
+        if key == "num_players":
+            fixed = "num_players" not in {f.name for f in dataclasses.fields(games.game_class(args.game).config_class)}
+            raise UserError(
+                f"--set num_players: {args.game} has a fixed number of players"
+                if fixed
+                else "--set num_players: give the number of players as --players N"
+            )
+        if key in ("decks", "rules"):
+            raise UserError(f"--set {key}: decks and their rules come from --deck FILE")
+        if key in config:
+            raise UserError(f"--set {key}: given twice")
         config[key] = value
     if getattr(args, "deck", None):
         if args.game != "gwent_lite":

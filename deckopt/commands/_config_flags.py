@@ -14,6 +14,8 @@ import math
 import types
 import typing
 
+from games.config import MAX_ITEMS
+
 _DEST_PREFIX = "cfg__"
 
 
@@ -56,6 +58,16 @@ def _default_text(f) -> str:
     return f" (default: {value})"
 
 
+def _maximum_text(meta, tp) -> str:
+    """The bound of a setting with a `maximum` (games.config.setting), for its help."""
+    if "maximum" not in meta:
+        return ""
+    top = f"{meta['maximum']:,}".replace(",", " ")
+    if typing.get_origin(tp) in (list, tuple) or tp in (list, tuple):
+        return f"; each at most {top}, at most {MAX_ITEMS} of them"
+    return f"; at most {top}"
+
+
 def add_config_flags(parser: argparse.ArgumentParser, cls, skip=(), show_defaults: bool = False) -> None:
     """Add one flag per helped field of `cls` (not in `skip`) to `parser`. `show_defaults` appends
     the dataclass default to each help text (off where defaults depend on more, e.g. per game)."""
@@ -67,7 +79,8 @@ def add_config_flags(parser: argparse.ArgumentParser, cls, skip=(), show_default
         tp = _unwrap_optional(hints[f.name])
         flag = "--" + f.name.replace("_", "-")
         dest = _DEST_PREFIX + f.name
-        help_text = meta["help"] + (_default_text(f).replace("%", "%%") if show_defaults else "")
+        help_text = meta["help"] + _maximum_text(meta, tp)
+        help_text += _default_text(f).replace("%", "%%") if show_defaults else ""
         kwargs = {"dest": dest, "default": None, "help": help_text}
         if tp is bool:
             # both --x and --no-x: a per-game default may be either (e.g. Connect Four mirrors by default)

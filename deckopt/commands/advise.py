@@ -5,7 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
+from deckopt.commands._common import (
+    MAX_PAIR_TEXT,
+    Progress,
+    count,
+    int_at_least,
+    pair_games,
+    pair_games_or_none,
+    positive_int,
+    print_json,
+    seed_int,
+    worker_args,
+)
 
 _non_negative = int_at_least(0)
 
@@ -34,10 +45,11 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--games",
-        type=positive_int,
+        type=pair_games,
         default=160,
         metavar="N",
-        help="most mirrored games a change plays against each field deck (default 160; a multiple of 2 x --rounds)",
+        help="most mirrored games a change plays against each field deck (default 160; a multiple of 2 x "
+        f"--rounds; at most {MAX_PAIR_TEXT})",
     )
     p.add_argument(
         "--step",
@@ -47,24 +59,24 @@ def register(sub) -> None:
         help="largest change of one card's power: moves of 1..K units between two cards, raises and lowers by "
         "1..K (default: any size)",
     )
-    p.add_argument("--rounds", type=positive_int, default=8, metavar="R", help="racing rounds (default 8)")
+    p.add_argument("--rounds", type=count, default=8, metavar="R", help="racing rounds (default 8)")
     p.add_argument(
         "--contribution-games",
-        type=_non_negative,
+        type=pair_games_or_none,
         default=40,
         metavar="N",
         help="mirrored games per field deck for each card's contribution (default 40; 0 skips them)",
     )
-    p.add_argument("--top", type=positive_int, default=10, metavar="K", help="changes shown (default 10)")
+    p.add_argument("--top", type=count, default=10, metavar="K", help="changes shown (default 10)")
     p.add_argument(
         "--check",
-        type=_non_negative,
+        type=pair_games_or_none,
         default=0,
         metavar="N",
         help="re-measure the top change with N fresh mirrored games per field deck (seed + 1)",
     )
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every deal (default 0)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes (default 1)")
+    worker_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=run)
 
@@ -92,8 +104,18 @@ def run(args: argparse.Namespace) -> int:
     agent = fit.build_agent(args.agent, rules, seed=args.seed)
     field_cards = [d.cards for d in field]
     try:
-        with Mapper(args.jobs) as pmap, Progress() as bar:
-            advice = advise(deck.cards, field_cards, rules, agent, pmap, args.seed, config, progress=bar)
+        with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
+            advice = advise(
+                deck.cards,
+                field_cards,
+                rules,
+                agent,
+                pmap,
+                args.seed,
+                config,
+                progress=bar,
+                constraints=deck.constraints,
+            )
             advice["agent"] = args.agent
             if args.check and advice["candidates"]:
                 top = advice["candidates"][0]

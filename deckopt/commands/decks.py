@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
+from deckopt.commands._common import (
+    JOBS_HELP,
+    Progress,
+    count,
+    int_at_least,
+    job_count,
+    pair_games,
+    print_json,
+    seed_int,
+)
 
 _non_negative = int_at_least(0)
 
@@ -25,7 +34,7 @@ def register(sub) -> None:
     p.add_argument("--generation", type=_non_negative, metavar="N", help="only generation N (its top 10 unless --top)")
     p.add_argument(
         "--top",
-        type=positive_int,
+        type=count,
         metavar="K",
         help="the K best decks of each generation shown (default 1; 10 with --generation)",
     )
@@ -51,7 +60,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--games",
-        type=positive_int,
+        type=pair_games,
         metavar="N",
         help="--validate: games against each reference deck, even (default: the run's, 2000 in new runs)",
     )
@@ -62,7 +71,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--matchups",
-        type=positive_int,
+        type=pair_games,
         metavar="N",
         help="gwent_lite: play the champion and the last generations' best decks against the reference decks, "
         "N games per pair (even), and write matchups.csv/json/png into the run folder",
@@ -74,7 +83,9 @@ def register(sub) -> None:
         help="--validate: another run's champion (or a deck file) played on the same deals; adds the paired "
         "difference, champion minus baseline",
     )
-    p.add_argument("--jobs", type=positive_int, metavar="J", help="--validate: worker processes (default: the run's)")
+    p.add_argument(
+        "--jobs", type=job_count, metavar="J", help=f"--validate, --matchups: {JOBS_HELP} (default: the run's)"
+    )
     p.set_defaults(func=run)
 
 
@@ -93,6 +104,10 @@ def run(args: argparse.Namespace) -> int:
         check_export_path(args.export, args.force)
     if args.validate and args.games is not None and args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
+    if args.matchups is not None or (args.validate and r.config.game != "gwent_lite"):
+        from games.fileio import check_writable_dir
+
+        check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
     if args.matchups is not None and (args.matchups % 2 or r.config.game != "gwent_lite"):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
     if args.archive:

@@ -10,8 +10,8 @@ from deckopt.commands._common import (
     Progress,
     game_config_args,
     game_count,
+    int_at_least,
     make_game,
-    positive_int,
     print_json,
     seed_int,
 )
@@ -40,12 +40,12 @@ def register(sub) -> None:
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")
     p.add_argument(
         "--perfect",
-        type=positive_int,
+        type=int_at_least(1, 100_000),
         default=0,
         metavar="N",
         help="also check against perfect play: connect_four, N positions solved exactly (does the move keep the "
         "outcome?); exploding_kittens with --set open_hands=true, N games against exact and the value the "
-        "agent's decisions give up (its shortfall from the game value)",
+        "agent's decisions give up (its shortfall from the game value); at most 100 000",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     game_config_args(p)

@@ -108,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     from evolution.loop import evolve
     from evolution.parallel import WorkerFailure
     from games.errors import UserError
+    from games.fileio import DISK_ERRORS
 
     flags = _settings(args)
     if args.resume:
@@ -136,6 +137,12 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
             print(f"deckopt evolve: error: {exc}; {_saved(out)}", file=sys.stderr, flush=True)
             return 1
+        except OSError as exc:  # the disk filled up during the run: what was saved stays whole
+            if exc.errno not in DISK_ERRORS:
+                raise
+            bar.close()
+            print(f"deckopt evolve: error: cannot write: {exc.strerror}; {_saved(out)}", file=sys.stderr, flush=True)
+            return 2
     _print_summary(summary, args.json)
     return 0
 

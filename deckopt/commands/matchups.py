@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import Progress, game_count, positive_int, print_json, seed_int
+from deckopt.commands._common import MAX_PAIR_TEXT, Progress, pair_games, print_json, seed_int, worker_args
 
 
 def register(sub) -> None:
@@ -25,11 +25,15 @@ def register(sub) -> None:
         "--agent", default="pretrained", metavar="SPEC", help="the agent playing every seat (default pretrained)"
     )
     p.add_argument(
-        "--games", type=game_count, default=200, metavar="N", help="mirrored games per pair, even (default 200)"
+        "--games",
+        type=pair_games,
+        default=200,
+        metavar="N",
+        help=f"mirrored games per pair, even, at most {MAX_PAIR_TEXT} (default 200)",
     )
     p.add_argument("--out", metavar="DIR", help="write matchups.csv, matchups.json and matchups.png here")
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every deal (default 0)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes (default 1)")
+    worker_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=run)
 
@@ -55,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         check_writable_dir(args.out, "output folder (--out)")  # before the games
     agent = fit.build_agent(args.agent, rules, seed=args.seed)
     try:
-        with Mapper(args.jobs) as pmap, Progress() as bar:
+        with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
             table = play_matchups(decks, rules, agent, pmap, args.games, args.seed, field, args.agent, progress=bar)
     except WorkerFailure as exc:
         print(f"deckopt matchups: error: {exc}", file=sys.stderr)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from deckopt.commands._common import int_at_least, print_json
+from deckopt.commands._common import MAX_COUNT, int_at_least, print_json, seed_int
 from games.errors import UserError
+from games.fileio import check_writable_dir
 
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "agents" / "pretrained"
 
@@ -25,12 +26,24 @@ def register(subparsers) -> None:
     )
     p.add_argument("--arms", choices=["uniform", "bimodal", "both"], default="both", help="arm-mean distribution")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder of the .npz files (default: the shipped ones)")
-    p.add_argument("--seed", type=int_at_least(0), default=0, help="root seed (default 0)")
-    p.add_argument("--simulations", type=int_at_least(10), default=1000, help="bandits per arm count (default 1000)")
-    p.add_argument("--epochs", type=int_at_least(1), default=300, help="training epochs (default 300)")
+    p.add_argument("--seed", type=seed_int, default=0, help="root seed (default 0)")
+    p.add_argument(
+        "--simulations",
+        type=int_at_least(10, MAX_COUNT),
+        default=1000,
+        help="bandits per arm count, at most 1 000 000 (default 1000)",
+    )
+    p.add_argument(
+        "--epochs", type=int_at_least(1, 100_000), default=300, help="training epochs, at most 100 000 (default 300)"
+    )
     p.add_argument("--bimodal", default=None, help="w0,m0,sd0,w1,m1,sd1: skip the self-play fit")
     p.add_argument("--fit-spec", default="mcts:300", help="MCTS of the self-play fit (default mcts:300)")
-    p.add_argument("--fit-games", type=int_at_least(1), default=4, help="self-play games per card game (default 4)")
+    p.add_argument(
+        "--fit-games",
+        type=int_at_least(1, 10_000),
+        default=4,
+        help="self-play games per card game, at most 10 000 (default 4)",
+    )
     p.add_argument("--datasets", action="store_true", help="also save the datasets as OUT/pruning_ARMS_data.npz")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=main)
@@ -42,17 +55,19 @@ def main(args) -> int:
     def say(text: str) -> None:
         print(f"train-pruning: {text}", file=sys.stderr, flush=True)
 
+    # every argument before minutes of self-play and training
+    check_writable_dir(args.out, "output folder (--out)")
+    given = _bimodal(args.bimodal) if args.bimodal is not None else None
+    if args.arms != "uniform" and given is None:
+        from agents.mcts_spec import parse_spec
+
+        parse_spec(args.fit_spec)
     reports = {}
     for arms in ("uniform", "bimodal") if args.arms == "both" else (args.arms,):
         params: tuple[float, ...] = ()
         if arms == "bimodal":
-            if args.bimodal is not None:
-                try:
-                    params = tuple(float(v) for v in args.bimodal.split(","))
-                except ValueError:
-                    raise UserError(f"--bimodal: expected six numbers, got {args.bimodal!r}") from None
-                if len(params) != 6:
-                    raise UserError(f"--bimodal: expected six numbers, got {len(params)}")
+            if given is not None:
+                params = given
             else:
                 params, count = make.fit_root_distribution(args.fit_spec, args.fit_games, args.seed, say)
                 say(f"bimodal fit of {count} root values: {', '.join(f'{v:.3f}' for v in params)}")
@@ -72,3 +87,18 @@ def main(args) -> int:
         for arms, r in reports.items():
             print(f"{arms}: {r['file']}")
     return 0
+
+
+def _bimodal(text: str) -> tuple[float, ...]:
+    """--bimodal w0,m0,sd0,w1,m1,sd1: weights >= 0, standard deviations > 0, all finite."""
+    import math
+
+    try:
+        params = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise UserError(f"--bimodal: expected six numbers, got {text!r}") from None
+    if len(params) != 6 or not all(math.isfinite(v) for v in params):
+        raise UserError(f"--bimodal: expected six finite numbers, got {text!r}")
+    if min(params[0], params[3]) < 0 or min(params[2], params[5]) <= 0:
+        raise UserError(f"--bimodal: weights must be >= 0 and standard deviations > 0, got {text!r}")
+    return params

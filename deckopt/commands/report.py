@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from deckopt.commands._common import Progress, int_at_least, positive_int
+from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, pair_games_or_none
 
 _non_negative = int_at_least(0)
 
@@ -21,13 +21,13 @@ def register(sub) -> None:
     p.add_argument("run", metavar="RUN", help="an evolution run folder (runs/NAME)")
     p.add_argument(
         "--matchups",
-        type=_non_negative,
+        type=pair_games_or_none,
         default=0,
         metavar="N",
         help="play the run's decks against its validation decks first, N games per pair (even; default 0: no)",
     )
     p.add_argument("--agent", metavar="SPEC", help="--matchups: the agent (default: the run's)")
-    p.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="--matchups: worker processes (default 1)")
+    p.add_argument("--jobs", type=job_count, default=1, metavar="J", help=f"--matchups: {JOBS_HELP} (default 1)")
     p.set_defaults(func=run)
 
 
@@ -38,6 +38,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.matchups % 2:
         raise UserError("--matchups must be even (mirrored pairs of games)")
+    if args.agent is not None and not args.matchups:
+        raise UserError("--agent is the agent of --matchups N; give --matchups too")
+    if args.matchups:
+        _check_matchups_to_play(args)
     try:
         with Progress() as bar:
             path = write_report(args.run, args.matchups, args.agent, args.jobs, progress=bar, log=bar.log)
@@ -46,3 +50,31 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"wrote {path}")
     return 0
+
+
+def _check_matchups_to_play(args) -> None:
+    """The run folder's matchups.json is shown as it is: refused in one line when --matchups or
+    --agent ask for other ones than it holds (they would be silently ignored)."""
+    import json
+    from pathlib import Path
+
+    from evolution.html_report import MATCHUPS_NAME
+    from evolution.runfolder import RunFolder
+    from games.errors import UserError
+
+    folder = RunFolder(args.run)
+    folder.check_existing()
+    path = Path(args.run) / MATCHUPS_NAME
+    if not path.is_file():
+        return
+    try:
+        held = json.loads(path.read_text(encoding="utf-8"))
+        held = (held["agent"], held["games_per_pair"])
+    except (OSError, ValueError, KeyError, TypeError):
+        held = None
+    asked = (args.agent or folder.read_config().agent, args.matchups)
+    if held != asked:
+        had = f"agent {held[0]!r}, {held[1]} games per pair" if held else "unreadable matchups"
+        raise UserError(
+            f"{path} holds {had}, not agent {asked[0]!r}, {asked[1]} games per pair; delete it to play those"
+        )

@@ -11,9 +11,19 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
-from deckopt.commands._common import Progress, int_at_least, positive_int, print_json, seed_int
+from deckopt.commands._common import (
+    Progress,
+    count,
+    count_or_none,
+    pair_deals,
+    pair_games,
+    print_json,
+    seed_int,
+    worker_args,
+)
 from games.errors import UserError
 
 
@@ -31,12 +41,12 @@ def register(sub) -> None:
     p.add_argument("what", choices=("racing", "agents", "kittens"))
     p.add_argument("out", metavar="OUT", help="folder of the study's files")
     p.add_argument("--source", metavar="RUN", help="racing: an evolution run whose last pool gives the evolved decks")
-    p.add_argument("--random-decks", type=int_at_least(0), default=10, metavar="N", help="racing: random decks added")
-    p.add_argument("--opponents", type=positive_int, default=8, metavar="N", help="racing: fixed random opponents")
-    p.add_argument("--deals", type=positive_int, default=300, metavar="N", help="racing: ground-truth deals a pairing")
-    p.add_argument("--kept", type=positive_int, default=10, metavar="K", help="racing: decks selection keeps")
+    p.add_argument("--random-decks", type=count_or_none, default=10, metavar="N", help="racing: random decks added")
+    p.add_argument("--opponents", type=count, default=8, metavar="N", help="racing: fixed random opponents")
+    p.add_argument("--deals", type=pair_deals, default=300, metavar="N", help="racing: ground-truth deals a pairing")
+    p.add_argument("--kept", type=count, default=10, metavar="K", help="racing: decks selection keeps")
     p.add_argument("--fixed-games", default="96,160,240,400", metavar="LIST", help="racing: fixed games per deck")
-    p.add_argument("--rounds", type=positive_int, default=10, metavar="R", help="racing: rounds")
+    p.add_argument("--rounds", type=count, default=10, metavar="R", help="racing: rounds")
     p.add_argument("--z", default="0.5,1,1.5,2", metavar="LIST", help="racing: z values tried")
     p.add_argument("--margin", default="0", metavar="LIST", help="racing: indifference margins tried (score)")
     p.add_argument(
@@ -45,12 +55,12 @@ def register(sub) -> None:
         metavar="LIST",
         help="racing: standard errors tried: plain (all deals), strata (within a pairing; comma list)",
     )
-    p.add_argument("--replicates", type=positive_int, default=200, metavar="N", help="racing: replicates")
+    p.add_argument("--replicates", type=count, default=200, metavar="N", help="racing: replicates")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent (racing: one; agents: repeat)")
     p.add_argument(
         "--decks", action="append", metavar="FILE|DIR", help="agents: the strong decks (default decks/ancestor)"
     )
-    p.add_argument("--spread", type=int_at_least(0), default=20, metavar="N", help="agents: random full-budget decks")
+    p.add_argument("--spread", type=count_or_none, default=20, metavar="N", help="agents: random full-budget decks")
     p.add_argument(
         "--cross",
         action="append",
@@ -58,28 +68,31 @@ def register(sub) -> None:
         help="agents: decks (a run: its champion) whose pilot x opponents table is played",
     )
     p.add_argument("--yardstick", default="decks/yardstick", metavar="DIR", help="agents: the opponent decks")
-    p.add_argument("--games", type=positive_int, default=40, metavar="N", help="agents: games per deck and opponent")
+    p.add_argument("--games", type=pair_games, default=40, metavar="N", help="agents: games per deck and opponent")
     p.add_argument(
         "--compositions",
-        type=int_at_least(0),
+        type=count_or_none,
         default=80,
         metavar="N",
         help="kittens: compositions of the space sampled (0: none, only --runs)",
     )
     p.add_argument(
-        "--games-per-composition", type=positive_int, default=2000, metavar="N", help="kittens: self-play games each"
+        "--games-per-composition", type=pair_games, default=2000, metavar="N", help="kittens: self-play games each"
     )
     p.add_argument(
         "--runs", action="append", metavar="RUN", help="kittens: finished kittens evolution runs judged (repeatable)"
     )
     p.add_argument("--seed", type=seed_int, default=0)
-    p.add_argument("--jobs", type=positive_int, default=2, metavar="J")
+    worker_args(p, default_jobs=2)
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.out)
+    from games.fileio import check_writable_dir
+
+    out = check_writable_dir(args.out, "study folder")
+    _check_args(args)  # every argument before the first game
     out.mkdir(parents=True, exist_ok=True)
     if args.what == "kittens":
         result = _kittens(args, out)
@@ -90,13 +103,50 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _floats(text: str) -> list[float]:
+def _floats(text: str, flag: str = "") -> list[float]:
+    import math
+
     from games.errors import UserError
 
     try:
-        return [float(x) for x in text.split(",") if x.strip()]
+        values = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise UserError(f"expected a comma list of numbers, got {text!r}") from None
+        values = None
+    if not values or not all(math.isfinite(v) for v in values):
+        raise UserError(f"{flag or 'expected'}: a comma list of finite numbers, got {text!r}")
+    return values
+
+
+def _check_args(args) -> None:
+    """The study's arguments that can be judged without playing: refused before any work."""
+    from games.errors import UserError
+
+    if args.what == "racing":
+        fixed = _floats(args.fixed_games, "--fixed-games")
+        if any(x < 1 or x != int(x) for x in fixed):
+            raise UserError(f"--fixed-games: whole numbers of games >= 1, got {args.fixed_games!r}")
+        if any(z <= 0 for z in _floats(args.z, "--z")):
+            raise UserError(f"--z: values > 0, got {args.z!r}")
+        if any(not 0 <= m < 1 for m in _floats(args.margin, "--margin")):
+            raise UserError(f"--margin: scores from 0 to below 1, got {args.margin!r}")
+        kinds = [k.strip() for k in args.se.split(",") if k.strip()]
+        if not kinds or set(kinds) - {"plain", "strata"}:
+            raise UserError(f"--se takes plain and/or strata, got {args.se!r}")
+        if args.source:
+            from evolution.runfolder import RunFolder
+
+            RunFolder(args.source).check_existing()
+    if args.what == "kittens":
+        from evolution.report import Run
+
+        for path in args.runs or []:
+            Run(path)  # an evolution run folder, or one line saying why not
+    if args.what == "agents":
+        from evolution.panel import load_panel
+        from games.decks import DeckRules
+
+        load_panel(args.decks or ["decks", "decks/ancestor"], DeckRules())
+        load_panel([args.yardstick], DeckRules())
 
 
 def _racing(args, out: Path) -> dict:
@@ -114,8 +164,7 @@ def _racing(args, out: Path) -> dict:
     rules = DeckRules()
     truth_file = out / "truth.npz"
     if truth_file.is_file():
-        data = np.load(truth_file)
-        store = data["store"]
+        store = _read_truth(truth_file, args)
     else:
         rng = np.random.default_rng([args.seed, 77])
         decks = []
@@ -131,12 +180,18 @@ def _racing(args, out: Path) -> dict:
             )
         opponents = [tuple(genome.random_deck(rules, rng)) for _ in range(args.opponents)]
         agent = fit.build_agent((args.agent or ["pretrained"])[0], rules, seed=args.seed)
-        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+        with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
             store = ground_truth(decks, opponents, args.deals, agent, rules, pmap, args.seed, progress=bar)
         with open(out / "truth.tmp.npz", "wb") as f:  # a failed save leaves no truth.npz behind
-            np.savez(f, store=store, decks=_ragged(decks), opponents=_ragged(opponents))
+            np.savez(
+                f,
+                store=store,
+                decks=_ragged(decks),
+                opponents=_ragged(opponents),
+                settings=np.array(json.dumps(_truth_settings(args))),
+            )
         (out / "truth.tmp.npz").replace(truth_file)
-    fixed = [int(x) for x in _floats(args.fixed_games)]
+    fixed = [int(x) for x in _floats(args.fixed_games, "--fixed-games")]
     n, m, deals = store.shape
     if args.kept >= n or max(fixed) // (2 * m) > deals or min(fixed) < 2 * m:
         raise UserError(f"--kept must be below {n} decks and --fixed-games within {2 * m}..{2 * m * deals}")
@@ -149,11 +204,11 @@ def _racing(args, out: Path) -> dict:
             args.kept,
             fixed,
             args.rounds,
-            _floats(args.z),
+            _floats(args.z, "--z"),
             args.replicates,
             args.seed,
             bar,
-            margins=_floats(args.margin),
+            margins=_floats(args.margin, "--margin"),
             strata=[k == "strata" for k in kinds],
         )
     atomic_write_json(out / "racing.json", res)
@@ -184,6 +239,46 @@ def _racing(args, out: Path) -> dict:
         )
         print(f"plot: {out / 'racing.png'}")
     return res
+
+
+def _read_truth(path: Path, args):
+    """The ground truth saved by an earlier study in the same folder; refused in one line if it is
+    damaged or was computed with other --opponents or --deals than given (it would override them)."""
+    import numpy as np
+
+    from games.errors import UserError
+    from games.fileio import check_npz_sizes
+
+    try:
+        check_npz_sizes(path)
+        with np.load(path, allow_pickle=False) as data:
+            store = data["store"]
+            saved = json.loads(str(data["settings"][()])) if "settings" in data.files else None
+        if store.ndim != 3 or 0 in store.shape:
+            raise ValueError(f"a store of shape {store.shape}")
+    except Exception as exc:  # truncated, corrupt, or not a study's file at all
+        raise UserError(f"{path} is damaged ({type(exc).__name__}: {exc}); delete it to compute it again") from None
+    _, m, deals = store.shape
+    # a file saved before it held its settings: its shape tells the opponents and the deals
+    saved = saved if isinstance(saved, dict) else {"opponents": m, "deals": deals}
+    asked = _truth_settings(args)
+    differ = [k for k in saved if saved[k] != asked.get(k)]
+    if differ:
+        given = ", ".join(f"--{k.replace('_', '-')} {saved[k]}" for k in differ)
+        raise UserError(f"{path} was computed with {given}: give the same, or another folder to compute it again")
+    return store
+
+
+def _truth_settings(args) -> dict:
+    """The flags a racing study's ground truth depends on (saved with it, checked when it is reused)."""
+    return {
+        "seed": args.seed,
+        "source": args.source,
+        "random_decks": args.random_decks,
+        "opponents": args.opponents,
+        "deals": args.deals,
+        "agent": (args.agent or ["pretrained"])[0],
+    }
 
 
 def _ragged(decks):
@@ -226,7 +321,7 @@ def _agents(args, out: Path) -> dict:
     refs = [r.cards for r in load_panel([args.yardstick], rules)]
     agents = {spec: fit.build_agent(spec, rules, seed=args.seed) for spec in specs}
     scores = {}
-    with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+    with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
         for spec, agent in agents.items():
             scores[spec] = agreement.yardstick_scores(decks, refs, agent, rules, pmap, args.games, args.seed, bar, spec)
         tables = {
@@ -312,7 +407,7 @@ def _kittens(args, out: Path) -> dict:
     res = {}
     if args.compositions:
         agent = objectives.build_agent(config, seed=args.seed)
-        with Mapper(args.jobs, "loky") as pmap, Progress() as bar:
+        with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
             res["estimates"] = kittens_study.estimates_vs_exact(
                 config, agent, pmap, args.compositions, args.games_per_composition, bar
             )

@@ -18,7 +18,7 @@ def register(sub) -> None:
         "Bradley-Terry (Elo) ratings with 95 % CIs are fitted and written with the win-rate matrix "
         "(CSV + JSON) and a heatmap PNG. In games with more than two seats (incan_gold) the other "
         "seats are taken by --filler. Specs: random, heuristic, minimax, mcts:SIMS[,c=..], pretrained, "
-        "or a model path / run folder / checkpoint.",
+        "or a model file (.npz, .keras) / training run folder.",
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("specs", nargs="+", metavar="SPEC", help="the agents (at least two)")
@@ -27,6 +27,7 @@ def register(sub) -> None:
     p.add_argument("--out", default=None, help="output folder (default runs/tournament-GAME-TIME)")
     p.add_argument("--filler", default="heuristic", help="agent in the seats a pair leaves free (default heuristic)")
     p.add_argument("--anchor", default=None, metavar="SPEC", help="pin this agent's Elo at 0 (default: mean 0)")
+    p.add_argument("--force", action="store_true", help="--out: replace the results of an earlier tournament there")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     game_config_args(p)
     p.set_defaults(func=run)
@@ -51,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
     if args.anchor is not None and args.anchor not in args.specs:
         raise UserError(f"--anchor {args.anchor!r} is not one of the agents ({', '.join(args.specs)})")
     check_writable_dir(out, "output folder (--out)")  # before the games: finished work must have a home
+    if (out / "tournament.json").is_file() and not args.force:
+        raise UserError(
+            f"{out} already holds a tournament's results; choose another --out (or --force to replace them)"
+        )
     with Progress() as progress:
         result = play_tournament(
             game, args.specs, args.games, seed=args.seed, filler=args.filler, anchor=args.anchor, progress=progress

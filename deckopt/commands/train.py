@@ -16,7 +16,7 @@ import signal
 import sys
 from pathlib import Path
 
-from deckopt.commands._common import Progress, positive_int, print_json, seed_int
+from deckopt.commands._common import JOBS_HELP, Progress, job_count, positive_int, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from evolution.parallel import Mapper, WorkerFailure
 from games.errors import UserError
@@ -90,10 +90,10 @@ def register(sub) -> None:
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
     p.add_argument(
         "--jobs",
-        type=positive_int,
+        type=job_count,
         default=1,
         metavar="N",
-        help="worker processes playing the DQN's self-play shards (--selfplay-shards); the results do not "
+        help=f"{JOBS_HELP}, playing the DQN's self-play shards (--selfplay-shards); the results do not "
         "depend on it (default 1: in this process)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
@@ -158,6 +158,8 @@ def _settings(args) -> tuple:
         raise UserError(f"{flags}: not a setting of --algo {args.algo}")
     overrides = config_overrides(args, config_cls)
     if args.resume is None:
+        if args.episodes is not None:  # saved as the run's target: a plain --resume trains to it, not further
+            overrides["episodes"] = args.episodes
         config = load_config(args.game, args.config, seed=args.seed, **overrides)
         return config, Path(args.out) if args.out is not None else default_run_dir(args.game)
     if args.config is not None:

@@ -59,7 +59,7 @@ def main(args) -> int:
     check_writable_dir(args.out, "output folder (--out)")
     given = _bimodal(args.bimodal) if args.bimodal is not None else None
     if args.arms != "uniform" and given is None:
-        from agents.mcts_spec import parse_spec
+        from agents.search.mcts_spec import parse_spec
 
         parse_spec(args.fit_spec)
     reports = {}

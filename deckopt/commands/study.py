@@ -6,6 +6,10 @@
 - `agents OUT --agent SPEC --agent SPEC ...`: decks scored against the yardstick under each agent:
   rank agreement on a spread and a strong set beside each agent's noise ceiling, the worst-deck
   disagreement, and a pilot x opponents table (evolution/agreement.py).
+- `kittens OUT`: Exploding Kittens compositions, the agent's estimates against exact values.
+
+It runs past 400 lines because it is the command line of three studies that share one parser (their
+options, checks and printed tables); the statistics live in evolution/.
 """
 
 from __future__ import annotations

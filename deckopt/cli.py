@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 
-from evolution.parallel import WorkerFailure
+from agents.parallel import WorkerFailure
 from games.errors import UserError
 from games.fileio import DISK_ERRORS
 

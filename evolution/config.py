@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from agents import split_agent_specs
-from evolution.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
+from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
 from evolution.space import KittensBounds
 from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckConstraints, DeckRules

@@ -173,7 +173,7 @@ def make_tasks(
     """Consecutive pairings grouped into tasks of about `games_per_task` games (a pairing is never
     split): a list of `(agent, task)` argument pairs for `play_task`. The grouping depends only on
     the pairings and `games_per_task`, never on the workers."""
-    from evolution.parallel import group_by_games
+    from agents.parallel import group_by_games
 
     rules_t = (rules.min_cards, rules.max_total, rules.min_power)
     tasks: list[tuple[object, Task]] = []
@@ -317,8 +317,8 @@ def play_pairings(
     what: str = "games",
 ) -> list[np.ndarray]:
     """The (deals, 2) outcome array of every pairing, in order, played through `mapper` (see
-    evolution.parallel); `progress(done, total, what)` counts games as each task finishes."""
-    from evolution.parallel import map_tasks
+    agents.parallel); `progress(done, total, what)` counts games as each task finishes."""
+    from agents.parallel import map_tasks
 
     tasks = make_tasks(pairings, agent, rules, games_per_task, key_prefix)
     results = map_tasks(play_task, tasks, mapper, agent, progress, what)

@@ -490,10 +490,10 @@ def run_matchups(folder: RunFolder, games: int, agent_spec: str | None = None, j
     """The run's decks (champion and the best decks of its last generations) against its validation
     decks, written as matchups.csv/json/png into the run folder (seed: the run's seed + 2, fresh
     against its validation's). Returns the table."""
+    from agents.parallel import Mapper
     from evolution import fitness as fit
     from evolution.matchups import NamedDeck, load_decks, play_matchups, write_matchups
     from evolution.panel import load_panel
-    from evolution.parallel import Mapper
 
     config = folder.read_config()
     decks, rules = load_decks([folder.path])

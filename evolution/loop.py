@@ -50,7 +50,7 @@ def evolve(
     """Run (or resume) an evolution into `out_dir`; returns a summary dict. `pmap` replaces the
     parallel map (tests); `on_generation(gen)` is called after each generation is saved; with
     `finish`, the champion is chosen and validated at the end (`config.validate`)."""
-    from evolution.parallel import Mapper
+    from agents.parallel import Mapper
 
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)

@@ -113,7 +113,7 @@ def play_decks(
 ) -> list[np.ndarray]:
     """The (deals, 2) outcomes of every deck, in order, through `mapper`; tasks of about
     `games_per_task` games (a deck's games are never split), fixed by the decks alone."""
-    from evolution.parallel import group_by_games, map_tasks
+    from agents.parallel import group_by_games, map_tasks
 
     plain = tuple(sorted(settings.items()))
     tasks = []

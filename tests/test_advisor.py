@@ -10,11 +10,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution import fitness as fit
 from evolution.advisor import AdviceConfig, advise, neighbours, remeasure, without_card
 from evolution.genome import random_deck
-from evolution.parallel import Mapper
 from games.decks import DeckConstraints, DeckRules
 
 

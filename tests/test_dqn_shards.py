@@ -14,8 +14,8 @@ from agents.dqn.config import DQNConfig
 from agents.dqn.selfplay import SelfPlayRecorder, SelfPlayShard, play_shard, self_play, shard_sizes
 from agents.learned import NumpyNetwork
 from agents.learning.runfolder import read_checkpoint, read_run_config
+from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution.parallel import Mapper
 from games import UserError
 from games.config import config_from_dict
 from tests.test_dqn_runs import TINY, assert_same_run

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.parallel import Mapper
 from evolution import fitness as fit
 from evolution import genome
 from evolution.config import EXECUTION_FIELDS, EvolveConfig, load_config
 from evolution.loop import evolve
-from evolution.parallel import Mapper
 from games.decks import DECK_SHAPES, DeckRules
 from games.errors import UserError
 

@@ -375,7 +375,7 @@ def test_dask_backend_equals_loky_quiet_or_not(tmp_path, uninterrupted, quiet, c
 
 
 def test_loky_resource_tracker_warnings_are_filtered_for_the_tracker_process(monkeypatch):
-    from evolution import parallel
+    from agents import parallel
 
     monkeypatch.setenv("PYTHONWARNINGS", "default::DeprecationWarning")
     parallel._quiet_loky_resource_tracker()
@@ -395,7 +395,7 @@ def test_workers_ignore_sigint_but_a_map_in_progress_does_not_lose_it(monkeypatc
     caught one: sent just after a generation was saved, it landed in the next map's dispatch)."""
     import joblib
 
-    from evolution.parallel import Mapper
+    from agents.parallel import Mapper
 
     dispatching = []
     call = joblib.Parallel.__call__

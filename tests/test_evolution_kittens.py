@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution import kittens_validation, objectives
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
-from evolution.parallel import Mapper
 from evolution.space import KittensBounds, KittensSpace
 from games.errors import UserError
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution import fitness as fit
 from evolution.html_report import REPORT_NAME, SECTIONS, write_report
 from evolution.loop import evolve
 from evolution.matchups import load_decks, play_matchups, write_matchups
-from evolution.parallel import Mapper
 from tests.test_evolution_runfolder import tiny
 
 

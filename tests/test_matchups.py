@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution import fitness as fit
 from evolution.matchups import (
@@ -19,7 +20,6 @@ from evolution.matchups import (
     read_matchups_csv,
     write_matchups,
 )
-from evolution.parallel import Mapper
 from games.decks import DeckRules, UserError
 
 RULES = DeckRules()

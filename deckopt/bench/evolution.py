@@ -74,7 +74,7 @@ def timed_task(agent, task) -> tuple[float, object]:
 
 
 def mapper(jobs: int):
-    from evolution.parallel import Mapper
+    from agents.parallel import Mapper
 
     return Mapper(jobs)
 

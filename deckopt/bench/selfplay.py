@@ -158,7 +158,7 @@ def run(
     shards: int = SHARDS,
     jobs: int = JOBS,
 ) -> dict:
-    from evolution.parallel import Mapper
+    from agents.parallel import Mapper
 
     say = log or (lambda line: None)
     say("building the network (untrained 3 x 200, tanh output)")

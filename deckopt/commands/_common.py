@@ -6,8 +6,8 @@ import dataclasses
 import json
 import sys
 
+from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import MAX_GAMES_PER_PAIR
-from evolution.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from games import GAME_NAMES
 from games.errors import UserError
 
@@ -54,7 +54,7 @@ MAX_COUNT = 1_000_000
 count = int_at_least(1, MAX_COUNT)
 count_or_none = int_at_least(0, MAX_COUNT)
 pair_deals = int_at_least(1, MAX_GAMES_PER_PAIR // 2)
-#: worker processes of a command's parallel map (evolution.parallel.MAX_JOBS)
+#: worker processes of a command's parallel map (agents.parallel.MAX_JOBS)
 job_count = int_at_least(1, MAX_JOBS)
 JOBS_HELP = f"worker processes, 1-{MAX_JOBS}"
 

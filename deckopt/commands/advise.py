@@ -82,10 +82,10 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from agents.parallel import Mapper, WorkerFailure
     from evolution import fitness as fit
     from evolution.advisor import AdviceConfig, advice_table, advise, remeasure
     from evolution.matchups import load_decks
-    from evolution.parallel import Mapper, WorkerFailure
     from games.decks import load_deck
     from games.errors import UserError
 

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         out["export"] = {"path": args.export, "cards": cards, "how": how}
         notes.append(f"wrote {args.export}: {how}")
     if args.validate:
-        from evolution.parallel import WorkerFailure
+        from agents.parallel import WorkerFailure
 
         try:
             out["validation"] = _validate(r, args)
@@ -169,7 +169,7 @@ def _archive(r, args) -> int:
     if args.validate:
         if r.config.game != "gwent_lite":
             raise UserError("--archive --validate takes a gwent_lite run")
-        from evolution.parallel import WorkerFailure
+        from agents.parallel import WorkerFailure
         from evolution.validation import validation_table
 
         try:
@@ -191,9 +191,9 @@ def _validate(r, args, deck: tuple | None = None) -> dict:
     """The champion (or generation N's best, or `deck`: (cards, how)) against the reference decks."""
     if r.config.game != "gwent_lite":
         return _validate_exact(r, args)
+    from agents.parallel import Mapper
     from evolution import fitness as fit
     from evolution.panel import load_panel
-    from evolution.parallel import Mapper
     from evolution.validation import validate
 
     c = r.config
@@ -238,9 +238,9 @@ def _validate_exact(r, args) -> dict:
     """A kittens run: the champion (or generation N's best) and the best deck of every generation,
     measured again with fresh seeds (--games each, default the run's playoff_games_per_deck), beside
     their exact first-player values; written to RUN/validation_exact.json."""
+    from agents.parallel import Mapper
     from evolution import fitness as fit
     from evolution import kittens_validation, objectives
-    from evolution.parallel import Mapper
     from evolution.space import space_for
     from games.fileio import atomic_write_json
 

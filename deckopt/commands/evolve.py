@@ -105,8 +105,8 @@ def _new_config(args, flags: dict) -> EvolveConfig:
 
 
 def run(args: argparse.Namespace) -> int:
+    from agents.parallel import WorkerFailure
     from evolution.loop import evolve
-    from evolution.parallel import WorkerFailure
     from games.errors import UserError
     from games.fileio import DISK_ERRORS
 

@@ -39,9 +39,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from agents.parallel import Mapper, WorkerFailure
     from evolution import fitness as fit
     from evolution.matchups import load_decks, play_matchups, ranking_table, write_matchups
-    from evolution.parallel import Mapper, WorkerFailure
     from games.errors import UserError
     from games.fileio import check_writable_dir
 

@@ -32,8 +32,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from agents.parallel import WorkerFailure
     from evolution.html_report import write_report
-    from evolution.parallel import WorkerFailure
     from games.errors import UserError
 
     if args.matchups % 2:

@@ -156,9 +156,9 @@ def _check_args(args) -> None:
 def _racing(args, out: Path) -> dict:
     import numpy as np
 
+    from agents.parallel import Mapper
     from evolution import fitness as fit
     from evolution import genome
-    from evolution.parallel import Mapper
     from evolution.racing_study import ground_truth, plot_study, study
     from evolution.report import Run
     from games.decks import DeckRules
@@ -302,10 +302,10 @@ def _agents(args, out: Path) -> dict:
     opponents table."""
     import numpy as np
 
+    from agents.parallel import Mapper
     from evolution import agreement, genome
     from evolution import fitness as fit
     from evolution.panel import load_panel
-    from evolution.parallel import Mapper
     from games.decks import DeckRules
     from games.fileio import atomic_write_json
 
@@ -401,9 +401,9 @@ def _print_agreement(res: dict) -> None:
 def _kittens(args, out: Path) -> dict:
     """Exploding Kittens against exact values: the agent's self-play estimate of the first player's
     chance over --compositions decks (Spearman), and the champions of --runs (exact |value - 0.5|)."""
+    from agents.parallel import Mapper
     from evolution import kittens_study, objectives
     from evolution.config import EvolveConfig
-    from evolution.parallel import Mapper
     from games.fileio import atomic_write_json
 
     spec = (args.agent or ["pretrained"])[0]

@@ -16,9 +16,9 @@ import signal
 import sys
 from pathlib import Path
 
+from agents.parallel import Mapper, WorkerFailure
 from deckopt.commands._common import JOBS_HELP, Progress, job_count, positive_int, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
-from evolution.parallel import Mapper, WorkerFailure
 from games.errors import UserError
 
 INTERRUPTED = 130

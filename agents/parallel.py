@@ -1,4 +1,5 @@
-"""The one `map` of the evolution: joblib on local processes (loky), or a Dask cluster.
+"""The one `map` of the project (self-play shards, deck evaluation, studies): joblib on local
+processes (loky), or a Dask cluster.
 
     with Mapper(jobs=2) as pmap:                       # local worker processes
         results = pmap(play_task, tasks, on_result=done)

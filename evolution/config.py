@@ -29,14 +29,11 @@ from dataclasses import dataclass
 
 from agents import split_agent_specs
 from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
-from evolution.space import KittensBounds
+from evolution.spaces.kittens import KittensBounds
+from evolution.spaces.registry import SPACES
 from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckConstraints, DeckRules
 from games.errors import UserError
-
-#: the games with a deck space and their objectives (evolution.space; listed here so reading a config
-#: needs no numpy code)
-GAME_OBJECTIVES = {"gwent_lite": ("win",), "exploding_kittens": ("fairness", "skill")}
 
 OPPONENT_KINDS = ("population", "panel", "hall-of-fame", "random")
 SELECTIONS = ("truncation", "mu+lambda", "random")
@@ -46,7 +43,7 @@ SELECTION_ALIASES = {"ancestor": "truncation"}
 BACKENDS = ("loky", "dask")
 #: a Dask scheduler's address: [PROTOCOL://]HOST:PORT (an IPv6 host in brackets)
 SCHEDULER_ADDRESS = r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})"
-#: the random-deck shapes of evolution.genome.SHAPES (listed here so reading a config needs no numpy code)
+#: the random-deck shapes of evolution.spaces.genome.SHAPES (listed here so reading a config needs no numpy code)
 INIT_SHAPES = ("uniform", "ancestor", "flat", "spiky", "more_cards")
 
 
@@ -56,6 +53,20 @@ MAX_GAMES_PER_PAIR = 200_000
 #: decks of a pool, the hall of fame, the opponents or a playoff
 MAX_DECKS = 10_000
 MAX_GENERATIONS = 1_000_000
+
+
+#: the archive's grid is held whole (cells x cells) and drawn: 1000 x 1000 is far beyond any useful run
+MAX_CELLS_PER_SIDE = 1000
+
+
+def parse_cells(text: str) -> tuple[int, int]:
+    """'10x10' -> (10, 10); ValueError on anything else."""
+    parts = str(text).lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) >= 1 for p in parts):
+        raise ValueError(f"archive_cells must look like 10x10, got {text!r}")
+    if any(int(p) > MAX_CELLS_PER_SIDE for p in parts):
+        raise ValueError(f"archive_cells: at most {MAX_CELLS_PER_SIDE} cells a side, got {text!r}")
+    return int(parts[0]), int(parts[1])
 
 
 def _whole(value, minimum: int) -> bool:
@@ -68,7 +79,7 @@ class EvolveConfig:
     game: str = setting(
         "gwent_lite",
         "the game whose decks evolve: gwent_lite (power multisets) or exploding_kittens (card counts)",
-        choices=tuple(GAME_OBJECTIVES),
+        choices=tuple(SPACES),
     )
     objective: str | None = setting(
         None,
@@ -205,7 +216,7 @@ class EvolveConfig:
         "[[constraints.count]]; or --constraints FILE)",
         flag=False,
     )
-    # --- exploding_kittens (evolution.space, evolution.objectives) ---
+    # --- exploding_kittens (evolution.spaces.gwent, evolution.scoring.objectives) ---
     bounds: KittensBounds = setting(
         factory=KittensBounds,
         help="exploding_kittens: the deck space (a [bounds] table: min_cards, max_cards, counts)",
@@ -315,7 +326,6 @@ class EvolveConfig:
         )
         if not self.archive:
             return
-        from evolution.archive import parse_cells
 
         try:
             parse_cells(self.archive_cells)
@@ -323,15 +333,15 @@ class EvolveConfig:
             raise UserError(str(exc)) from None
 
     def _resolve_game(self) -> None:
-        """The objective and game settings of the chosen game; Gwent Lite-only settings refused elsewhere."""
-        games = ", ".join(GAME_OBJECTIVES)
-        need(self.game in GAME_OBJECTIVES, f"game must be one of {games}, got {self.game!r}")
-        choices = GAME_OBJECTIVES[self.game]
+        """The objective and settings of the chosen game, checked by its deck space (which refuses
+        the settings of other games)."""
+        need(self.game in SPACES, f"game must be one of {', '.join(SPACES)}, got {self.game!r}")
+        space = SPACES[self.game]
         if self.objective is None:
-            self.objective = choices[0]
+            self.objective = space.objectives[0]
         need(
-            self.objective in choices,
-            f"objective {self.objective!r} is not available for {self.game}; choose {', '.join(choices)}",
+            self.objective in space.objectives,
+            f"objective {self.objective!r} is not available for {self.game}; choose {', '.join(space.objectives)}",
         )
         need(isinstance(self.game_config, dict), "game_config must be a table of game settings")
         if isinstance(self.bounds, dict):
@@ -344,32 +354,7 @@ class EvolveConfig:
             isinstance(self.racing_margin, (int, float)) and 0 <= self.racing_margin < 1,
             f"racing_margin must be from 0 to 1, got {self.racing_margin!r}",
         )
-        if self.game == "gwent_lite":
-            need(not self.game_config, "game_config applies to exploding_kittens only (gwent_lite has [rules])")
-            return
-        from evolution.space import KITTENS_GAME_DEFAULTS
-
-        for name, default in (("yardstick", ["decks/yardstick"]), ("validation_panel", ["decks", "decks/ancestor"])):
-            value = getattr(self, name)
-            need(value in ([], default), f"{name} applies to gwent_lite only")
-            setattr(self, name, [])
-        need(not self.panel and "panel" not in self.opponents, "panel decks apply to gwent_lite only")
-        need(not self.constraints, "constraints apply to gwent_lite only (exploding_kittens has [bounds])")
-        fixed = self.game_config.get("composition", "fixed") == "fixed" and not self.game_config.get("preset")
-        need(
-            "deck" not in self.game_config and fixed,
-            "game_config: the deck is what evolves (no deck, composition or preset); set its [bounds] instead",
-        )
-        self.game_config = {**KITTENS_GAME_DEFAULTS, **self.game_config}
-        import games
-
-        try:  # every setting checked once here, with a deck of the space
-            games.make(self.game, **self.game_config)
-        except TypeError as exc:
-            raise UserError(f"game_config: {exc}") from None
-        from evolution.space import KittensSpace
-
-        KittensSpace(self.bounds, self.game_config)
+        space.check_config(self)
 
     def _check_numbers(self) -> None:
         for name in (
@@ -420,18 +405,8 @@ class EvolveConfig:
         need(isinstance(self.mut_step_sigma, (int, float)) and self.mut_step_sigma > 0, "mut_step_sigma must be > 0")
         need(isinstance(self.racing_z, (int, float)) and self.racing_z > 0, "racing_z must be > 0")
         need(self.fitness in FITNESS_MODES, f"fitness must be one of {', '.join(FITNESS_MODES)}, got {self.fitness!r}")
-        if self.fitness == "racing" and self.game != "gwent_lite":
-            need(
-                (self.games_per_deck // 2) % self.racing_rounds == 0,
-                f"racing: games_per_deck / 2 ({self.games_per_deck // 2}) must split into "
-                f"racing_rounds ({self.racing_rounds}) equal rounds",
-            )
-        elif self.fitness == "racing":
-            need(
-                (self.games_per_pair // 2) % self.racing_rounds == 0,
-                f"racing: games_per_pair / 2 ({self.games_per_pair // 2} deals) must split into "
-                f"racing_rounds ({self.racing_rounds}) equal rounds",
-            )
+        if self.fitness == "racing":
+            SPACES[self.game].check_racing(self)
         check_jobs(self.jobs)
         check_maximums(self)
         need(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from deap import base, creator
 
 from agents.stats import Record
-from evolution.fitness import Score
+from evolution.scoring.fitness import Score
 
 
 @dataclass

@@ -5,11 +5,11 @@
 
 Each generation: selection and variation make the pool (evolution.toolbox); the whole pool
 (survivors included, so a lucky deck must prove itself again) plays its opponents with fresh seeds
-(evolution.evaluation); the hall of fame, logbook and best decks are updated; every file of the
+(evolution.scoring.evaluation); the hall of fame, logbook and best decks are updated; every file of the
 generation is written atomically, the checkpoint last (evolution.runfolder). All randomness flows
 from one numpy Generator (saved in the checkpoint) and the per-pairing seed keys, so a run resumed
 after an interruption ends exactly where the uninterrupted run does. At the end a playoff chooses
-the champion, which is validated against held-out reference decks (evolution.validation).
+the champion, which is validated against held-out reference decks (evolution.studies.validation).
 
 The library neither prints nor draws bars: `log(line)` and `progress(done, total, what)` are given
 by the caller (the command line passes its one Progress display).
@@ -23,12 +23,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evolution import yardstick
+from agents.parallel import Mapper
+from agents.stats import mean_ci
+from evolution.archive.grid import DeckArchive
+from evolution.archive.results import finish_archive, write_archive
 from evolution.config import EXECUTION_FIELDS, SELECTION_ALIASES, EvolveConfig
-from evolution.evaluation import Evaluator
+from evolution.designer.html_report import write_report
 from evolution.individuals import score_of
 from evolution.runfolder import RunFolder
-from evolution.space import space_for
+from evolution.scoring import yardstick
+from evolution.spaces.registry import space_for
 from evolution.state import EvolutionState, update_hall_of_fame
 from evolution.toolbox import build_toolbox, sel_best
 from games.errors import UserError
@@ -50,13 +54,12 @@ def evolve(
     """Run (or resume) an evolution into `out_dir`; returns a summary dict. `pmap` replaces the
     parallel map (tests); `on_generation(gen)` is called after each generation is saved; with
     `finish`, the champion is chosen and validated at the end (`config.validate`)."""
-    from agents.parallel import Mapper
-
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
-    agent, panel, yardstick_refs = check_inputs(config)  # everything a user can get wrong, before a file is written
-    state = (folder.read_state(config) if resume else None) or EvolutionState.start(config)
-    archive = _archive(config, folder, state)
+    space = space_for(config)  # the run's deck space, made once and passed along
+    inputs = space.inputs(config)  # everything a user can get wrong, before a file is written
+    state = (folder.read_state(config, space) if resume else None) or EvolutionState.start(config)
+    archive = _archive(config, space, folder, state)
     if state.generation >= 0:
         log(f"resuming {folder.path} after generation {state.generation}")
     mapper = (
@@ -66,8 +69,8 @@ def evolve(
     )
     with mapper as pm:  # a Dask scheduler is reached here
         folder.write_config(config)
-        tb = build_toolbox(config, state.rng, pm)
-        evaluator = make_evaluator(config, agent, tb.map, panel)
+        tb = build_toolbox(config, space, state.rng, pm)
+        evaluator = space.evaluator(config, inputs, tb.map)
         if state.next_generation < config.generations:
             where = pm.describe() if hasattr(pm, "describe") else "a custom map"
             log(
@@ -82,41 +85,36 @@ def evolve(
                 pool = tb.population(n=config.pool) if gen == 0 else tb.next_pool(state.pool)  # select + vary
             clock.start()
             games = evaluator.evaluate(pool, state.hall_of_fame, gen, progress, what=clock.stage(gen, state))
-            games += yardstick.measure_generation(pool, yardstick_refs, agent, config, tb.map, gen, progress)
+            games += space.measure_yardstick(pool, inputs, config, tb.map, gen, progress)
             seconds = clock.stop()
             record = record_generation(state, gen, pool, games, seconds)  # hall of fame, logbook, best decks
             if archive is not None:
-                from evolution.archive_results import write_archive
-
                 record["archive_entered"] = archive.tell(pool, gen)
                 write_archive(folder, archive, gen)
-            folder.write_generation(state, games, seconds, config)  # the checkpoint last
+            folder.write_generation(state, games, seconds, config, space)  # the checkpoint last
             if config.plot_every and ((gen + 1) % config.plot_every == 0 or gen + 1 == config.generations):
-                folder.write_plots(config.opponents, log, config=config)
-            log(generation_line(record, sel_best(pool, 1)[0], space_for(config)))
+                folder.write_plots(space, config, log)
+            log(generation_line(record, sel_best(pool, 1)[0], space))
             if on_generation is not None:
                 on_generation(gen)
         if not finish:
             return summary_of(folder, state)
         best_elite = None
-        if archive is not None and state.generation >= 0:  # its top elites measured again (evolution.archive_results)
-            from evolution.archive_results import finish_archive
-
-            best_elite = finish_archive(
-                folder, archive, config, agent, yardstick_refs, pm, state.generation, progress, log
-            )
-        summary = finish_run_once(folder, config, state, agent, pm, start < config.generations, progress, log)
+        if archive is not None and state.generation >= 0:  # its top elites measured again (evolution.archive.results)
+            best_elite = finish_archive(folder, archive, config, inputs, pm, state.generation, progress, log)
+        evolved = start < config.generations
+        summary = finish_run_once(folder, config, space, state, inputs.agent, pm, evolved, progress, log)
         return {**summary, "best_elite": best_elite} if archive is not None else summary
 
 
-def _archive(config: EvolveConfig, folder: RunFolder, state: EvolutionState):
-    """The run's MAP-Elites archive (evolution.archive; a resumed run's read back from its folder),
+def _archive(config: EvolveConfig, space, folder: RunFolder, state: EvolutionState) -> DeckArchive | None:
+    """The run's MAP-Elites archive (evolution.archive.grid; a resumed run's read back from its folder),
     or None for a run with selection."""
     if not config.archive:
         return None
-    from evolution.archive import DeckArchive
-
-    return DeckArchive.read(config, folder, state.generation) if state.generation >= 0 else DeckArchive(config)
+    if state.generation >= 0:
+        return DeckArchive.read(config, space, folder, state.generation)
+    return DeckArchive(config, space)
 
 
 def prepare_run(
@@ -142,40 +140,6 @@ def prepare_run(
         )
     check_writable_dir(folder.path, what="run folder")
     return saved.replace(**{k: v for k, v in changes.items() if k in EXECUTION_FIELDS}), folder
-
-
-def make_evaluator(config: EvolveConfig, agent, pmap, panel: list):
-    """Gwent Lite's pairwise match fitness, or another game's objective (evolution.objectives)."""
-    if config.game == "gwent_lite":
-        return Evaluator(config, agent, pmap, panel)
-    from evolution.objectives import ObjectiveEvaluator
-
-    return ObjectiveEvaluator(config, agent, pmap)
-
-
-def check_inputs(config: EvolveConfig) -> tuple[object, list, list]:
-    """The agent, the panel decks and the yardstick decks; UserError if a deck file or the agent is
-    wrong, or if a yardstick deck is also a validation deck (the yardstick chooses the champion)."""
-    from evolution import fitness as fit
-    from evolution.panel import load_panel
-
-    if config.game != "gwent_lite":  # no deck files: the objective is a property of each deck alone
-        from evolution import objectives
-
-        return objectives.build_agent(config, seed=config.seed), [], []
-
-    from evolution.constraints import check_feasible
-
-    check_feasible(config.rules, config.constraints, seed=config.seed)
-    panel = load_panel(config.panel, config.rules) if "panel" in config.opponents else []
-    refs = load_panel(config.yardstick, config.rules) if config.yardstick else []
-    agent = fit.build_agent(config.agent, config.rules, seed=config.seed)
-    if config.validate:
-        held_out = {r.cards: r.name for r in load_panel(config.validation_panel, config.rules)}
-        both = [r.name for r in refs if r.cards in held_out]
-        if both:
-            raise UserError(f"yardstick deck {both[0]} is also a validation deck; the validation must be held out")
-    return agent, panel, refs
 
 
 class Clock:
@@ -206,8 +170,6 @@ class Clock:
 
 def record_generation(state: EvolutionState, gen: int, pool: list, games: int, seconds: float) -> dict:
     """The evaluated `pool` becomes the state of generation `gen`: hall of fame, logbook, best deck."""
-    from agents.stats import mean_ci
-
     update_hall_of_fame(state.hall_of_fame, pool, gen)
     scores = np.array([score_of(ind) for ind in pool])
     best = sel_best(pool, 1)[0]
@@ -257,10 +219,7 @@ def _vs_random(ind) -> float:
     return float(d["score"]) if d else float("nan")
 
 
-def generation_line(record: dict, best, space=None) -> str:
-    from evolution.space import GwentSpace
-
-    space = space or GwentSpace(None)
+def generation_line(record: dict, best, space) -> str:
     return (
         f"gen {record['gen']:>3}: best {record['best']:.3f} [{record['best_lo']:.3f}, {record['best_hi']:.3f}] "
         f"{space.text(best)}; mean {record['mean']:.3f}; "
@@ -278,7 +237,7 @@ def summary_of(folder: RunFolder, state: EvolutionState) -> dict:
 
 
 def finish_run_once(
-    folder: RunFolder, config: EvolveConfig, state: EvolutionState, agent, pmap, evolved: bool, progress, log
+    folder: RunFolder, config: EvolveConfig, space, state: EvolutionState, agent, pmap, evolved: bool, progress, log
 ) -> dict:
     """The summary with the champion and its validation: computed after generations were run in
     this session (`evolved`) or when missing, else read back (a finished run resumed)."""
@@ -294,17 +253,10 @@ def finish_run_once(
         if config.validate:
             summary["validation"] = folder.read_json(folder.validation)
         return summary
-    if config.game == "gwent_lite":
-        from evolution.validation import finish_run
-    else:
-        from evolution.kittens_validation import finish_run
-
     if not (evolved and config.plot_every):  # else the last generation has just drawn them
-        folder.write_plots(config.opponents, log, config=config)
-    summary.update(finish_run(folder, config, agent, pmap, log=log, progress=progress))
-    from evolution.html_report import write_report
-
-    summary["report"] = str(write_report(folder.path, log=log))
+        folder.write_plots(space, config, log)
+    summary.update(space.finish_run(folder, config, agent, pmap, log=log, progress=progress))
+    summary["report"] = str(write_report(folder.path, space, log=log))
     log(f"report: {summary['report']}")
     return summary
 

@@ -94,7 +94,7 @@ class RunFolder:
         data = with_legacy_defaults(self.read_json(self.config))
         return config_from_settings(data, where=str(self.config))
 
-    def read_state(self, config: EvolveConfig) -> EvolutionState | None:
+    def read_state(self, config: EvolveConfig, space) -> EvolutionState | None:
         """The state after the last finished generation (None if none finished), checked against
         the run's `config`: a config.json edited after the checkpoint is refused."""
         if not self.checkpoint.is_file():
@@ -110,7 +110,7 @@ class RunFolder:
         if saved is not None:  # first: an edited config.json would make the rest look damaged
             self._check_same_run(saved, config, where)
         try:
-            return EvolutionState.from_json(data, config)
+            return EvolutionState.from_json(data, config, space)
         except UserError as exc:
             raise UserError(f"{where}: {exc}") from None
 
@@ -181,13 +181,10 @@ class RunFolder:
         self.path.mkdir(parents=True, exist_ok=True)
         atomic_write_json(self.config, config.to_dict())
 
-    def write_generation(self, state: EvolutionState, games: int, seconds: float, config: EvolveConfig) -> None:
+    def write_generation(self, state: EvolutionState, games: int, seconds: float, config: EvolveConfig, space) -> None:
         """Everything a user inspects about the generation just finished, then the checkpoint (last:
         a generation counts as finished once its checkpoint is written)."""
-        from evolution.space import space_for
-
         pool = state.pool
-        space = space_for(config)
         order = np.argsort([-score_of(ind) for ind in pool], kind="stable")
         atomic_write_json(
             self.generation_file(state.generation),
@@ -195,11 +192,7 @@ class RunFolder:
                 "generation": state.generation,
                 "games": games,
                 "seconds": round(seconds, 3),
-                **(
-                    {"opponents": list(config.opponents), "games_per_pair": config.games_per_pair}
-                    if config.game == "gwent_lite"
-                    else {"objective": config.objective, "games_per_deck": config.games_per_deck}
-                ),
+                **space.generation_header(config),
                 "decks": [deck_entry(pool[i], rank=r + 1, **space.entry_extra(pool[i])) for r, i in enumerate(order)],
             },
         )
@@ -208,12 +201,10 @@ class RunFolder:
         atomic_write_json(self.hall_of_fame, [deck_entry(h, with_generation=True) for h in state.hall_of_fame])
         atomic_write_json(self.checkpoint, state.to_json(config), indent=None)
 
-    def write_champion(self, champion: dict, rules, how: str, space=None) -> None:
-        """champion.json and the champion as a deck file (Gwent Lite under `rules`, or `space`'s)."""
-        from evolution.space import GwentSpace
-
+    def write_champion(self, champion: dict, space, how: str) -> None:
+        """champion.json and the champion as a deck file of the run's deck `space`."""
         atomic_write_json(self.champion, champion)
-        (space or GwentSpace(rules)).save(
+        space.save(
             champion["cards"],
             self.champion_deck,
             f"{self.name}_champion",
@@ -223,40 +214,63 @@ class RunFolder:
     def write_validation(self, report: dict) -> None:
         atomic_write_json(self.validation, report)
 
-    def write_plots(
-        self, opponents: list[str], log: Callable[[str], None] | None = None, config: EvolveConfig | None = None
-    ) -> list[Path]:
-        """fitness.png and best_deck_powers.png (Exploding Kittens: card counts); a plot that fails is
-        reported, never fatal."""
-        from evolution import plots
-
+    def write_plots(self, space, config: EvolveConfig, log: Callable[[str], None] | None = None) -> list[Path]:
+        """fitness.png and best_deck_powers.png as the run's deck `space` draws them; a plot that fails
+        is reported, never fatal."""
         written = []
-        kittens = config is not None and config.game == "exploding_kittens"
         try:
             rows = self.read_logbook()
             if rows:
-                if kittens:
-                    title = f"{self.name}: {config.objective} per generation (agent self-play)"
-                    png = plots.plot_fitness(rows, title, **plots.OBJECTIVE_AXES[config.objective])
-                else:
-                    png = plots.plot_fitness(rows, f"{self.name}: fitness per generation ({' + '.join(opponents)})")
-                atomic_write_bytes(self.fitness_plot, png)
+                atomic_write_bytes(self.fitness_plot, space.fitness_plot(rows, self.name, config))
                 written.append(self.fitness_plot)
-            best = self.read_best_decks()
-            if kittens:
-                from evolution.space import space_for
-
-                title = f"{self.name}: card counts of the best deck per generation"
-                png = plots.plot_best_counts(best, space_for(config), title)
-            else:
-                title = f"{self.name}: card powers of the best deck per generation"
-                png = plots.plot_best_heatmap(best, title)
-            atomic_write_bytes(self.powers_plot, png)
+            atomic_write_bytes(self.powers_plot, space.best_plot(self.read_best_decks(), self.name))
             written.append(self.powers_plot)
         except Exception as exc:  # noqa: BLE001 - a plot must never cost a run
             if log is not None:
                 log(f"warning: plots not written ({type(exc).__name__}: {exc})")
         return written
+
+
+class Run:
+    """A finished or running evolution folder, read-only: its config and the best deck of every
+    finished generation."""
+
+    def __init__(self, path, generation: int | None = None):
+        self.folder = RunFolder(path)
+        self.folder.check_existing()
+        self.config: EvolveConfig = self.folder.read_config()
+        if not self.folder.best_decks.is_file():
+            asked = f" (no generation {generation})" if generation is not None else ""
+            raise UserError(f"run {str(self.folder.path)!r} has no finished generation yet{asked}")
+        self.best = self.folder.read_best_decks()
+        if not self.best:
+            raise UserError(f"run {str(self.folder.path)!r} has no finished generation yet")
+        if generation is not None:
+            self.generation(generation)  # UserError if absent
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    @property
+    def generations(self) -> list[int]:
+        return [b["generation"] for b in self.best]
+
+    def generation(self, gen: int) -> dict:
+        if gen not in self.generations or not self.folder.generation_file(gen).is_file():
+            last = self.generations[-1]
+            raise UserError(f"run {self.name!r} has no generation {gen} (generations 0..{last})")
+        return self.folder.read_generation(gen)
+
+    def champion(self, generation: int | None = None) -> tuple[list[int], str]:
+        """The run's champion (chosen by the playoff at the end), or the best deck of `generation`
+        (or of the last generation when the run has no champion yet)."""
+        if generation is None and self.folder.champion.is_file():
+            c = self.folder.read_json(self.folder.champion)
+            return list(c["cards"]), c.get("how", "champion")
+        gen = self.generations[-1] if generation is None else generation
+        decks = self.generation(gen)["decks"]
+        return list(decks[0]["cards"]), f"best of generation {gen}"
 
 
 def logbook_csv(rows: list[dict]) -> str:

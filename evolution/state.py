@@ -87,16 +87,16 @@ class EvolutionState:
         }
 
     @classmethod
-    def from_json(cls, data, config: EvolveConfig) -> EvolutionState:
+    def from_json(cls, data, config: EvolveConfig, space) -> EvolutionState:
         """The state saved in a checkpoint; UserError naming what is wrong if it is damaged or does
-        not fit `config` (a deck that breaks the run's rules, a pool of another size)."""
+        not fit `config` and its deck `space` (an illegal deck, a pool of another size)."""
         if not isinstance(data, dict):
             raise UserError("not a checkpoint (expected a JSON object)")
         fmt = data.get("format")
         if fmt != CHECKPOINT_FORMAT and fmt not in OLD_CHECKPOINT_FORMATS:
             raise UserError(f"unknown checkpoint format {fmt!r}")
         try:
-            return cls._parse(data, config)
+            return cls._parse(data, config, space)
         except KeyError as exc:
             raise UserError(f"damaged checkpoint (missing {exc})") from None
         except (TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -105,19 +105,19 @@ class EvolutionState:
             raise UserError(f"damaged checkpoint ({type(exc).__name__}: {exc})") from None
 
     @classmethod
-    def _parse(cls, data: dict, config: EvolveConfig) -> EvolutionState:
+    def _parse(cls, data: dict, config: EvolveConfig, space) -> EvolutionState:
         generation = data["generation"]
         if not isinstance(generation, int) or isinstance(generation, bool) or generation < 0:
             raise UserError(f"damaged checkpoint (generation {generation!r})")
         rng = np.random.default_rng(config.seed)
         rng.bit_generator.state = data["rng"]
-        pool = [individual_from_entry(_checked_deck(d, config, "pool")) for d in data["pool"]]
+        pool = [individual_from_entry(_checked_deck(d, space, "pool")) for d in data["pool"]]
         if len(pool) != config.pool:
             raise UserError(f"damaged checkpoint (a pool of {len(pool)} decks, the run's config says {config.pool})")
         hof = tools.HallOfFame(config.hof_size)
         # inserting from worst to best reproduces the saved order exactly (bisect_right on ties)
         for d in reversed(data["hall_of_fame"]):
-            hof.insert(individual_from_entry(_checked_deck(d, config, "hall of fame")))
+            hof.insert(individual_from_entry(_checked_deck(d, space, "hall of fame")))
         logbook = new_logbook()
         for row in data["logbook"]:
             logbook.record(**row)
@@ -133,16 +133,14 @@ class EvolutionState:
         return cls(generation, rng, pool, hof, logbook, best_decks, saved)
 
 
-def _checked_deck(entry, config: EvolveConfig, where: str) -> dict:
-    """A deck entry whose cards are whole numbers making a legal deck under the run's rules."""
+def _checked_deck(entry, space, where: str) -> dict:
+    """A deck entry whose cards are whole numbers making a legal deck of the run's space."""
     if not isinstance(entry, dict):
         raise UserError(f"damaged checkpoint ({where}: {entry!r} is not a deck)")
     cards = entry["cards"]
     if not isinstance(cards, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in cards):
         raise UserError(f"damaged checkpoint ({where}: cards {cards!r} are not whole numbers)")
-    from evolution.space import space_for
-
-    problems = space_for(config).problems(cards)
+    problems = space.problems(cards)
     if problems:
         raise UserError(f"damaged checkpoint ({where}: an illegal deck: {'; '.join(problems)})")
     return entry

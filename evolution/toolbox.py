@@ -37,12 +37,10 @@ def sel_best(individuals, k: int) -> list:
     return [individuals[i] for i in order[:k]]
 
 
-def build_toolbox(config: EvolveConfig, rng: np.random.Generator, pmap=None) -> base.Toolbox:
+def build_toolbox(config: EvolveConfig, space, rng: np.random.Generator, pmap=None) -> base.Toolbox:
     """init (`individual`, `population`), `mutate`, `mate`, `select`, `select_best`, `next_pool`
-    and, given `pmap`, the parallel `map`."""
-    from evolution.space import space_for
-
-    space = space_for(config)  # the game's deck space: its random decks, mutation and crossover
+    and, given `pmap`, the parallel `map`; decks are the run's deck `space`'s (its random decks,
+    mutation and crossover)."""
     tb = base.Toolbox()
     tb.register("random_cards", space.random_deck, rng, tuple(config.init_shapes))
     tb.register("individual", lambda origin="random": make_individual(tb.random_cards(), origin))

@@ -12,9 +12,9 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution import fitness as fit
-from evolution.advisor import AdviceConfig, advise, neighbours, remeasure, without_card
-from evolution.genome import random_deck
+from evolution.designer.advisor import AdviceConfig, advise, neighbours, remeasure, without_card
+from evolution.scoring import fitness as fit
+from evolution.spaces.genome import random_deck
 from games.decks import DeckConstraints, DeckRules
 
 

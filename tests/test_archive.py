@@ -1,4 +1,4 @@
-"""The MAP-Elites archive run (evolution.archive): tiny runs with the heuristic agent."""
+"""The MAP-Elites archive run (evolution.archive.grid): tiny runs with the heuristic agent."""
 
 from __future__ import annotations
 
@@ -11,13 +11,12 @@ from test_evolution import tiny
 from test_evolution_kittens import TINY
 
 from deckopt.cli import main
-from evolution.archive import descriptor_space, descriptors
-from evolution.archive_results import best_candidates
+from evolution.archive.results import best_candidates
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
-from evolution.panel import load_panel
-from evolution.space import space_for
-from evolution.yardstick import pooled_records
+from evolution.scoring.panel import load_panel
+from evolution.scoring.yardstick import pooled_records
+from evolution.spaces.registry import space_for
 from games.errors import UserError
 
 
@@ -68,7 +67,7 @@ def test_archive_holds_distinct_legal_elites_each_in_its_cell(archive_run):
     for e in entries:
         assert space.problems(e["cards"]) == []
         assert e["ci95"][0] <= e["score"] <= e["ci95"][1] and e["games"] > 0
-        values = descriptors(config, e["cards"])
+        values = space.descriptors(e["cards"])
         assert values == pytest.approx([e[name] for name in data["descriptors"]])
         for v, k, (lo, hi), n in zip(values, e["cell"], data["ranges"], data["cells"]):
             width = (hi - lo) / n
@@ -214,17 +213,17 @@ def test_the_gwent_grid_spans_exactly_the_legal_decks(rules):
 
     config = tiny(rules=DeckRules(**rules))
     r = config.rules
-    (_, (lo, hi)) = descriptor_space(config)[1]
     space, rng = space_for(config), np.random.default_rng(0)
+    (_, (lo, hi)) = space.descriptor_space()[1]
     for _ in range(300):
-        top5 = descriptors(config, space.random_deck(rng))[1]
+        top5 = space.descriptors(space.random_deck(rng))[1]
         assert lo - 1e-12 <= top5 <= hi + 1e-12
     flattest = [r.min_power] * r.max_cards
     spiky = [r.min_power] * max(r.min_cards - 5, 0) + [r.max_power] + [r.min_power] * min(4, r.min_cards - 1)
     spiky[-1] += r.max_total - sum(spiky)  # the rest of the budget on one card
     assert space.problems(flattest) == [] and space.problems(spiky) == []
-    assert descriptors(config, flattest)[1] == pytest.approx(lo)
-    assert descriptors(config, spiky)[1] == pytest.approx(hi)
+    assert space.descriptors(flattest)[1] == pytest.approx(lo)
+    assert space.descriptors(spiky)[1] == pytest.approx(hi)
 
 
 def test_an_archive_with_its_own_population_resumes_exactly_and_breeds_from_it(tmp_path):

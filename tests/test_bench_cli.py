@@ -39,7 +39,7 @@ def test_missing_bench_is_one_line(monkeypatch, capsys):
 def test_benchmarks_left_the_library():
     assert not list(ROOT.glob("agents/bench*.py")) and not (ROOT / "evolution" / "bench.py").exists()
     code = (
-        "import sys, evolution.loop, evolution.fitness, evolution.validation, deckopt.bench.evolution\n"
+        "import sys, evolution.loop, evolution.scoring.fitness, evolution.studies.validation, deckopt.bench.evolution\n"
         "heavy = [m for m in ('tensorflow', 'keras') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )

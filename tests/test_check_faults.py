@@ -9,7 +9,7 @@ import pytest
 from high_card import DECK_SIZE, HighCard, HighCardDecks, HighCardState
 
 from deckopt.cli import main
-from evolution.space_check import check_deck_space
+from evolution.spaces.check import check_deck_space
 from games.conformance import FAILED, PASSED, run_check, run_checks
 
 GAMES = 30

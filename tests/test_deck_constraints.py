@@ -1,12 +1,12 @@
-"""Deck constraints (games.decks.DeckConstraints) in deck files, and their repair (evolution.constraints)."""
+"""Deck constraints (games.decks.DeckConstraints) in deck files, and their repair (evolution.spaces.constraints)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from evolution import genome
-from evolution.constraints import check_feasible, enforce, random_constrained
+from evolution.spaces import genome
+from evolution.spaces.constraints import check_feasible, enforce, random_constrained
 from games.decks import CountBound, Deck, DeckConstraints, DeckRules, load_deck, save_deck
 from games.errors import UserError
 

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from agents.parallel import Mapper
-from evolution import fitness as fit
-from evolution import genome
 from evolution.config import EXECUTION_FIELDS, EvolveConfig, load_config
 from evolution.loop import evolve
+from evolution.scoring import fitness as fit
+from evolution.spaces import genome
 from games.decks import DECK_SHAPES, DeckRules
 from games.errors import UserError
 
@@ -187,7 +187,7 @@ def test_mirrored_deal_hands_the_luck_over():
 def test_mirrored_deal_cancels_luck(heuristic):
     """The two games of a deal are not positively correlated (the engine's mirrored=True, which
     keeps each deck's card order, correlates them at about +0.9 on this matchup)."""
-    from evolution.panel import resolve_path
+    from evolution.scoring.panel import resolve_path
     from games.decks import load_deck
 
     rules = DeckRules()
@@ -467,7 +467,8 @@ def test_config_file_and_no_tensorflow(tmp_path):
     with pytest.raises(UserError, match="even"):
         EvolveConfig(games_per_pair=3)
     code = (
-        "import sys, evolution.loop, evolution.fitness, evolution.report, evolution.validation; "
+        "import sys, evolution.loop, evolution.scoring.fitness, evolution.designer.report, "
+        "evolution.studies.validation; "
         "print('tensorflow' in sys.modules or 'keras' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"

@@ -1,4 +1,4 @@
-"""Exploding Kittens deck evolution (evolution.space, evolution.objectives): the card-count space's
+"""Exploding Kittens deck evolution (evolution.spaces.kittens, evolution.scoring.objectives): the card-count space's
 operators stay legal and seeded, the objectives measure what they say on decks whose exact value is
 known, a tiny run writes the run folder of a Gwent Lite run whatever the number of workers, and
 user mistakes end in one line."""
@@ -14,10 +14,11 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution import kittens_validation, objectives
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
-from evolution.space import KittensBounds, KittensSpace
+from evolution.scoring import objectives
+from evolution.spaces.kittens import KittensBounds, KittensSpace
+from evolution.studies import kittens_validation
 from games.errors import UserError
 
 SMALL = {"min_cards": 3, "max_cards": 6, "counts": {"skip": [0, 3], "attack": [0, 3], "defuse": [0, 1]}}

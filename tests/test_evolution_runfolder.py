@@ -225,7 +225,7 @@ def test_the_library_never_prints_and_reports_progress_by_callback(tmp_path, cap
 
 
 def test_worker_tasks_are_plain_and_no_tensorflow_anywhere(tmp_path):
-    from evolution import fitness as fit
+    from evolution.scoring import fitness as fit
     from games.decks import DeckRules
 
     rules = DeckRules()

@@ -7,7 +7,7 @@ import agents
 import games
 from agents.arena import play_batch, play_states
 from agents.base import RandomAgent
-from evolution import fitness
+from evolution.scoring import fitness
 from games.batch import StateBatch, batch_of
 from games.decks import DeckRules
 from games.errors import IllegalActionError

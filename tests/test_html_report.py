@@ -14,11 +14,17 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution import fitness as fit
-from evolution.html_report import REPORT_NAME, SECTIONS, write_report
+from evolution.designer.html_report import REPORT_NAME, SECTIONS, write_report
+from evolution.designer.matchups import load_decks, play_matchups, write_matchups
 from evolution.loop import evolve
-from evolution.matchups import load_decks, play_matchups, write_matchups
+from evolution.runfolder import RunFolder
+from evolution.scoring import fitness as fit
+from evolution.spaces.registry import space_for
 from tests.test_evolution_runfolder import tiny
+
+
+def space_of(folder: Path):
+    return space_for(RunFolder(folder).read_config())
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +35,7 @@ def run(tmp_path_factory) -> Path:
 
 
 def test_the_report_is_self_contained_and_says_what_the_run_lacks(run):
-    page = write_report(run).read_text(encoding="utf-8")
+    page = write_report(run, space_of(run)).read_text(encoding="utf-8")
     for key, title in SECTIONS:
         assert f'<section id="{key}"><h2>{title}</h2>' in page
     assert "<script" not in page.lower() and not re.search(r"(src|href)=\"(https?:|//)", page)
@@ -53,7 +59,7 @@ def test_matchups_in_the_run_folder_show_in_the_report(run, tmp_path):
     field, _ = load_decks(["decks/flat.toml", "decks/random_1.toml"])
     with Mapper(1) as pmap:
         write_matchups(play_matchups(decks, rules, agent, pmap, 4, 0, field, "heuristic"), copy)
-    page = write_report(copy).read_text(encoding="utf-8")
+    page = write_report(copy, space_of(copy)).read_text(encoding="utf-8")
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 3
     assert "no matchups in this run folder" not in page and "random_1" in page
 
@@ -81,7 +87,7 @@ def test_the_report_opens_in_a_real_browser_without_errors(run, tmp_path):
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
-    path = write_report(run)
+    path = write_report(run, space_of(run))
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for flag in (

@@ -11,8 +11,7 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution import fitness as fit
-from evolution.matchups import (
+from evolution.designer.matchups import (
     NamedDeck,
     load_decks,
     matchups_csv,
@@ -20,6 +19,7 @@ from evolution.matchups import (
     read_matchups_csv,
     write_matchups,
 )
+from evolution.scoring import fitness as fit
 from games.decks import DeckRules, UserError
 
 RULES = DeckRules()

@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from evolution import fitness as fit
-from evolution import racing
 from evolution.config import EvolveConfig, split_agent_specs
 from evolution.loop import evolve, prepare_run
+from evolution.scoring import fitness as fit
+from evolution.scoring import racing
 from games.decks import DeckRules
 from games.errors import UserError
 from tests.test_evolution import snapshot, tiny
@@ -87,7 +87,7 @@ def test_race_spends_its_games_on_the_decks_near_the_boundary():
 
 
 def test_racing_study_on_a_synthetic_ground_truth():
-    from evolution.racing_study import plot_study, study
+    from evolution.studies.racing import plot_study, study
 
     rng = np.random.default_rng(0)
     true = np.linspace(0.3, 0.7, 12)
@@ -109,7 +109,7 @@ def test_racing_study_on_a_synthetic_ground_truth():
 
 
 def test_oracle_gives_the_budget_to_decks_near_the_boundary_but_not_on_it():
-    from evolution.racing_study import oracle_allocation
+    from evolution.studies.racing import oracle_allocation
 
     true = np.array([0.9, 0.62, 0.6, 0.5, 0.48, 0.1])
     store = np.clip(true[:, None, None] + np.random.default_rng(4).normal(0, 0.25, (6, 2, 200)), 0, 1)

@@ -23,8 +23,17 @@ from collections.abc import Callable
 
 import numpy as np
 
+import games
+from agents.arena import play_batch
+from agents.parallel import Mapper
 from deckopt.bench import ancestor
 from deckopt.bench.timing import interleaved
+from evolution.config import EvolveConfig
+from evolution.scoring import fitness
+from evolution.spaces import genome
+from games.batch import batch_of
+from games.decks import DeckRules
+from games.errors import UserError
 
 POOL = 30
 GAMES_PER_PAIR = 10
@@ -35,8 +44,6 @@ REPEATS = 3
 # --- the one place this bench reaches into evolution's internals (update here when they move) ------
 def generation(pool: int, games_per_pair: int, seed: int = 0):
     """(pairings, rules) of one round-robin generation of `pool` random legal decks."""
-    from evolution import fitness, genome
-    from games.decks import DeckRules
 
     rules = DeckRules()
     rng = np.random.default_rng(seed)
@@ -47,8 +54,6 @@ def generation(pool: int, games_per_pair: int, seed: int = 0):
 
 def build_agent(rules) -> tuple[object, str]:
     """(the agent, its spec): the shipped Gwent Lite agent, else the heuristic."""
-    from evolution import fitness
-    from games.errors import UserError
 
     try:
         return fitness.build_agent("pretrained", rules), "pretrained"
@@ -58,15 +63,12 @@ def build_agent(rules) -> tuple[object, str]:
 
 def generation_tasks(pairings, agent, rules) -> list[tuple]:
     """The (agent, task) arguments of `timed_task` for the generation, grouped as in a default run."""
-    from evolution import fitness
-    from evolution.config import EvolveConfig
 
     return fitness.make_tasks(pairings, agent, rules, EvolveConfig().games_per_task, (0, fitness.STAGE_EVOLVE, 0))
 
 
 def timed_task(agent, task) -> tuple[float, object]:
     """A worker's task, also returning its CPU seconds (to separate overhead from contention)."""
-    from evolution import fitness
 
     t0 = time.process_time()
     out = fitness.play_task(agent, task)
@@ -74,7 +76,6 @@ def timed_task(agent, task) -> tuple[float, object]:
 
 
 def mapper(jobs: int):
-    from agents.parallel import Mapper
 
     return Mapper(jobs)
 
@@ -85,8 +86,6 @@ def pairing_games(pairings) -> int:
 
 def deal_states(pairings, rules) -> list:
     """Every game of the pairings at its start: each deal, then its mirror (decks swapped)."""
-    import games
-    from evolution import fitness
 
     states = []
     for p in pairings:
@@ -102,8 +101,6 @@ def deal_states(pairings, rules) -> list:
 
 def our_moves(states: list, agent) -> int:
     """The moves `agent` needs to play `states` (on copies, through the vectorised engine)."""
-    from agents.arena import play_batch
-    from games.batch import batch_of
 
     return play_batch(batch_of(states), [(0, 0)] * len(states), [agent])
 

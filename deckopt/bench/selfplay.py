@@ -21,6 +21,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents import dqn
+from agents.parallel import Mapper
 from deckopt.bench import ancestor
 from deckopt.bench.timing import interleaved, ratio_of_rates
 
@@ -38,7 +40,6 @@ class DQNHarness:
     """A fresh DQN trainer of `game_name` and the few of its parts the bench times."""
 
     def __init__(self, game_name: str, overrides: dict | None = None):
-        from agents import dqn
 
         self._dqn = dqn
         settings = {"seed": 0, "replay_size": 50_000, **(overrides or {})}
@@ -158,7 +159,6 @@ def run(
     shards: int = SHARDS,
     jobs: int = JOBS,
 ) -> dict:
-    from agents.parallel import Mapper
 
     say = log or (lambda line: None)
     say("building the network (untrained 3 x 200, tanh output)")

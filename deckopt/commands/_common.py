@@ -6,9 +6,11 @@ import dataclasses
 import json
 import sys
 
+import games
 from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import MAX_GAMES_PER_PAIR
 from games import GAME_NAMES
+from games.decks import load_deck
 from games.errors import UserError
 
 GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
@@ -210,7 +212,6 @@ def _setting(item: str) -> tuple[str, object]:
 
 def make_game(args):
     """games.make from the shared options."""
-    import games
 
     config = {}
     if getattr(args, "players", None) is not None:
@@ -234,7 +235,6 @@ def make_game(args):
     if getattr(args, "deck", None):
         if args.game != "gwent_lite":
             raise UserError(f"--deck applies to gwent_lite only, not {args.game}")
-        from games.decks import load_deck
 
         decks = [load_deck(path) for path in args.deck]
         if len(decks) == 1:

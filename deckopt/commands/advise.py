@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from agents.parallel import Mapper, WorkerFailure
 from deckopt.commands._common import (
     MAX_PAIR_TEXT,
     Progress,
@@ -17,6 +18,11 @@ from deckopt.commands._common import (
     seed_int,
     worker_args,
 )
+from evolution.designer.advisor import AdviceConfig, advice_table, advise, remeasure
+from evolution.designer.matchups import load_decks
+from evolution.scoring import fitness as fit
+from games.decks import load_deck
+from games.errors import UserError
 
 _non_negative = int_at_least(0)
 
@@ -82,12 +88,6 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.parallel import Mapper, WorkerFailure
-    from evolution import fitness as fit
-    from evolution.advisor import AdviceConfig, advice_table, advise, remeasure
-    from evolution.matchups import load_decks
-    from games.decks import load_deck
-    from games.errors import UserError
 
     deals = args.games // 2
     if args.games % 2 or deals % args.rounds:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 
 from deckopt.commands._common import GAME_HELP, game_config_args, game_count, make_game, print_json
+from evolution.spaces.check import check_deck_space
+from evolution.spaces.registry import space_of_game
+from games.conformance import FAILED, SKIPPED, run_checks
 
 MARKS = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip"}
 
@@ -31,9 +34,6 @@ def verdict(result) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evolution.space import space_of_game
-    from evolution.space_check import check_deck_space
-    from games.conformance import FAILED, SKIPPED, run_checks
 
     game = make_game(args)
     say = (lambda line: None) if args.json else (lambda line: print(line, flush=True))

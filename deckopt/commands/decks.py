@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
+from agents.parallel import WorkerFailure
 from deckopt.commands._common import (
     JOBS_HELP,
     Progress,
@@ -14,6 +17,15 @@ from deckopt.commands._common import (
     print_json,
     seed_int,
 )
+from evolution.archive.results import best_elite_cards, elites_table
+from evolution.designer.html_report import run_matchups
+from evolution.designer.matchups import ranking_table
+from evolution.designer.report import check_export_path, decks_report, export_deck
+from evolution.runfolder import Run
+from evolution.scoring.panel import load_panel, resolve_path
+from evolution.spaces.registry import space_for
+from games.errors import UserError
+from games.fileio import check_writable_dir
 
 _non_negative = int_at_least(0)
 
@@ -90,13 +102,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evolution.report import Run, check_export_path, decks_report, decks_table, export_deck
-    from games.errors import UserError
-
     r = Run(args.run, args.generation)
+    space = space_for(r.config)
     if args.export:  # before any work: a path that cannot take the deck is refused now
-        from pathlib import Path
-
         if Path(args.export).is_file() and not args.force:
             raise UserError(
                 f"deck file {args.export!r} already exists; choose another name or pass --force to replace it"
@@ -104,41 +112,27 @@ def run(args: argparse.Namespace) -> int:
         check_export_path(args.export, args.force)
     if args.validate and args.games is not None and args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
-    if args.matchups is not None or (args.validate and r.config.game != "gwent_lite"):
-        from games.fileio import check_writable_dir
-
+    if args.matchups is not None or (args.validate and not space.reference_decks):
         check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
-    if args.matchups is not None and (args.matchups % 2 or r.config.game != "gwent_lite"):
+    if args.matchups is not None and (args.matchups % 2 or not space.reference_decks):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
     if args.archive:
-        return _archive(r, args)
-    report = decks_report(r, args.generation, args.top)
+        return _archive(r, space, args)
+    report = decks_report(r, space, args.generation, args.top)
     out = dict(report)
     notes = []
     if args.export:
-        cards, how = export_deck(r, args.export, args.generation, force=args.force)
+        cards, how = export_deck(r, space, args.export, args.generation, force=args.force)
         out["export"] = {"path": args.export, "cards": cards, "how": how}
         notes.append(f"wrote {args.export}: {how}")
     if args.validate:
-        from agents.parallel import WorkerFailure
-
         try:
-            out["validation"] = _validate(r, args)
+            out["validation"] = _validate(r, space, args, r.champion(args.generation))
         except WorkerFailure as exc:
-            import sys
-
             print(f"deckopt decks: error: {exc}", file=sys.stderr)
             return 1
-        if r.config.game == "gwent_lite":
-            from evolution.validation import validation_table
-        else:
-            from evolution.kittens_validation import validation_table
-
-        notes.append(validation_table(out["validation"]))
+        notes.append(space.validation_table(out["validation"]))
     if args.matchups:
-        from evolution.html_report import run_matchups
-        from evolution.matchups import ranking_table
-
         with Progress(enabled=not args.json) as bar:
             table = run_matchups(r.folder, args.matchups, args.agent, args.jobs or r.config.jobs, bar)
         out["matchups"] = table.to_json()
@@ -146,19 +140,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
     else:
-        print(decks_table(report))
+        print(space.decks_table(report))
         for n in notes:
             print(n)
     return 0
 
 
-def _archive(r, args) -> int:
+def _archive(r, space, args) -> int:
     """The elites (archive.json without the past games kept for resuming); with --validate, the best
     elite validated as `--validate` validates the champion (same reference decks, games and seed)."""
-    from evolution.archive_results import best_elite_cards, elites_table
-    from evolution.space import space_for
-    from games.errors import UserError
-
     path = r.folder.path / "archive.json"
     if not path.is_file():
         raise UserError(f"run {str(r.folder.path)!r} has no archive (evolve it with --archive)")
@@ -167,105 +157,35 @@ def _archive(r, args) -> int:
         e.pop("past_scores", None)
     out, notes = dict(data), []
     if args.validate:
-        if r.config.game != "gwent_lite":
+        if not space.reference_decks:
             raise UserError("--archive --validate takes a gwent_lite run")
-        from agents.parallel import WorkerFailure
-        from evolution.validation import validation_table
-
         try:
-            out["validation"] = _validate(r, args, best_elite_cards(data))
+            out["validation"] = _validate(r, space, args, best_elite_cards(data))
         except WorkerFailure as exc:
-            import sys
-
             print(f"deckopt decks: error: {exc}", file=sys.stderr)
             return 1
-        notes.append(f"{out['validation']['how']}\n{validation_table(out['validation'])}")
+        notes.append(f"{out['validation']['how']}\n{space.validation_table(out['validation'])}")
     if args.json:
         print_json(out)
     else:
-        print("\n".join([elites_table(data, space_for(r.config)), *notes]))
+        print("\n".join([elites_table(data, space), *notes]))
     return 0
 
 
-def _validate(r, args, deck: tuple | None = None) -> dict:
-    """The champion (or generation N's best, or `deck`: (cards, how)) against the reference decks."""
-    if r.config.game != "gwent_lite":
-        return _validate_exact(r, args)
-    from agents.parallel import Mapper
-    from evolution import fitness as fit
-    from evolution.panel import load_panel
-    from evolution.validation import validate
-
-    c = r.config
-    cards, how = deck or r.champion(args.generation)
-    references = load_panel(args.panel or c.validation_panel, c.rules)
-    spec = args.agent or c.agent
-    agent = fit.build_agent(spec, c.rules, seed=c.seed)
-    seed = args.seed if args.seed is not None else c.seed + 1
-    games = args.games or c.validation_games
-    baseline = _baseline_cards(args.baseline, c.rules) if args.baseline else None
-    # validation runs locally
-    with Mapper(args.jobs or c.jobs, "loky", task_timeout=c.task_timeout) as pmap, Progress() as bar:
-        v = validate(
-            cards,
-            references,
-            agent,
-            c.rules,
-            pmap,
-            games,
-            seed,
-            c.games_per_task,
-            progress=bar,
-            agent_spec=spec,
-            baseline=baseline,
-        )
-    v["how"] = how
-    return v
+def _validate(r, space, args, deck: tuple) -> dict:
+    """`deck` ((cards, how): the champion, generation N's best or the best elite) validated again as
+    the run's deck space validates it, with the command's options."""
+    options = {"panel": args.panel, "agent": args.agent, "seed": args.seed, "games": args.games, "jobs": args.jobs}
+    if args.baseline:
+        options["baseline"] = _baseline_cards(args.baseline, r.config.rules)
+    cards, how = deck
+    with Progress() as bar:
+        return space.revalidate(r, cards, how, options, progress=bar)
 
 
 def _baseline_cards(path, rules) -> list[int]:
     """A run's champion, or the cards of a deck file."""
-    from evolution.panel import load_panel, resolve_path
-    from evolution.report import Run
-
     where = resolve_path(path)
     if (where / "config.json").is_file():
         return Run(where).champion()[0]
     return list(load_panel([path], rules)[0].cards)
-
-
-def _validate_exact(r, args) -> dict:
-    """A kittens run: the champion (or generation N's best) and the best deck of every generation,
-    measured again with fresh seeds (--games each, default the run's playoff_games_per_deck), beside
-    their exact first-player values; written to RUN/validation_exact.json."""
-    from agents.parallel import Mapper
-    from evolution import fitness as fit
-    from evolution import kittens_validation, objectives
-    from evolution.space import space_for
-    from games.fileio import atomic_write_json
-
-    c = r.config
-    if args.panel:
-        from games.errors import UserError
-
-        raise UserError("--panel applies to gwent_lite runs (a kittens deck is judged alone)")
-    if args.agent:
-        c = c.replace(agent=args.agent)
-    space = space_for(c)
-    cards, how = r.champion(args.generation)
-    decks = [tuple(cards)] + [t for t in dict.fromkeys(tuple(b["best"]["cards"]) for b in r.best) if t != tuple(cards)]
-    seed = args.seed if args.seed is not None else c.seed + 1
-    games = args.games or c.playoff_games_per_deck
-    agent = objectives.build_agent(c, seed=seed)
-    with Mapper(args.jobs or c.jobs, "loky", task_timeout=c.task_timeout) as pmap, Progress() as bar:
-        scored = objectives.measure(
-            decks, c.replace(seed=seed), agent, pmap, games, fit.STAGE_VALIDATE, 0, bar, "validation"
-        )
-    entries = [
-        {"cards": list(d), "score": v, "ci95": list(ci), "rate": s.score, "rate_ci95": list(s.ci95), "games": s.games}
-        for d, (v, ci, s) in zip(decks, scored)
-    ]
-    report = kittens_validation.validation_report({"playoff": entries}, [], space, c)
-    report.update({"how": how, "seed": seed, "games_per_deck": games})
-    atomic_write_json(r.folder.path / "validation_exact.json", report)
-    return report

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from agents.evaluate import default_opponents, evaluate_spec, format_report
 from deckopt.commands._common import (
     GAME_HELP,
     Progress,
@@ -53,7 +54,6 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.evaluate import default_opponents, evaluate_spec, format_report
 
     game = make_game(args)
     vs = args.vs or default_opponents(game)

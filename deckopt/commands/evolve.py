@@ -15,9 +15,16 @@ import sys
 import time
 from pathlib import Path
 
-from deckopt.commands._common import Progress, print_json, seed_int
+from agents.parallel import WorkerFailure
+from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
-from evolution.config import EvolveConfig
+from evolution.config import EvolveConfig, config_from_settings
+from evolution.loop import evolve
+from evolution.runfolder import RunFolder
+from evolution.spaces.registry import space_for
+from games.config import read_settings
+from games.errors import UserError
+from games.fileio import DISK_ERRORS
 
 
 def register(sub) -> None:
@@ -65,18 +72,13 @@ def register(sub) -> None:
 
 def _settings(args) -> dict:
     """The settings given as flags."""
-    from games.errors import UserError
 
     flags = config_overrides(args, EvolveConfig)
     if args.seed is not None:
         flags["seed"] = args.seed
     if args.set:
-        from deckopt.commands._common import _setting
-
         flags["game_config"] = dict(_setting(item) for item in args.set)
     if args.constraints:
-        from games.config import read_settings
-
         table = read_settings(args.constraints, what="constraints file")
         if "constraints" not in table:
             raise UserError(f"constraints file {args.constraints!r} has no [constraints] table")
@@ -89,8 +91,6 @@ def _settings(args) -> dict:
 
 
 def _new_config(args, flags: dict) -> EvolveConfig:
-    from evolution.config import config_from_settings
-    from games.config import read_settings
 
     file_settings = read_settings(args.config, what="config file") if args.config else {}
     opponents = file_settings.get("opponents", EvolveConfig.__dataclass_fields__["opponents"].default_factory())
@@ -105,10 +105,6 @@ def _new_config(args, flags: dict) -> EvolveConfig:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.parallel import WorkerFailure
-    from evolution.loop import evolve
-    from games.errors import UserError
-    from games.fileio import DISK_ERRORS
 
     flags = _settings(args)
     if args.resume:
@@ -169,8 +165,6 @@ def _saved(out: Path) -> str:
     """What a stopped run kept, and how to continue it."""
     import json
 
-    from evolution.runfolder import RunFolder
-
     folder = RunFolder(out)
     if not folder.config.is_file():
         return "the run had not started; nothing was written"
@@ -186,19 +180,10 @@ def _print_summary(summary: dict, as_json: bool) -> None:
     if as_json:
         print_json(summary)
         return
-    champ = summary.get("champion")
     print(f"run folder: {summary['run']} ({summary['generations']} generations)")
-    if champ:
-        from evolution.report import Run
-        from evolution.space import space_for
-
-        space = space_for(Run(summary["run"]).config)
-        print(f"champion: {space.text(champ['cards'])} -> {Path(summary['run']) / 'champion.toml'}")
+    space = space_for(RunFolder(summary["run"]).read_config())
+    if summary.get("champion"):
+        print(f"champion: {space.text(summary['champion']['cards'])} -> {Path(summary['run']) / 'champion.toml'}")
     if summary.get("validation"):
-        if summary["validation"].get("game") == "exploding_kittens":
-            from evolution.kittens_validation import validation_table
-        else:
-            from evolution.validation import validation_table
-
-        print(validation_table(summary["validation"]))
+        print(space.validation_table(summary["validation"]))
     print(f"inspect: deckopt decks {summary['run']}")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+import agents
+from agents.arena import play_match
 from deckopt.commands._common import GAME_HELP, Progress, game_config_args, game_count, make_game, print_json, seed_int
+from games import UserError
 
 
 def register(sub) -> None:
@@ -26,9 +29,6 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import agents
-    from agents.arena import play_match
-    from games import UserError
 
     if len(args.specs) < 2 and args.game != "incan_gold":
         raise UserError("give at least two agent specs (one per seat)")

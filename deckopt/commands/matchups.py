@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from agents.parallel import Mapper, WorkerFailure
 from deckopt.commands._common import MAX_PAIR_TEXT, Progress, pair_games, print_json, seed_int, worker_args
+from evolution.designer.matchups import load_decks, play_matchups, ranking_table, write_matchups
+from evolution.scoring import fitness as fit
+from games.errors import UserError
+from games.fileio import check_writable_dir
 
 
 def register(sub) -> None:
@@ -39,11 +44,6 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.parallel import Mapper, WorkerFailure
-    from evolution import fitness as fit
-    from evolution.matchups import load_decks, play_matchups, ranking_table, write_matchups
-    from games.errors import UserError
-    from games.fileio import check_writable_dir
 
     if args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+import agents
 from deckopt.commands._common import GAME_HELP, game_config_args, make_game, seed_int
+from games import UserError
 
 
 def register(sub) -> None:
@@ -72,9 +74,6 @@ def _read_action(state, game, prompt_in, out) -> int | None:
 
 def run(args: argparse.Namespace, prompt_in=None, out=None) -> int:
     import numpy as np
-
-    import agents
-    from games import UserError
 
     prompt_in = prompt_in or sys.stdin
     out = out or sys.stdout

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from agents.pruning import make
+from agents.search.mcts_spec import parse_spec
 from deckopt.commands._common import MAX_COUNT, int_at_least, print_json, seed_int
 from games.errors import UserError
 from games.fileio import check_writable_dir
@@ -50,7 +52,6 @@ def register(subparsers) -> None:
 
 
 def main(args) -> int:
-    from agents.pruning import make
 
     def say(text: str) -> None:
         print(f"train-pruning: {text}", file=sys.stderr, flush=True)
@@ -59,8 +60,6 @@ def main(args) -> int:
     check_writable_dir(args.out, "output folder (--out)")
     given = _bimodal(args.bimodal) if args.bimodal is not None else None
     if args.arms != "uniform" and given is None:
-        from agents.search.mcts_spec import parse_spec
-
         parse_spec(args.fit_spec)
     reports = {}
     for arms in ("uniform", "bimodal") if args.arms == "both" else (args.arms,):

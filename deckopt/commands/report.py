@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
+from agents.parallel import WorkerFailure
 from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, pair_games_or_none
+from evolution.designer.html_report import MATCHUPS_NAME, write_report
+from evolution.runfolder import RunFolder
+from evolution.spaces.registry import space_for
+from games.errors import UserError
 
 _non_negative = int_at_least(0)
 
@@ -32,9 +39,6 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.parallel import WorkerFailure
-    from evolution.html_report import write_report
-    from games.errors import UserError
 
     if args.matchups % 2:
         raise UserError("--matchups must be even (mirrored pairs of games)")
@@ -42,9 +46,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--agent is the agent of --matchups N; give --matchups too")
     if args.matchups:
         _check_matchups_to_play(args)
+    folder = RunFolder(args.run)
+    folder.check_existing()
+    space = space_for(folder.read_config())
     try:
         with Progress() as bar:
-            path = write_report(args.run, args.matchups, args.agent, args.jobs, progress=bar, log=bar.log)
+            path = write_report(args.run, space, args.matchups, args.agent, args.jobs, progress=bar, log=bar.log)
     except WorkerFailure as exc:
         print(f"deckopt report: error: {exc}", file=sys.stderr)
         return 1
@@ -55,13 +62,6 @@ def run(args: argparse.Namespace) -> int:
 def _check_matchups_to_play(args) -> None:
     """The run folder's matchups.json is shown as it is: refused in one line when --matchups or
     --agent ask for other ones than it holds (they would be silently ignored)."""
-    import json
-    from pathlib import Path
-
-    from evolution.html_report import MATCHUPS_NAME
-    from evolution.runfolder import RunFolder
-    from games.errors import UserError
-
     folder = RunFolder(args.run)
     folder.check_existing()
     path = Path(args.run) / MATCHUPS_NAME

@@ -5,7 +5,7 @@
   oracle allocation (OUT/racing.json, OUT/racing.png).
 - `agents OUT --agent SPEC --agent SPEC ...`: decks scored against the yardstick under each agent:
   rank agreement on a spread and a strong set beside each agent's noise ceiling, the worst-deck
-  disagreement, and a pilot x opponents table (evolution/agreement.py).
+  disagreement, and a pilot x opponents table (evolution/studies/agreement.py).
 - `kittens OUT`: Exploding Kittens compositions, the agent's estimates against exact values.
 
 It runs past 400 lines because it is the command line of three studies that share one parser (their
@@ -18,6 +18,7 @@ import argparse
 import json
 from pathlib import Path
 
+from agents.parallel import Mapper
 from deckopt.commands._common import (
     Progress,
     count,
@@ -28,7 +29,18 @@ from deckopt.commands._common import (
     seed_int,
     worker_args,
 )
+from evolution.config import EvolveConfig
+from evolution.runfolder import Run, RunFolder
+from evolution.scoring import fitness as fit
+from evolution.scoring import objectives
+from evolution.scoring.panel import load_panel, resolve_path
+from evolution.spaces import genome
+from evolution.studies import agreement
+from evolution.studies import kittens as kittens_study
+from evolution.studies.racing import ground_truth, plot_study, study
+from games.decks import DeckRules
 from games.errors import UserError
+from games.fileio import atomic_write_json, check_npz_sizes, check_writable_dir
 
 
 def register(sub) -> None:
@@ -93,7 +105,6 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from games.fileio import check_writable_dir
 
     out = check_writable_dir(args.out, "study folder")
     _check_args(args)  # every argument before the first game
@@ -110,8 +121,6 @@ def run(args: argparse.Namespace) -> int:
 def _floats(text: str, flag: str = "") -> list[float]:
     import math
 
-    from games.errors import UserError
-
     try:
         values = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
@@ -123,7 +132,6 @@ def _floats(text: str, flag: str = "") -> list[float]:
 
 def _check_args(args) -> None:
     """The study's arguments that can be judged without playing: refused before any work."""
-    from games.errors import UserError
 
     if args.what == "racing":
         fixed = _floats(args.fixed_games, "--fixed-games")
@@ -137,33 +145,17 @@ def _check_args(args) -> None:
         if not kinds or set(kinds) - {"plain", "strata"}:
             raise UserError(f"--se takes plain and/or strata, got {args.se!r}")
         if args.source:
-            from evolution.runfolder import RunFolder
-
             RunFolder(args.source).check_existing()
     if args.what == "kittens":
-        from evolution.report import Run
-
         for path in args.runs or []:
             Run(path)  # an evolution run folder, or one line saying why not
     if args.what == "agents":
-        from evolution.panel import load_panel
-        from games.decks import DeckRules
-
         load_panel(args.decks or ["decks", "decks/ancestor"], DeckRules())
         load_panel([args.yardstick], DeckRules())
 
 
 def _racing(args, out: Path) -> dict:
     import numpy as np
-
-    from agents.parallel import Mapper
-    from evolution import fitness as fit
-    from evolution import genome
-    from evolution.racing_study import ground_truth, plot_study, study
-    from evolution.report import Run
-    from games.decks import DeckRules
-    from games.errors import UserError
-    from games.fileio import atomic_write_json
 
     rules = DeckRules()
     truth_file = out / "truth.npz"
@@ -250,9 +242,6 @@ def _read_truth(path: Path, args):
     damaged or was computed with other --opponents or --deals than given (it would override them)."""
     import numpy as np
 
-    from games.errors import UserError
-    from games.fileio import check_npz_sizes
-
     try:
         check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as data:
@@ -301,13 +290,6 @@ def _agents(args, out: Path) -> dict:
     the agents' noise ceilings; the worst-deck disagreement over both; the --cross decks' pilot x
     opponents table."""
     import numpy as np
-
-    from agents.parallel import Mapper
-    from evolution import agreement, genome
-    from evolution import fitness as fit
-    from evolution.panel import load_panel
-    from games.decks import DeckRules
-    from games.fileio import atomic_write_json
 
     rules = DeckRules()
     specs = args.agent or ["pretrained"]
@@ -363,8 +345,6 @@ def _agents(args, out: Path) -> dict:
 
 def _cross_decks(paths, rules) -> list[tuple[str, tuple[int, ...]]]:
     """Decks for the cross table: deck files, or evolution runs (their champion)."""
-    from evolution.panel import load_panel, resolve_path
-    from evolution.report import Run
 
     out = []
     for raw in paths:
@@ -401,10 +381,6 @@ def _print_agreement(res: dict) -> None:
 def _kittens(args, out: Path) -> dict:
     """Exploding Kittens against exact values: the agent's self-play estimate of the first player's
     chance over --compositions decks (Spearman), and the champions of --runs (exact |value - 0.5|)."""
-    from agents.parallel import Mapper
-    from evolution import kittens_study, objectives
-    from evolution.config import EvolveConfig
-    from games.fileio import atomic_write_json
 
     spec = (args.agent or ["pretrained"])[0]
     config = EvolveConfig(game="exploding_kittens", agent=spec, seed=args.seed, jobs=args.jobs)

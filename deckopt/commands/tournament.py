@@ -7,7 +7,10 @@ import sys
 import time
 from pathlib import Path
 
+from agents.tournament import play_tournament, seat_assignments
 from deckopt.commands._common import GAME_HELP, Progress, game_config_args, game_count, make_game, print_json, seed_int
+from games import UserError
+from games.fileio import check_writable_dir
 
 
 def register(sub) -> None:
@@ -34,9 +37,6 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.tournament import play_tournament, seat_assignments
-    from games import UserError
-    from games.fileio import check_writable_dir
 
     if len(args.specs) < 2:
         raise UserError("give at least two agent specs")

@@ -16,7 +16,12 @@ import signal
 import sys
 from pathlib import Path
 
+from agents.alphazero.config import AlphaZeroConfig
+from agents.dqn.config import DQNConfig
+from agents.learning.runfolder import default_run_dir, read_run_config
+from agents.nfsp.config import NFSPConfig
 from agents.parallel import Mapper, WorkerFailure
+from agents.ppo.config import PPOConfig
 from deckopt.commands._common import JOBS_HELP, Progress, job_count, positive_int, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from games.errors import UserError
@@ -46,10 +51,6 @@ def positive_float(text: str) -> float:
 
 
 def register(sub) -> None:
-    from agents.alphazero.config import AlphaZeroConfig
-    from agents.dqn.config import DQNConfig
-    from agents.nfsp.config import NFSPConfig
-    from agents.ppo.config import PPOConfig
 
     p = sub.add_parser(
         "train",
@@ -147,7 +148,6 @@ class StopOnSignal:
 
 def _settings(args) -> tuple:
     """(config, run folder) from the flags: a new run's resolved config, or a resumed run's own."""
-    from agents.learning.runfolder import default_run_dir, read_run_config
 
     config_cls, load_config, _ = _algo(args.algo)
     names = {f.name for f in dataclasses.fields(config_cls)}

@@ -17,17 +17,16 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.stats import Record
-from evolution import fitness as fit
-from evolution.config import EvolveConfig
 from evolution.individuals import score_of
-from evolution.panel import ReferenceDeck
+from evolution.scoring import fitness as fit
+from evolution.scoring.panel import ReferenceDeck
 
 
 def measure(
     decks: list[tuple[int, ...]],
     references: list[ReferenceDeck],
     agent,
-    config: EvolveConfig,
+    config,
     pmap,
     gen: int,
     games: int,
@@ -53,7 +52,7 @@ def measure(
     return scores
 
 
-def measure_generation(pool: list, references, agent, config: EvolveConfig, pmap, gen: int, progress=None) -> int:
+def measure_generation(pool: list, references, agent, config, pmap, gen: int, progress=None) -> int:
     """The pool's `yardstick_top` best distinct decks (by fitness) against the yardstick, recorded in
     their `stats.yardstick`; returns the number of games played."""
     if not references or config.yardstick_top == 0:
@@ -101,7 +100,7 @@ def pooled_records(generations: list[dict]) -> dict[tuple[int, ...], Record]:
     return out
 
 
-def choose_on_yardstick(generations: list[dict], references, agent, config: EvolveConfig, pmap, progress=None):
+def choose_on_yardstick(generations: list[dict], references, agent, config, pmap, progress=None):
     """(champion cards, the re-measured candidates best first, how) from the run's generation files."""
     records = pooled_records(generations)
     ranked = sorted(records, key=lambda k: -records[k].score)

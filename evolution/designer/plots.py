@@ -8,7 +8,7 @@ import io
 import numpy as np
 
 
-def _png(fig) -> bytes:
+def png_bytes(fig) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     FigureCanvasAgg(fig)
@@ -35,7 +35,7 @@ def _rolling_mean(y: np.ndarray, window: int) -> np.ndarray:
     return out
 
 
-#: the fitness axis of each non-"win" objective (evolution.objectives): label, limits, reference line
+#: the fitness axis of each non-"win" objective (evolution.scoring.objectives): label, limits, reference line
 OBJECTIVE_AXES = {
     "fairness": {"ylabel": "fitness: -|first-player win rate - 0.5|", "ylim": None, "reference": 0.0},
     "skill": {"ylabel": "fitness: the agent's score against random play", "ylim": (0.0, 1.0), "reference": 0.5},
@@ -89,7 +89,7 @@ def plot_fitness(
     ax.set_title(title)
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(alpha=0.3)
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def plot_best_heatmap(best: list[dict], title: str, max_rows: int = 20) -> bytes:
@@ -138,7 +138,7 @@ def plot_best_heatmap(best: list[dict], title: str, max_rows: int = 20) -> bytes
     ax.set_ylabel("card power")
     ax.set_title(title)
     fig.colorbar(im, ax=ax, label="cards of this power in the best deck")
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def plot_best_counts(best: list[dict], space, title: str) -> bytes:
@@ -171,4 +171,4 @@ def plot_best_counts(best: list[dict], space, title: str) -> bytes:
     ax.set_xlabel("generation")
     ax.set_title(title)
     fig.colorbar(im, ax=ax, label="copies in the best deck")
-    return _png(fig)
+    return png_bytes(fig)

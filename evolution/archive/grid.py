@@ -2,12 +2,12 @@
 descriptors, filled by a small emitter of our own (pyribs has no emitter for discrete decks), with
 elites that are measured again and again (the fitness is noisy).
 
-    archive = DeckArchive(config)                     # empty, cells from config.archive_cells
+    archive = DeckArchive(config, space)              # empty, cells from config.archive_cells
     pool = archive.ask(config.pool, rng)              # elites to re-measure + children of elites
     ...evaluate the pool as a normal run does...
     archive.tell(pool, gen)                           # elites take their new scores; children enter
     archive.entries()                                 # the elites as archive.json entries
-    best = choose_best_elite(archive, ...)            # at the end (evolution/archive_results.py)
+    best = choose_best_elite(archive, ...)            # at the end (evolution/archive/results.py)
 
 Noise. A deck's fitness is one generation's games against that generation's opponents; inserted on
 one such number and never measured again, a lucky deck holds its cell, and the luckiest elite looks
@@ -24,7 +24,7 @@ average; with 0 it is 0.015 worse). With 0 the elites measured again are those w
 upper bound of their interval:
 the ones that could be best (just entered on one lucky look, or high and still uncertain). The pool
 has the plain run's size, so both runs play the same games per generation. At the
-end (`choose_best_elite`, evolution/archive_results.py) the best elite is chosen the way a plain
+end (`choose_best_elite`, evolution/archive/results.py) the best elite is chosen the way a plain
 run chooses its champion, among the elites: the
 `playoff_top` elites best on their yardstick games of the run (then by pooled fitness) are measured
 again against the yardstick (`playoff_games_per_pair` games per yardstick deck, fresh seeds), and the
@@ -50,79 +50,29 @@ sampler), so the same seed gives the same archive.
 from __future__ import annotations
 
 import numpy as np
+from ribs.archives import GridArchive
 
-from evolution import fitness as fit
+from evolution.config import parse_cells
 from evolution.individuals import kept_individual, make_individual, score_of
+from evolution.scoring import fitness as fit
+from games.errors import UserError
 
 PAD = -1
-TOP = 5  # Gwent Lite: the strongest cards whose share of the power is a descriptor
 ELITE = "elite"  # the origin of an elite measured again in a pool
 SURVIVOR = "survivor"  # the origin of a deck of the run's own population (archive_population > 0)
 NEW_TRIES = 10  # draws of a child before a copy of a deck in the archive or the pool is kept
-#: seed-key stage of the best elite's final re-measurement (evolution.fitness's stages are 0..4)
+#: seed-key stage of the best elite's final re-measurement (evolution.scoring.fitness's stages are 0..4)
 STAGE_ELITE_FINAL = 40
-
-
-#: the archive's grid is held whole (cells x cells) and drawn: 1000 x 1000 is far beyond any useful run
-MAX_CELLS_PER_SIDE = 1000
-
-
-def parse_cells(text: str) -> tuple[int, int]:
-    """'10x10' -> (10, 10); ValueError on anything else."""
-    parts = str(text).lower().split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) >= 1 for p in parts):
-        raise ValueError(f"archive_cells must look like 10x10, got {text!r}")
-    if any(int(p) > MAX_CELLS_PER_SIDE for p in parts):
-        raise ValueError(f"archive_cells: at most {MAX_CELLS_PER_SIDE} cells a side, got {text!r}")
-    return int(parts[0]), int(parts[1])
-
-
-def descriptor_space(config) -> tuple[tuple[str, str], list[tuple[float, float]]]:
-    """The two descriptor names and their ranges for the run's game and deck space."""
-    if config.game == "exploding_kittens":
-        counts = config.bounds.counts
-        skip, attack = counts.get("skip", [0, 0]), counts.get("attack", [0, 0])
-        # half a count of margin, so each whole count sits inside a cell, not on an edge
-        return ("skips", "attacks"), [(skip[0] - 0.5, skip[1] + 0.5), (attack[0] - 0.5, attack[1] + 0.5)]
-    rules = config.rules
-    # the top five's share reaches from the flattest deck (max_cards cards at min_power) to five
-    # big cards beside min_cards - 5 at min_power, at the full budget; a 0..1 range left a fifth
-    # of the grid's columns empty for good
-    top_lo = min(1.0, TOP / rules.max_cards)
-    top_hi = min(1.0, 1 - (rules.min_cards - TOP) * rules.min_power / rules.max_total)
-    if top_hi <= top_lo:  # every legal deck has five cards or fewer
-        top_lo, top_hi = 0.0, 1.0
-    return ("min_power_share", "top5_power_share"), [(0.0, 1.0), (top_lo, top_hi)]
-
-
-def descriptors(config, cards) -> tuple[float, float]:
-    """The deck's two descriptors (see descriptor_space)."""
-    cards = list(cards)
-    if config.game == "exploding_kittens":
-        from games.exploding_kittens import CARD_NAMES
-
-        return float(cards.count(CARD_NAMES.index("skip"))), float(cards.count(CARD_NAMES.index("attack")))
-    low = config.rules.min_power
-    top5 = sum(sorted(cards)[-TOP:]) / sum(cards)
-    return float(sum(c == low for c in cards) / len(cards)), float(top5)
-
-
-def _max_cards(config) -> int:
-    return config.bounds.max_cards if config.game == "exploding_kittens" else config.rules.max_cards
 
 
 class DeckArchive:
     """The MAP-Elites archive of one run and its emitter."""
 
-    def __init__(self, config):
-        from ribs.archives import GridArchive
-
-        from evolution.space import space_for
-
+    def __init__(self, config, space):
         self.config = config
-        self.space = space_for(config)
-        self.names, ranges = descriptor_space(config)
-        self.width = _max_cards(config)
+        self.space = space  # the run's deck space: its operators and the two descriptors of a deck
+        self.names, ranges = space.descriptor_space()
+        self.width = space.max_cards
         self.grid = GridArchive(
             solution_dim=self.width,
             dims=list(parse_cells(config.archive_cells)),
@@ -144,12 +94,10 @@ class DeckArchive:
         self.population: list = []
 
     @classmethod
-    def read(cls, config, folder, generation: int) -> DeckArchive:
+    def read(cls, config, space, folder, generation: int) -> DeckArchive:
         """The archive of a run resumed after `generation`, rebuilt from its archive.json (each elite
         into its empty cell: the same archive); UserError if the file is not that generation's."""
-        from games.errors import UserError
-
-        archive = cls(config)
+        archive = cls(config, space)
         path = folder.path / "archive.json"
         data = folder.read_json(path) if path.is_file() else None
         if not isinstance(data, dict) or data.get("generation") != generation:
@@ -183,7 +131,7 @@ class DeckArchive:
         return self.grid.add(
             solutions,
             np.asarray(scores, dtype=np.float64),
-            np.array([descriptors(self.config, c) for c in cards]),
+            np.array([self.space.descriptors(c) for c in cards]),
             ci_lo=np.array([ci[0] for ci in cis], dtype=np.float64),
             ci_hi=np.array([ci[1] for ci in cis], dtype=np.float64),
             games=np.asarray(games, dtype=np.int64),

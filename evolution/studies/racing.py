@@ -5,7 +5,7 @@ deals once and keeps each deal's score: (decks, opponents, deals). A deck's true
 over all of them. `study` then replays selection many times by drawing deals from that store
 (without replacement; replicate r draws the same deals for every method, so methods are compared
 on the same luck): fixed counts (every pairing the same number of deals), the racing rule of
-evolution.racing (the same code the evolution uses) and an oracle that knows the true scores and
+evolution.scoring.racing (the same code the evolution uses) and an oracle that knows the true scores and
 spreads a fixed budget over the decks where it helps most (a reference no rule can see).
 
 Two measures of a selection: accuracy, the share of the true best `kept` that is kept, and regret,
@@ -18,8 +18,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evolution import fitness as fit
-from evolution import racing
+from evolution.designer.plots import png_bytes
+from evolution.scoring import fitness as fit
+from evolution.scoring import racing
 
 
 def ground_truth(decks, opponents, deals: int, agent, rules, pmap, seed: int, games_per_task: int = 200, progress=None):
@@ -184,8 +185,6 @@ def plot_study(res: dict) -> bytes:
     """Accuracy and regret against games per deck: fixed counts and the oracle as lines, racing as points."""
     from matplotlib.figure import Figure
 
-    from evolution.plots import _png
-
     fig = Figure(figsize=(11, 4.5))
     rows = res["rows"]
     for ax, key, label in zip(
@@ -229,4 +228,4 @@ def plot_study(res: dict) -> bytes:
     fig.suptitle(
         f"keep {res['kept']} of {res['decks']} decks; {res['replicates']} replicates; bars: 95% CI", fontsize=10
     )
-    return _png(fig)
+    return png_bytes(fig)

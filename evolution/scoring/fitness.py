@@ -24,8 +24,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import agents
+import games
+from agents import split_agent_specs
+from agents.arena import has_own_act_batch, play_batch
+from agents.parallel import group_by_games, map_tasks
 from agents.stats import Z95, Record, wilson_ci
+from games.batch import StateBatch
 from games.decks import DeckRules
+from games.errors import UserError
+from games.gwent_lite_batch import GwentLiteBatch
 
 # seed-key stages: every pairing key is (seed, stage, generation, index)
 STAGE_EVOLVE = 0
@@ -116,9 +124,6 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
     outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss). The task's games are
     one batch of the vectorised engine (games/gwent_lite_batch.py), which plays exactly as the
     scalar one (tests/test_gwent_lite_batch.py). `agent` is one agent, an AgentPanel or a Duel."""
-    import games
-    from agents.arena import has_own_act_batch, play_batch
-    from games.batch import StateBatch
 
     rules = DeckRules(*task.rules)
     duel = isinstance(agent, Duel)
@@ -162,7 +167,6 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
 def _batch(game, seeds: list[int], decks: list[tuple]):
     """Game i as `game` made with `decks=decks[i]` would start from `seeds[i]`, all in one batch
     of the vectorised engine."""
-    from games.gwent_lite_batch import GwentLiteBatch
 
     return GwentLiteBatch.deal(game, seeds, decks)
 
@@ -173,7 +177,6 @@ def make_tasks(
     """Consecutive pairings grouped into tasks of about `games_per_task` games (a pairing is never
     split): a list of `(agent, task)` argument pairs for `play_task`. The grouping depends only on
     the pairings and `games_per_task`, never on the workers."""
-    from agents.parallel import group_by_games
 
     rules_t = (rules.min_cards, rules.max_total, rules.min_power)
     tasks: list[tuple[object, Task]] = []
@@ -318,7 +321,6 @@ def play_pairings(
 ) -> list[np.ndarray]:
     """The (deals, 2) outcome array of every pairing, in order, played through `mapper` (see
     agents.parallel); `progress(done, total, what)` counts games as each task finishes."""
-    from agents.parallel import map_tasks
 
     tasks = make_tasks(pairings, agent, rules, games_per_task, key_prefix)
     results = map_tasks(play_task, tasks, mapper, agent, progress, what)
@@ -328,7 +330,6 @@ def play_pairings(
 def build_agent(spec: str, rules: DeckRules, seed: int = 0):
     """The agent that plays every seat, as a picklable numpy object (workers never see TensorFlow);
     a comma list of specs makes an AgentPanel."""
-    from evolution.config import split_agent_specs
 
     specs = split_agent_specs(spec)
     if len(specs) > 1:
@@ -338,10 +339,6 @@ def build_agent(spec: str, rules: DeckRules, seed: int = 0):
 
 def _build_one(spec: str, rules: DeckRules, seed: int = 0):
     import pickle
-
-    import agents
-    import games
-    from games.errors import UserError
 
     game = games.make("gwent_lite", rules=rules)
     try:

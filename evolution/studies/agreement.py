@@ -1,7 +1,7 @@
 """Do evaluators agree? Deck scores under several agents, compared with what noise alone allows.
 
 Every deck is scored against the same reference decks (a yardstick) under each agent, on the same
-deals (mirrored, evolution/fitness.py), so two agents' scores of a deck differ only by how the agents
+deals (mirrored, evolution/scoring/fitness.py), so two agents' scores of a deck differ only by how the agents
 play. Three measures:
 
 - rank agreement: Spearman's correlation of two agents' deck scores, beside each agent's *noise
@@ -24,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.stats import Z95, spearman
-from evolution import fitness as fit
+from evolution.scoring import fitness as fit
 from games.decks import DeckRules
 
 STAGE_AGREEMENT = 8  # seed-key stage of these games (no other stage uses it)

@@ -17,9 +17,13 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.stats import spearman
-from evolution import kittens_validation, objectives
 from evolution.config import EvolveConfig
-from evolution.space import space_for
+from evolution.runfolder import Run
+from evolution.scoring import objectives
+from evolution.spaces.kittens import KittensSpace
+from evolution.spaces.registry import space_for
+from evolution.studies import kittens_validation
+from games.errors import UserError
 
 STAGE_STUDY = 11
 
@@ -67,18 +71,16 @@ def estimates_vs_exact(
 def runs_vs_exact(paths) -> list[dict]:
     """Each finished kittens run's champion: its exact |value - 0.5|, its rank in the space by exact
     fairness, and what the run spent (games of the evolution, of the champion's re-measurement)."""
-    from evolution.report import Run
-    from games.errors import UserError
 
     out = []
     for path in paths:
         run = Run(path)
         c = run.config
-        if c.game != "exploding_kittens":
-            raise UserError(f"run {str(path)!r} is not an exploding_kittens run")
+        space = space_for(c)
+        if not isinstance(space, KittensSpace):
+            raise UserError(f"run {str(path)!r} is not an {KittensSpace.name} run")
         if not run.folder.champion.is_file():
             raise UserError(f"run {str(path)!r} has no champion yet (unfinished)")
-        space = space_for(c)
         champion = run.folder.read_json(run.folder.champion)
         v = kittens_validation.exact_value(space, champion["cards"])
         rows = run.folder.read_logbook()

@@ -19,11 +19,10 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.stats import Z95
-from evolution import fitness as fit
-from evolution.config import EvolveConfig
-from evolution.panel import ReferenceDeck, load_panel
-from evolution.runfolder import RunFolder
-from evolution.space import space_for
+from evolution.scoring import fitness as fit
+from evolution.scoring.panel import ReferenceDeck, load_panel
+from evolution.scoring.yardstick import choose_on_yardstick
+from evolution.spaces.genome import counts_text
 from games.decks import DeckRules
 
 ANCESTOR_GROUP = "ancestor"
@@ -32,7 +31,7 @@ TARGET_ANCESTOR = 0.55
 
 
 def round_robin_scores(
-    decks: list[tuple[int, ...]], config: EvolveConfig, agent, pmap, stage: int, gen: int, progress=None, what="games"
+    decks: list[tuple[int, ...]], config, agent, pmap, stage: int, gen: int, progress=None, what="games"
 ) -> list[fit.Score]:
     """Each deck's Score in a round robin of `playoff_games_per_pair` games per pair, seeds of `stage`."""
     pairings, who = fit.round_robin(decks, config.playoff_games_per_pair // 2, config.seed, stage, gen)
@@ -47,7 +46,7 @@ def round_robin_scores(
 
 
 def playoff(
-    candidates: list[tuple[int, ...]], config: EvolveConfig, agent, pmap, gen: int, progress: Callable | None = None
+    candidates: list[tuple[int, ...]], config, agent, pmap, gen: int, progress: Callable | None = None
 ) -> list[dict]:
     """Round robin between candidate decks; entries sorted best first (ties keep the given order)."""
     scores = round_robin_scores(candidates, config, agent, pmap, fit.STAGE_PLAYOFF, gen, progress, "playoff")
@@ -161,8 +160,6 @@ def _scores_by_reference(references: list[ReferenceDeck], results: list) -> tupl
 
 
 def validation_table(report: dict) -> str:
-    from evolution.genome import counts_text
-
     lines = [
         f"validation of {counts_text(report['deck'])} (total {sum(report['deck'])}, {len(report['deck'])} cards), "
         f"agent {report['agent']!r}, {report['games_per_reference']} games per reference deck, {report['games']} in all"
@@ -207,14 +204,12 @@ def validation_table(report: dict) -> str:
     return "\n".join(lines)
 
 
-def choose_champion(folder: RunFolder, config: EvolveConfig, agent, pmap, progress: Callable | None = None) -> dict:
+def choose_champion(folder, config, agent, pmap, progress: Callable | None = None) -> dict:
     """The playoff of the last generation's top decks and the hall of fame (or, with a yardstick, the
-    best on the yardstick: evolution.yardstick); the champion record."""
+    best on the yardstick: evolution.scoring.yardstick); the champion record."""
     last = folder.read_last_generation()
     gen = last["generation"]
     if config.yardstick:
-        from evolution.yardstick import choose_on_yardstick
-
         refs = load_panel(config.yardstick, config.rules)
         generations = [folder.read_generation(g) for g in range(gen + 1)]
         cards, ranked, how = choose_on_yardstick(generations, refs, agent, config, pmap, progress)
@@ -247,21 +242,20 @@ def choose_champion(folder: RunFolder, config: EvolveConfig, agent, pmap, progre
 
 
 def finish_run(
-    folder: RunFolder,
-    config: EvolveConfig,
+    folder,
+    config,
     agent,
     pmap,
+    space,
     log: Callable[[str], None] | None = None,
     progress: Callable | None = None,
 ) -> dict:
     """Champion (playoff of the last generation's best) and, with `config.validate`, validation."""
-    from evolution import genome
-
     log = log or (lambda line: None)
     champion = choose_champion(folder, config, agent, pmap, progress)
     champ, how = champion["cards"], champion["how"]
-    folder.write_champion(champion, config.rules, how, space=space_for(config))
-    log(f"champion: {genome.counts_text(champ)} (total {sum(champ)}, {len(champ)} cards), {how}")
+    folder.write_champion(champion, space, how)
+    log(f"champion: {counts_text(champ)} (total {sum(champ)}, {len(champ)} cards), {how}")
     out = {"champion": champion}
     if config.validate:
         references = load_panel(config.validation_panel, config.rules)

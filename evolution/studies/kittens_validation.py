@@ -1,7 +1,7 @@
 """The end of an Exploding Kittens composition run: the champion and its exact validation.
 
 Champion: the last generation's `playoff_top` best decks and the hall of fame, each measured again
-with `playoff_games_per_deck` fresh games of the run's objective (evolution/objectives.py); the best of
+with `playoff_games_per_deck` fresh games of the run's objective (evolution/scoring/objectives.py); the best of
 that look wins. Validation (reporting only, never fitness): each deck's exact first-player value of
 the open-hands game (agents.kittens_exact) beside the agent's estimate, the champion's rank among
 every deck of the space by exact fairness, and the fairness target (|exact - 0.5| <= 0.005).
@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from evolution import fitness as fit
-from evolution.objectives import measure
+from agents.kittens_exact import game_value
+from evolution.scoring import fitness as fit
+from evolution.scoring.objectives import measure
 
 
-def choose_champion(folder, config, agent, pmap, progress=None) -> dict:
+def choose_champion(folder, config, agent, pmap, space, progress=None) -> dict:
     """The last generation's `playoff_top` best decks and the hall of fame, each measured again with
     `playoff_games_per_deck` fresh games; the best of that look is the champion."""
-    from evolution.space import space_for
-
-    space = space_for(config)
     last = folder.read_last_generation()
     gen = last["generation"]
     candidates = []
@@ -53,8 +51,6 @@ def choose_champion(folder, config, agent, pmap, progress=None) -> dict:
 
 def exact_value(space, cards) -> float:
     """The exact first-player value of the open-hands game on this deck (agents.kittens_exact)."""
-    from agents.kittens_exact import game_value
-
     settings = {k: v for k, v in space.game_settings(cards).items() if k != "open_hands"}
     return float(game_value({**settings, "open_hands": True}))
 
@@ -87,7 +83,7 @@ def validation_report(champion: dict, best: list[dict], space, config) -> dict:
     distances = np.sort(np.abs(np.array(everything) - 0.5)) if everything else np.empty(0)
     c = rows[0]
     report = {
-        "game": "exploding_kittens",
+        "game": space.name,
         "objective": config.objective,
         "agent": config.agent,
         "open_hands": bool(config.game_config.get("open_hands")),
@@ -141,14 +137,11 @@ def validation_table(report: dict) -> str:
     return "\n".join(lines)
 
 
-def finish_run(folder, config, agent, pmap, log=None, progress=None) -> dict:
+def finish_run(folder, config, agent, pmap, space, log=None, progress=None) -> dict:
     """Champion (re-measured candidates) and, with `config.validate`, its exact value (reporting only)."""
-    from evolution.space import space_for
-
     log = log or (lambda line: None)
-    space = space_for(config)
-    champion = choose_champion(folder, config, agent, pmap, progress)
-    folder.write_champion(champion, None, champion["how"], space=space)
+    champion = choose_champion(folder, config, agent, pmap, space, progress)
+    folder.write_champion(champion, space, champion["how"])
     e = champion["playoff"][0]
     log(
         f"champion: {space.text(champion['cards'])}, {config.objective} {e['score']:.4f} "

@@ -8,7 +8,7 @@
   hands); fitness = that score (0.5: on this deck, skill against random play is worth nothing).
 
 Fitness comes from played games only, never from the exact solver; the exact first-player value
-(agents.kittens_exact, open hands) appears in the validation only (evolution/kittens_validation.py).
+(agents.kittens_exact, open hands) appears in the validation only (evolution/studies/kittens_validation.py).
 
 Games are played like Gwent Lite's pairings: a task holds plain tuples (each deck's card types, its
 seed key, its deals), a worker plays all of a task's games in one lock-step batch (one agent call
@@ -25,9 +25,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evolution import fitness as fit
-from evolution import racing
+import agents
+import games
+from agents import split_agent_specs
+from agents.arena import play_states
+from agents.base import RandomAgent
+from agents.parallel import group_by_games, map_tasks
 from evolution.individuals import set_score
+from evolution.scoring import fitness as fit
+from evolution.scoring import racing
+from games.errors import UserError
+from games.exploding_kittens import CARD_NAMES
 
 #: what the Score behind each objective counts (the by_opponents key of a deck's entry)
 RATE_NAME = {"fairness": "first_player", "skill": "random"}
@@ -61,7 +69,6 @@ class ObjectiveTask:
 
 
 def _composition(cards) -> dict[str, int]:
-    from games.exploding_kittens import CARD_NAMES
 
     counts = np.bincount(np.asarray(cards, dtype=np.int64), minlength=len(CARD_NAMES))
     return {name: int(n) for name, n in zip(CARD_NAMES, counts)}
@@ -70,9 +77,6 @@ def _composition(cards) -> dict[str, int]:
 def play_objective_task(agent, task: ObjectiveTask) -> list[np.ndarray]:
     """Worker entry point: per deck an int8 array (deals, 2) of outcomes (1 win, -1 loss): seat 0's in
     two independent self-play games (fairness), or the agent's with seat 0 then seat 1 (skill)."""
-    import games
-    from agents.arena import play_states
-    from agents.base import RandomAgent
 
     settings = dict(task.settings)
     me = fit._reseeded(agent, task.agent_key)
@@ -113,7 +117,6 @@ def play_decks(
 ) -> list[np.ndarray]:
     """The (deals, 2) outcomes of every deck, in order, through `mapper`; tasks of about
     `games_per_task` games (a deck's games are never split), fixed by the decks alone."""
-    from agents.parallel import group_by_games, map_tasks
 
     plain = tuple(sorted(settings.items()))
     tasks = []
@@ -143,21 +146,20 @@ def objective_value(objective: str, score: fit.Score) -> tuple[float, tuple[floa
 
 
 class ObjectiveEvaluator:
-    """The kittens counterpart of evolution.evaluation.Evaluator: every deck of a pool plays its own
+    """The kittens counterpart of evolution.scoring.evaluation.Evaluator: every deck of a pool plays its own
     `games_per_deck` games (no opponents: the objective is a property of the deck)."""
 
-    def __init__(self, config, agent, pmap):
+    def __init__(self, config, agent, pmap, space):
         self.config = config
         self.agent = agent
         self.pmap = pmap
+        self.space = space  # the run's deck space (its legality check)
 
     def evaluate(self, pool: list, hof, gen: int, progress: Callable | None = None, what: str = "") -> int:
-        from evolution.space import space_for
 
         c = self.config
-        space = space_for(c)
         for ind in pool:
-            space.assert_legal(ind)
+            self.space.assert_legal(ind)
         what = what or f"gen {gen}"
         deals = c.games_per_deck // 2
         fresh = [fit.Score() for _ in pool]
@@ -239,19 +241,12 @@ def agent_spec_path(spec: str) -> str:
         return spec
     from pathlib import Path
 
-    import agents
-
     return str(Path(agents.__file__).resolve().parent / "pretrained" / "exploding_kittens_compositions.npz")
 
 
 def build_agent(config, seed: int = 0):
     """The one agent that plays every kittens game (a picklable numpy object); UserError if unusable."""
     import pickle
-
-    import agents
-    import games
-    from evolution.config import split_agent_specs
-    from games.errors import UserError
 
     specs = split_agent_specs(config.agent)
     if len(specs) != 1:

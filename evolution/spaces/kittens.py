@@ -1,38 +1,35 @@
-"""Deck spaces: what a deck is in each game the evolution knows, behind one small interface.
+"""The Exploding Kittens deck space: card counts within `KittensBounds`, scored on an objective of
+the agent's own games on each deck (evolution.scoring.objectives), validated against exact values.
 
-    space = space_for(config)                     # from EvolveConfig.game
-    cards = space.random_deck(rng, shapes)        # a random legal deck (a sorted list of ints)
-    child = space.mutate(cards, rng, config)      # small change, then repair: always legal
-    a, b = space.crossover(x, y, rng)
-    space.problems(cards)                         # [] for a legal deck
-    space.text(cards)                             # for logs and tables
-    space.game_settings(cards)                    # keyword arguments of games.make
-
-A deck is always a sorted list of ints, so DEAP individuals, hall of fame, checkpoints and run files
-are the same for every game:
-- Gwent Lite (`GwentSpace`): the multiset of card powers under `games.decks.DeckRules`; every
-  operator is the one of evolution.genome (so Gwent Lite runs are exactly what they were).
-- Exploding Kittens (`KittensSpace`): the multiset of card *types* in the deck besides the Kitten
-  (indices into games.exploding_kittens.CARD_NAMES), i.e. card counts, each within
-  `KittensBounds.counts[name]`, the deck's size within `min_cards..max_cards`. The default bounds
-  (Skip 0..8, Attack 0..8, Defuse 0..4 in the deck, 4..16 cards; with one Defuse in each hand from
-  the game settings) hold 365 compositions, within the counts the composition-trained agent met.
-
-Objectives per game (`OBJECTIVES`, the first is the default): Gwent Lite `win` (the pairwise match
-score); Exploding Kittens `fairness` and `skill` (evolution.objectives).
+A deck is the multiset of card *types* in the deck besides the Kitten (indices into
+games.exploding_kittens.CARD_NAMES), i.e. card counts, each within `KittensBounds.counts[name]`, the
+deck's size within `min_cards..max_cards`. The default bounds (Skip 0..8, Attack 0..8, Defuse 0..4
+in the deck, 4..16 cards; with one Defuse in each hand from the game settings) hold 365
+compositions, within the counts the composition-trained agent met. Objectives: `fairness` (the
+default) and `skill`.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+import games
+from agents.parallel import Mapper
+from evolution.designer import plots, tables, verdicts
+from evolution.scoring import fitness as fit
+from evolution.scoring import objectives
+from evolution.spaces.base import RunInputs, check_racing_split
+from evolution.studies import kittens_validation
 from games.config import need, setting
 from games.errors import UserError
+from games.exploding_kittens import CARD_NAMES, DEFUSE, MAX_COUNT
+from games.fileio import atomic_write_json, atomic_write_text
 
-GAMES = ("gwent_lite", "exploding_kittens")
-OBJECTIVES = {"gwent_lite": ("win",), "exploding_kittens": ("fairness", "skill")}
 #: game settings a kittens run starts from: exact values (the validation) exist for open hands only,
 #: and the default agent was trained on open hands
 KITTENS_GAME_DEFAULTS = {"open_hands": True, "hand_defuses": 1}
@@ -55,8 +52,6 @@ class KittensBounds:
     )
 
     def __post_init__(self):
-        from games.exploding_kittens import CARD_NAMES, MAX_COUNT
-
         for name in ("min_cards", "max_cards"):
             v = getattr(self, name)
             need(isinstance(v, int) and not isinstance(v, bool) and v >= 0, f"bounds: {name} must be >= 0, got {v!r}")
@@ -76,93 +71,18 @@ class KittensBounds:
         )
 
 
-class GwentSpace:
-    """Gwent Lite's power multisets under DeckRules: evolution.genome's operators, each followed by
-    evolution.constraints.enforce when the run has constraints (a child that cannot be brought inside
-    them gives way to a copy of its parent, or to a fresh random deck inside them)."""
-
-    name = "gwent_lite"
-
-    def __init__(self, rules, constraints=None):
-        from games.decks import DeckConstraints
-
-        self.rules = rules
-        self.constraints = constraints or DeckConstraints()
-
-    def _inside(self, cards, rng: np.random.Generator, fallback) -> list[int]:
-        if not self.constraints:
-            return cards
-        from evolution.constraints import enforce
-
-        fixed = enforce(cards, self.rules, self.constraints, rng)
-        return fixed if fixed is not None else list(fallback())
-
-    def random_deck(self, rng: np.random.Generator, shapes=None) -> list[int]:
-        from evolution import genome
-
-        deck = genome.random_deck(self.rules, rng, tuple(shapes or genome.DEFAULT_SHAPES))
-        if not self.constraints:
-            return deck
-        from evolution.constraints import random_constrained
-
-        return self._inside(deck, rng, lambda: random_constrained(self.rules, self.constraints, rng))
-
-    def mutate(self, cards, rng: np.random.Generator, config) -> list[int]:
-        from evolution import genome
-
-        out = genome.mutate(
-            cards,
-            self.rules,
-            rng,
-            card_rate=config.mut_card_rate,
-            step_sigma=config.mut_step_sigma,
-            add_prob=config.mut_add_prob,
-            remove_prob=config.mut_remove_prob,
-        )
-        return genome.assert_legal(self._inside(out, rng, lambda: cards), self.rules)
-
-    def crossover(self, a, b, rng: np.random.Generator):
-        from evolution import genome
-
-        x, y = genome.crossover(a, b, self.rules, rng)
-        return self._inside(x, rng, lambda: a), self._inside(y, rng, lambda: b)
-
-    def repair(self, cards, rng: np.random.Generator) -> list[int]:
-        from evolution import genome
-
-        return self._inside(genome.repair(cards, self.rules, rng), rng, lambda: self.random_deck(rng))
-
-    def problems(self, cards) -> list[str]:
-        return self.rules.problems(cards)
-
-    def text(self, cards) -> str:
-        from evolution.genome import counts_text
-
-        return f"{counts_text(cards)} (total {sum(cards)}, {len(cards)} cards)"
-
-    def short_text(self, cards) -> str:
-        from evolution.genome import counts_text
-
-        return counts_text(cards)
-
-    def entry_extra(self, cards) -> dict:
-        return {}
-
-    def save(self, cards, path, name: str, comment: str) -> None:
-        from games.decks import Deck, save_deck
-
-        save_deck(Deck(list(cards), self.rules, name=name, constraints=self.constraints), path, comment=comment)
-
-
 class KittensSpace:
     """Exploding Kittens card counts within `KittensBounds`; a deck is the sorted list of its card
     types (0 = Defuse, 1 = Skip, 2 = Attack, ... as games.exploding_kittens.CARD_NAMES)."""
 
     name = "exploding_kittens"
+    objectives = ("fairness", "skill")
+    #: the settings only this game uses
+    settings = frozenset({"bounds", "game_config", "games_per_deck", "playoff_games_per_deck"})
+    #: a deck is judged alone: no reference decks to validate against or play matchups with
+    reference_decks = False
 
     def __init__(self, bounds: KittensBounds, game_config: dict | None = None):
-        from games.exploding_kittens import CARD_NAMES, DEFUSE, MAX_COUNT
-
         self.bounds = bounds
         self.game_config = dict(game_config or {})
         self.types = [CARD_NAMES.index(n) for n in bounds.counts]  # the card types a deck may vary
@@ -187,8 +107,6 @@ class KittensSpace:
 
     def deck(self, cards) -> dict[str, int]:
         """The composition as a games.make `deck` table (every listed card name, zeros included)."""
-        from games.exploding_kittens import CARD_NAMES
-
         return {CARD_NAMES[t]: int(n) for t, n in zip(self.types, self.counts(cards))}
 
     # --- operators --------------------------------------------------------------------------------
@@ -252,8 +170,6 @@ class KittensSpace:
     # --- legality and words ----------------------------------------------------------------------
     def problems(self, cards) -> list[str]:
         """What makes `cards` illegal here ([] for a legal deck)."""
-        from games.exploding_kittens import CARD_NAMES
-
         cards = list(cards)
         types = range(len(CARD_NAMES))
         if not all(isinstance(t, int) and not isinstance(t, bool) and t in types for t in cards):
@@ -294,11 +210,6 @@ class KittensSpace:
     def save(self, cards, path, name: str, comment: str) -> None:
         """A deck file: the composition and the game settings it was judged under (TOML or JSON).
         Play it with `--set deck={...}` and the same settings."""
-        import json
-        from pathlib import Path
-
-        from games.fileio import atomic_write_text
-
         data = {"game": self.name, "name": name, **self.game_settings(cards)}
         if Path(path).suffix.lower() == ".json":
             atomic_write_text(path, json.dumps(data, indent=1) + "\n")
@@ -315,28 +226,155 @@ class KittensSpace:
 
     def all_decks(self) -> list[list[int]]:
         """Every legal deck (small spaces only: the validation enumerates the default's 365)."""
-        import itertools
-
         out = []
         for c in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(self.lo, self.hi))):
             if self.bounds.min_cards <= sum(c) <= self.bounds.max_cards:
                 out.append(self.cards(c))
         return out
 
+    # --- settings ---------------------------------------------------------------------------------
+    @classmethod
+    def check_config(cls, config) -> None:
+        """The bounds and game settings checked with a deck of the space; Gwent Lite's deck files refused."""
+        for name, default in (("yardstick", ["decks/yardstick"]), ("validation_panel", ["decks", "decks/ancestor"])):
+            value = getattr(config, name)
+            need(value in ([], default), f"{name} applies to gwent_lite only")
+            setattr(config, name, [])
+        need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
+        need(not config.constraints, "constraints apply to gwent_lite only (exploding_kittens has [bounds])")
+        fixed = config.game_config.get("composition", "fixed") == "fixed" and not config.game_config.get("preset")
+        need(
+            "deck" not in config.game_config and fixed,
+            "game_config: the deck is what evolves (no deck, composition or preset); set its [bounds] instead",
+        )
+        config.game_config = {**KITTENS_GAME_DEFAULTS, **config.game_config}
+        try:  # every setting checked once here, with a deck of the space
+            games.make(cls.name, **config.game_config)
+        except TypeError as exc:
+            raise UserError(f"game_config: {exc}") from None
+        cls.from_config(config)
 
-def space_for(config):
-    """The deck space of an EvolveConfig."""
-    if config.game == "exploding_kittens":
-        return KittensSpace(config.bounds, config.game_config)
-    return GwentSpace(config.rules, getattr(config, "constraints", None))
+    @classmethod
+    def check_racing(cls, config) -> None:
+        check_racing_split("games_per_deck", config.games_per_deck, config.racing_rounds)
 
+    @classmethod
+    def from_config(cls, config) -> KittensSpace:
+        return cls(config.bounds, config.game_config)
 
-def space_of_game(game):
-    """The deck space of a made game for the conformance check, or None when decks do not evolve in
-    it: our games' default spaces (GAMES), else the game's own `deck_space()` if it has one."""
-    from evolution.config import EvolveConfig
+    @classmethod
+    def default(cls) -> KittensSpace:
+        return cls(KittensBounds(), KITTENS_GAME_DEFAULTS)
 
-    if game.name in GAMES:
-        return space_for(EvolveConfig(game=game.name))
-    make_space = getattr(game, "deck_space", None)
-    return make_space() if callable(make_space) else None
+    # --- a run ------------------------------------------------------------------------------------
+    def inputs(self, config) -> RunInputs:
+        """No deck files: the objective is a property of each deck alone."""
+        return RunInputs(objectives.build_agent(config, seed=config.seed))
+
+    def evaluator(self, config, inputs: RunInputs, pmap) -> objectives.ObjectiveEvaluator:
+        return objectives.ObjectiveEvaluator(config, inputs.agent, pmap, self)
+
+    def measure_yardstick(self, pool, inputs, config, pmap, gen, progress=None) -> int:
+        return 0
+
+    def generation_header(self, config) -> dict:
+        return {"objective": config.objective, "games_per_deck": config.games_per_deck}
+
+    def fitness_plot(self, rows: list[dict], name: str, config) -> bytes:
+        title = f"{name}: {config.objective} per generation (agent self-play)"
+        return plots.plot_fitness(rows, title, **plots.OBJECTIVE_AXES[config.objective])
+
+    def best_plot(self, best: list[dict], name: str) -> bytes:
+        return plots.plot_best_counts(best, self, f"{name}: card counts of the best deck per generation")
+
+    def finish_run(self, folder, config, agent, pmap, log=None, progress=None) -> dict:
+        return kittens_validation.finish_run(folder, config, agent, pmap, self, log=log, progress=progress)
+
+    def validation_table(self, report: dict) -> str:
+        return kittens_validation.validation_table(report)
+
+    # --- MAP-Elites -------------------------------------------------------------------------------
+    def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]:
+        """The Skip count and the Attack count, each within its bounds."""
+        counts = self.bounds.counts
+        skip, attack = counts.get("skip", [0, 0]), counts.get("attack", [0, 0])
+        # half a count of margin, so each whole count sits inside a cell, not on an edge
+        return ("skips", "attacks"), [(skip[0] - 0.5, skip[1] + 0.5), (attack[0] - 0.5, attack[1] + 0.5)]
+
+    def descriptors(self, cards) -> tuple[float, float]:
+        cards = list(cards)
+        return float(cards.count(CARD_NAMES.index("skip"))), float(cards.count(CARD_NAMES.index("attack")))
+
+    @property
+    def max_cards(self) -> int:
+        return self.bounds.max_cards
+
+    def remeasure_elites(self, decks, config, inputs, pmap, generation, stage, progress=None):
+        games_per_deck = config.playoff_games_per_deck
+        scored = objectives.measure(
+            decks, config, inputs.agent, pmap, games_per_deck, stage, generation, progress, "elites"
+        )
+        again = [{"score": v, "ci95": list(ci), "games": s.games} for v, ci, s in scored]
+        how = (
+            f"best {config.objective} of the archive's {len(decks)} best elites, each measured again with "
+            f"{games_per_deck} fresh games"
+        )
+        return again, sum(a["games"] for a in again), how
+
+    # --- reports ----------------------------------------------------------------------------------
+    def deck_json(self, entry: dict) -> dict:
+        out = tables.deck_json(entry)
+        out["deck"] = self.deck(entry["cards"])
+        rate = next(iter((entry.get("by_opponents") or {}).items()), None)
+        if rate:  # the rate behind the objective (first-player win rate, score against random)
+            out[rate[0]] = {"score": rate[1]["score"], "ci95": list(rate[1]["ci95"])}
+        return out
+
+    def report_header(self, config) -> dict:
+        return {"game": self.name, "objective": config.objective}
+
+    def decks_table(self, report: dict) -> str:
+        return tables.objective_decks_table(report)
+
+    def best_rows(self, best: list[dict]) -> tuple[list[str], list[list]]:
+        # a kittens deck's "total" would sum card types: no total column
+        rows = [[b["generation"], self.short_text(b["best"]["cards"]), len(b["best"]["cards"])] for b in best]
+        return ["gen", "deck", "cards"], rows
+
+    def verdict_html(self, champion: dict, validation: dict | None) -> str:
+        return verdicts.exact_verdict(validation)
+
+    # --- the decks command ------------------------------------------------------------------------
+    def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:
+        """The deck and the best deck of every generation, measured again with fresh seeds (`games`
+        each, default the run's playoff_games_per_deck), beside their exact first-player values;
+        written to RUN/validation_exact.json."""
+        c = run.config
+        if options.get("panel"):
+            raise UserError("--panel applies to gwent_lite runs (a kittens deck is judged alone)")
+        if options.get("agent"):
+            c = c.replace(agent=options["agent"])
+        decks = [tuple(cards)]
+        decks += [t for t in dict.fromkeys(tuple(b["best"]["cards"]) for b in run.best) if t != tuple(cards)]
+        seed = options["seed"] if options.get("seed") is not None else c.seed + 1
+        games_per_deck = options.get("games") or c.playoff_games_per_deck
+        agent = objectives.build_agent(c, seed=seed)
+        with Mapper(options.get("jobs") or c.jobs, "loky", task_timeout=c.task_timeout) as pmap:
+            scored = objectives.measure(
+                decks, c.replace(seed=seed), agent, pmap, games_per_deck, fit.STAGE_VALIDATE, 0, progress, "validation"
+            )
+        entries = [
+            {
+                "cards": list(d),
+                "score": v,
+                "ci95": list(ci),
+                "rate": s.score,
+                "rate_ci95": list(s.ci95),
+                "games": s.games,
+            }
+            for d, (v, ci, s) in zip(decks, scored)
+        ]
+        report = kittens_validation.validation_report({"playoff": entries}, [], self, c)
+        report.update({"how": how, "seed": seed, "games_per_deck": games_per_deck})
+        atomic_write_json(run.folder.path / "validation_exact.json", report)
+        return report

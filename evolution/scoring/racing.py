@@ -11,7 +11,7 @@ played while either of its two decks is still racing, and its games count for bo
 `margin` is an indifference zone: two decks whose scores differ by less than it are treated as
 equally good, so a deck that can cost the selection at most `margin` of score stops (0: only a
 settled rank stops a deck, the rule before the margin existed). `decide` is the whole rule; the
-evaluator (evolution.evaluation), the advisor and the selection-accuracy study share it.
+evaluator (evolution.scoring.evaluation), the advisor and the selection-accuracy study share it.
 """
 
 from __future__ import annotations

@@ -23,9 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from evolution import fitness as fit
+from evolution.designer.plots import png_bytes
+from evolution.runfolder import RunFolder
+from evolution.scoring import fitness as fit
+from evolution.scoring.panel import resolve_path
+from evolution.spaces.genome import counts_text
 from games.decks import DeckRules, load_deck
 from games.errors import UserError
+from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
 
 STAGE_MATCHUPS = 10  # seed-key stage of matchup pairings (evolution uses 0..4)
 DECK_SUFFIXES = (".toml", ".json")
@@ -47,7 +52,6 @@ def load_decks(paths, run_best: int = 3, what: str = "deck") -> tuple[list[Named
     folder of deck files (*.toml, *.json, not recursive) or an evolution run folder (its champion,
     if chosen, and the best decks of its last `run_best` generations, without repeats). UserError
     in one line for a missing path, a bad or illegal deck, or decks built for different rules."""
-    from evolution.panel import resolve_path
 
     decks: list[NamedDeck] = []
     rules: DeckRules | None = None
@@ -87,7 +91,6 @@ def _same_rules(a: DeckRules, b: DeckRules, where_a: str, where_b: str) -> None:
 
 
 def _run_decks(path: Path, run_best: int) -> tuple[list[NamedDeck], DeckRules]:
-    from evolution.runfolder import RunFolder
 
     folder = RunFolder(path)
     config = folder.read_config()
@@ -248,8 +251,6 @@ def plot_matchups(table: Matchups, title: str = "") -> bytes:
     score against the whole field in the row labels."""
     from matplotlib.figure import Figure
 
-    from evolution.plots import _png
-
     m = table.matrix()
     rows, cols = m.shape
     fig = Figure(figsize=(min(22, 2.5 + 0.5 * cols), min(22, 1.5 + 0.38 * rows)))
@@ -268,12 +269,11 @@ def plot_matchups(table: Matchups, title: str = "") -> bytes:
     ax.set_ylabel("deck (pooled score against all opponents)")
     ax.set_title(title or f"matchups: row deck's score, {table.games_per_pair} games per pair, agent {table.agent}")
     fig.colorbar(im, ax=ax, label="score (win 1, draw 0.5)")
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def write_matchups(table: Matchups, out: str | Path) -> list[Path]:
     """matchups.csv, matchups.json and matchups.png in folder `out` (atomically)."""
-    from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
 
     out = Path(out)
     paths = [out / "matchups.csv", out / "matchups.json", out / "matchups.png"]
@@ -285,7 +285,6 @@ def write_matchups(table: Matchups, out: str | Path) -> list[Path]:
 
 def ranking_table(table: Matchups) -> str:
     """The decks, best pooled score first, as text."""
-    from evolution.genome import counts_text
 
     against = "the other decks" if table.round_robin else f"the field ({len(table.field)} decks)"
     rows = []

@@ -17,7 +17,7 @@ Measuring: the deck and every candidate play every field deck on the *same* deal
 keys, so the same shuffles and leads), and a candidate is judged by its deal-by-deal difference to
 the deck. One changed card leaves most deals' outcomes as they were, so the paired difference has
 a far smaller spread than either score: the same games buy a much tighter interval. The games come
-in `rounds` rounds; after each, the racing rule (evolution.racing.decide, kept=1) stops the
+in `rounds` rounds; after each, the racing rule (evolution.scoring.racing.decide, kept=1) stops the
 candidates whose difference is clearly not the best or clearly is, so the games go to the
 candidates still in doubt. The top candidate's estimate is biased upwards (the maximum of many
 noisy estimates): `remeasure` plays the deck and a change again on fresh seeds to confirm it.
@@ -36,8 +36,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from agents.stats import Z95
-from evolution import fitness as fit
-from evolution.racing import decide, mean_se
+from evolution.scoring import fitness as fit
+from evolution.scoring.racing import decide, mean_se
+from evolution.spaces.genome import counts_text
 from games.decks import DeckConstraints, DeckRules
 from games.errors import UserError
 
@@ -321,7 +322,6 @@ def remeasure(
 
 def advice_table(advice: dict, top: int = 10) -> str:
     """The top suggestions and the card contributions, as text."""
-    from evolution.genome import counts_text
 
     b = advice["base"]
     lines = [

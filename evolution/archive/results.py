@@ -1,4 +1,4 @@
-"""The end of a quality-diversity run and what shows its archive (evolution/archive.py holds the archive):
+"""The end of a quality-diversity run and what shows its archive (evolution/archive/grid.py holds the archive):
 the best elite, chosen as a plain run chooses its champion (`choose_best_elite`, `finish_archive`),
 archive.json and its heatmap archive.png (`write_archive`), and the elites as text (`elites_table`).
 """
@@ -9,15 +9,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evolution.archive import STAGE_ELITE_FINAL, DeckArchive
+from evolution.archive.grid import STAGE_ELITE_FINAL, DeckArchive
+from evolution.designer.plots import png_bytes
+from evolution.scoring.yardstick import pooled_records
+from games.fileio import atomic_write_bytes, atomic_write_json
 
 
 # --- the best elite ------------------------------------------------------------------------------
 def choose_best_elite(
     archive: DeckArchive,
     config,
-    agent,
-    references: list,
+    inputs,
     pmap,
     generation: int,
     progress: Callable | None = None,
@@ -26,45 +28,17 @@ def choose_best_elite(
     """The archive's best elite, chosen as a plain run chooses its champion: `playoff_top`
     candidates (the elites best on their yardstick games of the run, `on_yardstick`: cards ->
     pooled Record, as yardstick.pooled_records gives; then the best by pooled fitness) measured again
-    with fresh seeds of a stage of their own, against the yardstick (`playoff_games_per_pair` games
-    per yardstick deck), or without one in a round robin of that many games per pair; a kittens
-    objective with `playoff_games_per_deck` games each. The record: the best elite's cards, how it
-    was chosen, the games played, the candidates best first."""
+    with fresh seeds of a stage of their own, as the run's deck space measures them
+    (`remeasure_elites`: Gwent Lite against the yardstick, or in a round robin without one; an
+    objective's own games). The record: the best elite's cards, how it was chosen, the games played,
+    the candidates best first."""
     entries = best_candidates(archive.entries(), on_yardstick or {}, max(1, config.playoff_top))
     if not entries:
         return None
     decks = [tuple(e["cards"]) for e in entries]
-    n = len(decks)
-    if config.game != "gwent_lite":
-        from evolution import objectives
-
-        games = config.playoff_games_per_deck
-        scored = objectives.measure(
-            decks, config, agent, pmap, games, STAGE_ELITE_FINAL, generation, progress, "elites"
-        )
-        again = [{"score": v, "ci95": list(ci), "games": s.games} for v, ci, s in scored]
-        played = sum(a["games"] for a in again)
-        how = f"best {config.objective} of the archive's {n} best elites, each measured again with {games} fresh games"
-    elif references:
-        from evolution import yardstick
-
-        games = config.playoff_games_per_pair
-        scores = yardstick.measure(
-            decks, references, agent, config, pmap, generation, games, STAGE_ELITE_FINAL, progress, "elites"
-        )
-        again = [s.as_dict() for s in scores]
-        played = sum(a["games"] for a in again)
-        how = (
-            f"best against the yardstick ({len(references)} decks) of the archive's {n} best elites on it (their "
-            f"yardstick games of the run, then pooled fitness), measured again with {games} games per yardstick deck"
-        )
-    else:
-        again = _round_robin(decks, config, agent, pmap, generation, progress)
-        played = sum(a["games"] for a in again) // 2  # each game counts for both of its decks
-        how = (
-            f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of the archive's {n} best "
-            "elites by pooled fitness"
-        )
+    again, played, how = archive.space.remeasure_elites(
+        decks, config, inputs, pmap, generation, STAGE_ELITE_FINAL, progress
+    )
     candidates = []
     for e, a in zip(entries, again):
         c = {"cards": e["cards"], "cell": e["cell"], "archive_score": e["score"], "archive_ci95": e["ci95"]}
@@ -94,16 +68,8 @@ def best_candidates(entries: list[dict], on_yardstick: dict, k: int) -> list[dic
     return (measured + rest)[:k]
 
 
-def _round_robin(decks, config, agent, pmap, generation, progress) -> list[dict]:
-    """Each deck's score in a round robin of `playoff_games_per_pair` games per pair (no yardstick)."""
-    from evolution.validation import round_robin_scores
-
-    scores = round_robin_scores(decks, config, agent, pmap, STAGE_ELITE_FINAL, generation, progress, "elites")
-    return [s.as_dict() for s in scores]
-
-
 def finish_archive(
-    folder, archive: DeckArchive, config, agent, references: list, pmap, generation: int, progress=None, log=None
+    folder, archive: DeckArchive, config, inputs, pmap, generation: int, progress=None, log=None
 ) -> dict | None:
     """The best elite of a finished archive run (`choose_best_elite`), written into archive.json
     (and marked on archive.png); read back if archive.json already has this generation's."""
@@ -112,11 +78,9 @@ def finish_archive(
     if isinstance(done, dict) and done.get("generation") == generation and done.get("best_elite"):
         return done["best_elite"]
     on_yardstick = {}
-    if references:
-        from evolution.yardstick import pooled_records
-
+    if inputs.yardstick:
         on_yardstick = pooled_records([folder.read_generation(g) for g in range(generation + 1)])
-    best = choose_best_elite(archive, config, agent, references, pmap, generation, progress, on_yardstick)
+    best = choose_best_elite(archive, config, inputs, pmap, generation, progress, on_yardstick)
     write_archive(folder, archive, generation, best)
     if best and log:
         c = best["candidates"][0]
@@ -133,8 +97,6 @@ def plot_archive(data: dict, title: str) -> bytes:
     """A heatmap of the elites' pooled (re-measured) fitness over the two descriptors (empty cells
     blank; the best elite, once chosen, ringed)."""
     from matplotlib.figure import Figure
-
-    from evolution.plots import _png
 
     nx, ny = data["cells"]
     grid = np.full((ny, nx), np.nan)
@@ -154,13 +116,11 @@ def plot_archive(data: dict, title: str) -> bytes:
     ax.set_xlabel(data["descriptors"][0].replace("_", " "))
     ax.set_ylabel(data["descriptors"][1].replace("_", " "))
     ax.set_title(f"{title}: {len(data['entries'])} elites after generation {data['generation']}")
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def write_archive(folder, archive: DeckArchive, generation: int, best: dict | None = None) -> None:
     """archive.json (with the best elite once chosen) and archive.png in the run folder (atomically)."""
-    from games.fileio import atomic_write_bytes, atomic_write_json
-
     data = archive.to_json(generation)
     if best:
         data["best_elite"] = best

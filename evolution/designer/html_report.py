@@ -16,16 +16,28 @@ together.
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 from collections.abc import Callable
 from pathlib import Path
 
-from evolution.genome import counts_text
-from evolution.report import YARDSTICK_NOTE
+from agents.parallel import Mapper
+from evolution.config import EvolveConfig
+from evolution.designer.html import ci as _ci
+from evolution.designer.html import escape as _e
+from evolution.designer.html import img as _img
+from evolution.designer.html import note as _note
+from evolution.designer.html import table as _table
+from evolution.designer.matchups import NamedDeck, load_decks, play_matchups, write_matchups
+from evolution.designer.tables import YARDSTICK_NOTE
+from evolution.designer.verdicts import deck_words
 from evolution.runfolder import RunFolder
+from evolution.scoring import fitness as fit
+from evolution.scoring.panel import load_panel
+from evolution.spaces.genome import counts_text
+from evolution.spaces.registry import GAME_SETTINGS
+from games.config import settings_help
 from games.errors import UserError
+from games.fileio import atomic_write_text, check_writable_dir
 
 REPORT_NAME = "report.html"
 MATCHUPS_NAME = "matchups.json"
@@ -39,29 +51,6 @@ SECTIONS = (
     ("archive", "Archive"),
     ("settings", "Settings"),
 )
-#: settings that only a Gwent Lite run uses (besides those whose help text names their game or feature)
-GWENT_LITE_SETTINGS = frozenset(
-    {
-        "games_per_pair",
-        "opponents",
-        "panel",
-        "random_opponents",
-        "hof_opponents",
-        "init_shapes",
-        "mut_card_rate",
-        "mut_step_sigma",
-        "mut_add_prob",
-        "mut_remove_prob",
-        "yardstick",
-        "yardstick_top",
-        "yardstick_games",
-        "rules",
-        "playoff_games_per_pair",
-        "validation_panel",
-        "validation_games",
-    }
-)
-
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 1em auto; max-width: 1100px; color: #222; padding: 0 1em; }
 h1 { font-size: 1.5em; margin: .3em 0; }
@@ -79,32 +68,11 @@ details summary { cursor: pointer; font-weight: 600; }
 """
 
 
-def _e(x) -> str:
-    return html.escape(str(x))
-
-
-def _img(png: bytes, alt: str) -> str:
-    return f'<img alt="{_e(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
-
-
-def _note(text: str) -> str:
-    return f'<p class="note">{_e(text)}</p>'
-
-
-def _table(head: list[str], rows: list[list], left: set[int] = frozenset(), classes: list[str] | None = None) -> str:
-    def cell(tag, k, v):
-        return f'<{tag} class="l">{_e(v)}</{tag}>' if k in left else f"<{tag}>{_e(v)}</{tag}>"
-
-    out = ["<table><tr>" + "".join(cell("th", k, h) for k, h in enumerate(head)) + "</tr>"]
-    for n, r in enumerate(rows):
-        cls = f' class="{classes[n]}"' if classes and classes[n] else ""
-        out.append(f"<tr{cls}>" + "".join(cell("td", k, v) for k, v in enumerate(r)) + "</tr>")
-    return "".join(out) + "</table>"
-
-
-def _ci(d: dict) -> str:
-    lo, hi = d["ci95"]
-    return f"{d['score']:.3f} [{lo:.3f}, {hi:.3f}]"
+def _verdict(champion: dict | None, validation: dict | None, space) -> str:
+    """The champion's validation as the run's deck space reports it."""
+    if champion is None or "_unreadable" in champion:
+        return _note("no champion yet, so no verdict")
+    return space.verdict_html(champion, validation)
 
 
 def _read(folder: RunFolder, path: Path):
@@ -121,13 +89,11 @@ def _read(folder: RunFolder, path: Path):
 # Sections
 
 
-def _applies(name: str, help_text: str, config: dict) -> bool:
+def _applies(name: str, help_text: str, config: dict, space) -> bool:
     """Whether a setting plays a part in this run: not another game's, not a feature the run does not use."""
-    game = config.get("game", "gwent_lite")
-    if game != "gwent_lite" and name in GWENT_LITE_SETTINGS:
+    if name in GAME_SETTINGS and name not in space.settings:
         return False
     prefix = help_text.split(":", 1)[0] if ":" in help_text else ""
-    other_game = prefix in ("gwent_lite", "exploding_kittens") and prefix != game
     feature_off = {
         "racing": config.get("fitness") != "racing",
         "mu+lambda selection": config.get("selection") != "mu+lambda",
@@ -136,17 +102,14 @@ def _applies(name: str, help_text: str, config: dict) -> bool:
     }.get(prefix, False)
     if name == "scheduler" and not config.get("scheduler"):
         return False
-    return not (other_game or feature_off)
+    return not feature_off
 
 
-def _settings(config: dict) -> str:
-    from evolution.config import EvolveConfig
-    from games.config import settings_help
-
+def _settings(config: dict, space) -> str:
     helps = settings_help(EvolveConfig)
-    shown = {k: v for k, v in config.items() if _applies(k, helps.get(k, ""), config)}
+    shown = {k: v for k, v in config.items() if _applies(k, helps.get(k, ""), config, space)}
     rows = [[k, json.dumps(v) if not isinstance(v, str) else v, helps.get(k, "")] for k, v in shown.items()]
-    summary = f"{len(rows)} settings of this {config.get('game', 'gwent_lite')} run (config.json)"
+    summary = f"{len(rows)} settings of this {space.name} run (config.json)"
     return (
         f"<details><summary>{_e(summary)}</summary>"
         + _table(["setting", "value", "what it sets"], rows, left={0, 1, 2})
@@ -180,7 +143,7 @@ def _champion(champion: dict | None) -> str:
         return _note(champion["_unreadable"])
     if isinstance(champion.get("deck"), dict):  # an Exploding Kittens composition
         deck = champion["deck"]
-        words = _deck_words(champion)
+        words = deck_words(champion)
         facts = f"{len(champion['cards'])} cards besides the Kitten"
         picture = _power_picture(list(deck), list(deck.values()), f"card counts of the champion: {words}")
     else:
@@ -198,9 +161,9 @@ def _champion(champion: dict | None) -> str:
     )
 
 
-def _progress(folder: RunFolder, config: dict, champion: dict | None) -> str:
+def _progress(folder: RunFolder, config: dict, champion: dict | None, space) -> str:
     """The fitness plot (with the yardstick curve) and how the champion was picked."""
-    return _fitness(folder, config) + _yardstick(config, champion) + _playoff(champion)
+    return _fitness(folder, space) + _yardstick(config, champion) + _playoff(champion)
 
 
 def _playoff(champion: dict | None) -> str:
@@ -222,20 +185,13 @@ def _drawn(png: Path, data: Path) -> bytes | None:
     return None
 
 
-def _fitness(folder: RunFolder, config: dict) -> str:
-    from evolution import plots
-
+def _fitness(folder: RunFolder, space) -> str:
     rows = folder.read_logbook()
     if not rows:
         return _note("no finished generation yet (no logbook.csv)")
     png = _drawn(folder.fitness_plot, folder.logbook)
-    if png is None and config.get("game") == "exploding_kittens":  # an objective's fitness (evolution.plots)
-        objective = config.get("objective") or "fairness"
-        title = f"{folder.name}: {objective} per generation (agent self-play)"
-        png = plots.plot_fitness(rows, title, **plots.OBJECTIVE_AXES[objective])
-    elif png is None:
-        opponents = " + ".join(config.get("opponents", []))
-        png = plots.plot_fitness(rows, f"{folder.name}: fitness per generation ({opponents})")
+    if png is None:
+        png = space.fitness_plot(rows, folder.name, folder.read_config())
     last = rows[-1]
     text = (
         f"{len(rows)} generations; last generation: best {last['best']:.3f} "
@@ -244,36 +200,23 @@ def _fitness(folder: RunFolder, config: dict) -> str:
     return _img(png, "fitness over generations") + f"<p>{_e(text)}</p>"
 
 
-def _best(folder: RunFolder) -> str:
-    from evolution import plots
-
+def _best(folder: RunFolder, space) -> str:
     if not folder.best_decks.is_file():
         return _note("no finished generation yet (no best_decks.json)")
     best = folder.read_best_decks()
     if not best:
         return _note("no finished generation yet")
-    space = None
     png = _drawn(folder.powers_plot, folder.best_decks)
-    if folder.read_config().game == "exploding_kittens":
-        from evolution.space import space_for
-
-        space = space_for(folder.read_config())
-        if png is None:
-            png = plots.plot_best_counts(best, space, f"{folder.name}: card counts of the best deck per generation")
-    elif png is None:
-        png = plots.plot_best_heatmap(best, f"{folder.name}: card powers of the best deck per generation")
-    deck_text = space.short_text if space is not None else counts_text
+    if png is None:
+        png = space.best_plot(best, folder.name)
+    head, rows = space.best_rows(best)
     has_yard = any(b.get("yardstick") for b in best)
-    rows = []
-    for b in best:
+    for b, row in zip(best, rows):
         d = b["best"]
-        total = [] if space is not None else [sum(d["cards"])]  # a kittens deck's "total" would sum card types
-        row = [b["generation"], deck_text(d["cards"]), *total, len(d["cards"]), _ci(d), d.get("games", "")]
+        row += [_ci(d), d.get("games", "")]
         if has_yard:
             y = b.get("yardstick")
             row.append(f"{y[0]:.3f} [{y[1]:.3f}, {y[2]:.3f}]" if y else "")
-        rows.append(row)
-    head = ["gen", "deck", "cards"] if space is not None else ["gen", "powers (count x power)", "total", "cards"]
     head += ["fitness [95% CI]", "games"]
     head += ["generation's best on the yardstick [95% CI]"] if has_yard else []
     note = f"<p>{_e(YARDSTICK_NOTE[0].upper() + YARDSTICK_NOTE[1:])}.</p>" if has_yard else ""
@@ -297,89 +240,6 @@ def _yardstick(config: dict, champion: dict | None) -> str:
         ]
         parts.append("<p>The champion was chosen on the yardstick: candidates measured again with fresh seeds.</p>")
         parts.append(_table(["rank", "deck", "pooled over the run", "re-measured [95% CI]", "games"], rows, left={1}))
-    return "".join(parts)
-
-
-def _deck_words(d: dict) -> str:
-    """A deck as people read it: Gwent Lite powers, or an Exploding Kittens composition."""
-    if isinstance(d.get("deck"), dict):
-        return ", ".join(f"{n} {k}" for k, n in d["deck"].items())
-    return counts_text(d["cards"])
-
-
-def _kittens_verdict(validation: dict | None) -> str:
-    """An Exploding Kittens run: the champion and candidates with the agent's first-player estimate
-    next to the exact value (the solver is used here only, never for fitness)."""
-    if validation is None or "_unreadable" in validation:
-        return _note("no exact-value validation in this run (deckopt decks RUN --validate)")
-
-    def est(d):
-        ci = d.get("agent_first_player_ci95")
-        p = d.get("agent_first_player")
-        return "" if p is None else f"{p:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
-
-    c = validation["champion"]
-    parts = [
-        f'<p class="verdict">Exact first-player value of the champion {c["exact_first_player"]:.4f}, '
-        f"{c['exact_distance_from_half']:.4f} from 0.5; the agent's estimate {_e(est(c))}.</p>"
-    ]
-    named = [("champion", c)] + [(f"candidate {k}", d) for k, d in enumerate(validation.get("candidates", []), 1)]
-    rows = [
-        [name, _deck_words(d), est(d), f"{d['exact_first_player']:.4f}", f"{d['exact_distance_from_half']:.4f}"]
-        for name, d in named
-    ]
-    parts.append(
-        f"<h3>Against exact values</h3><p>Objective {_e(validation.get('objective'))}, agent "
-        f"{_e(validation.get('agent'))}; the agent's self-play first-player win rate beside the exact value.</p>"
-        + _table(
-            ["", "deck", "agent's estimate [95% CI]", "exact first-player value", "|exact - 0.5|"], rows, left={0, 1}
-        )
-    )
-    space = validation.get("space") or {}
-    if space:
-        parts.append(
-            f"<p>The space holds {_e(space.get('decks'))} decks; median |exact - 0.5| "
-            f"{_e(round(space.get('median_exact_distance_from_half', float('nan')), 4))}; "
-            f"{_e(space.get('decks_within_0.005'))} within 0.005; the champion ranks "
-            f"{_e(space.get('champion_rank_by_exact_fairness'))} by exact fairness.</p>"
-        )
-    return "".join(parts)
-
-
-def _verdict(champion: dict | None, validation: dict | None) -> str:
-    """The champion's scores against the reference decks, overall first, each with its interval
-    (references whose interval reaches 0.5 in red)."""
-    if champion is None or "_unreadable" in champion:
-        return _note("no champion yet, so no verdict")
-    if isinstance(champion.get("deck"), dict):
-        return _kittens_verdict(validation)
-    if validation is None:
-        return _note("the champion was not validated in this run (deckopt decks RUN --validate)")
-    if "_unreadable" in validation:
-        return _note(validation["_unreadable"])
-    v = validation
-    refs = v.get("references", [])
-    above = sum(1 for r in refs if r["lower_above_0.5"])
-    parts = [
-        f'<p class="verdict">Score {_e(_ci(v["overall"]))} against all {len(refs)} reference decks '
-        f"({_e(v.get('games'))} games); the interval lies above 0.5 against {above} of {len(refs)}.</p>"
-    ]
-    groups = [g for g in v.get("groups", []) if g.get("decks", 0) > 1]
-    if groups:
-        parts.append(
-            "<p>" + "; ".join(f"{_e(g['group'])} ({g['decks']} decks together): {_e(_ci(g))}" for g in groups) + "</p>"
-        )
-    parts.append(
-        f"<p>Agent {_e(v.get('agent'))}, {_e(v.get('games_per_reference'))} games per reference deck, seed "
-        f"{_e(v.get('seed'))}.</p>"
-    )
-    rows = [
-        [r["name"], counts_text(r["cards"]), _ci(r), r["games"], "yes" if r["lower_above_0.5"] else "no"] for r in refs
-    ]
-    classes = ["" if r["lower_above_0.5"] else "miss" for r in refs]
-    parts.append(
-        _table(["reference", "deck", "score [95% CI]", "games", "CI above 0.5"], rows, left={0, 1}, classes=classes)
-    )
     return "".join(parts)
 
 
@@ -428,18 +288,18 @@ def _archive(data) -> str:
 
 def write_report(
     run_folder,
+    space,
     matchups_games: int = 0,
     agent_spec: str | None = None,
     jobs: int = 1,
     progress: Callable | None = None,
     log: Callable[[str], None] | None = None,
 ) -> Path:
-    """Write `report.html` into the run folder and return its path. With `matchups_games` > 0 and no
-    matchups.json yet, first plays the run's decks (champion and last best decks) against its
-    validation decks, `matchups_games` games per pair, with `agent_spec` (default: the run's agent)
+    """Write `report.html` into the run folder (a run of the deck `space`) and return its path. With
+    `matchups_games` > 0 and no matchups.json yet, first plays the run's decks (champion and last best
+    decks) against its validation decks, `matchups_games` games per pair, with `agent_spec` (default: the run's agent)
     on `jobs` worker processes, and writes them into the run folder. A section that fails to draw
     is reported in the page (and by `log`)."""
-    from games.fileio import atomic_write_text, check_writable_dir
 
     folder = RunFolder(run_folder)
     folder.check_existing()
@@ -463,12 +323,12 @@ def write_report(
     chosen = champion if isinstance(champion, dict) and "_unreadable" not in champion else None
     body = {
         "champion": section("champion", _champion, champion),
-        "verdict": section("verdict", _verdict, champion, validation),
-        "progress": section("progress", _progress, folder, config, chosen),
-        "best": section("best", _best, folder),
+        "verdict": section("verdict", _verdict, champion, validation, space),
+        "progress": section("progress", _progress, folder, config, chosen, space),
+        "best": section("best", _best, folder, space),
         "matchups": section("matchups", _matchups, folder, _read(folder, folder.path / MATCHUPS_NAME)),
         "archive": section("archive", _archive, _read(folder, folder.path / ARCHIVE_NAME)),
-        "settings": section("settings", _settings, config),
+        "settings": section("settings", _settings, config, space),
     }
     nav = "".join(f'<a href="#{k}">{_e(title)}</a>' for k, title in SECTIONS)
     sections = "".join(f'<section id="{k}"><h2>{_e(title)}</h2>{body[k]}</section>' for k, title in SECTIONS)
@@ -490,10 +350,6 @@ def run_matchups(folder: RunFolder, games: int, agent_spec: str | None = None, j
     """The run's decks (champion and the best decks of its last generations) against its validation
     decks, written as matchups.csv/json/png into the run folder (seed: the run's seed + 2, fresh
     against its validation's). Returns the table."""
-    from agents.parallel import Mapper
-    from evolution import fitness as fit
-    from evolution.matchups import NamedDeck, load_decks, play_matchups, write_matchups
-    from evolution.panel import load_panel
 
     config = folder.read_config()
     decks, rules = load_decks([folder.path])

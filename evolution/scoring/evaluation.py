@@ -12,16 +12,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evolution import fitness as fit
-from evolution import genome, racing
-from evolution.config import EvolveConfig
 from evolution.individuals import set_score
+from evolution.scoring import fitness as fit
+from evolution.scoring import racing
+from evolution.spaces import genome
 
 
 class Evaluator:
     """Plays a pool's pairings and scores each deck."""
 
-    def __init__(self, config: EvolveConfig, agent, pmap, panel: list | None = None):
+    def __init__(self, config, agent, pmap, panel: list | None = None):
         self.config = config
         self.agent = agent
         self.pmap = pmap
@@ -95,7 +95,7 @@ class Evaluator:
         return games
 
     def _race(self, pool, pairings, credits, credit, scores, gen, progress, what) -> int:
-        """Racing fitness (evolution.racing): rounds of every pairing with a deck still in doubt."""
+        """Racing fitness (evolution.scoring.racing): rounds of every pairing with a deck still in doubt."""
         c = self.config
         per_round = (c.games_per_pair // 2) // c.racing_rounds
         keep = c.score_memory - 1

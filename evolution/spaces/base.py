@@ -1,0 +1,129 @@
+"""The deck-space protocol: everything the evolution does differently from one deck game to another.
+
+A deck is always a sorted list of ints (so DEAP individuals, the hall of fame, checkpoints and run
+files are the same for every game); what the ints mean, which decks are legal, how a deck changes,
+how it is scored and reported is the space's. The loop, the archive, the run folder, the reports
+and the command line ask the run's space (made once per run by `evolution.spaces.registry.space_for`)
+and never branch on the game's name. A new deck game is one module of this package: a class with
+the methods below, listed in `evolution.spaces.registry.SPACES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from games.config import need
+
+
+def check_racing_split(name: str, games: int, rounds: int, unit: str = "") -> None:
+    """A racing fitness plays `games` (a setting `name`, mirrored pairs) in `rounds` equal rounds."""
+    need(
+        (games // 2) % rounds == 0,
+        f"racing: {name} / 2 ({games // 2}{unit}) must split into racing_rounds ({rounds}) equal rounds",
+    )
+
+
+@dataclass
+class RunInputs:
+    """What a run reads before it plays a game: the agent, the panel decks it plays as opponents and
+    the fixed yardstick decks its best decks are measured against (both empty where the game has none)."""
+
+    agent: object
+    panel: list = field(default_factory=list)
+    yardstick: list = field(default_factory=list)
+
+
+class Evaluator(Protocol):
+    def evaluate(self, pool: list, hof, gen: int, progress: Callable | None = None, what: str = "") -> int:
+        """Score every deck of `pool` in place; the number of games played."""
+
+
+class DeckSpace(Protocol):
+    """A game's decks and how the evolution treats them (see the module docstring)."""
+
+    #: the game's name (games.make) and the objectives a deck may be scored on, the default first
+    name: str
+    objectives: tuple[str, ...]
+    #: the settings of a config that only this game uses
+    settings: frozenset[str]
+    #: whether a deck is judged against reference decks (validation panel, matchups)
+    reference_decks: bool
+
+    # --- settings -------------------------------------------------------------------------------
+    @classmethod
+    def check_config(cls, config) -> None:
+        """Check (and complete) the game's settings of an EvolveConfig; UserError in one line."""
+
+    @classmethod
+    def check_racing(cls, config) -> None:
+        """Check that the game's games per deck split into the racing rounds."""
+
+    @classmethod
+    def from_config(cls, config) -> DeckSpace:
+        """The space of a checked config."""
+
+    @classmethod
+    def default(cls) -> DeckSpace:
+        """The space under the default settings (the conformance check)."""
+
+    # --- decks ----------------------------------------------------------------------------------
+    def random_deck(self, rng: np.random.Generator, shapes=None) -> list[int]: ...
+    def mutate(self, cards, rng: np.random.Generator, config) -> list[int]: ...
+    def crossover(self, a, b, rng: np.random.Generator) -> tuple[list[int], list[int]]: ...
+    def repair(self, cards, rng: np.random.Generator) -> list[int]: ...
+    def problems(self, cards) -> list[str]: ...
+    def text(self, cards) -> str: ...
+    def short_text(self, cards) -> str: ...
+    def entry_extra(self, cards) -> dict: ...
+    def save(self, cards, path, name: str, comment: str) -> None: ...
+    def game_settings(self, cards) -> dict: ...
+
+    # --- a run ----------------------------------------------------------------------------------
+    def inputs(self, config) -> RunInputs:
+        """The agent and deck files of a run, checked before a file is written."""
+
+    def evaluator(self, config, inputs: RunInputs, pmap) -> Evaluator: ...
+
+    def measure_yardstick(self, pool: list, inputs: RunInputs, config, pmap, gen: int, progress=None) -> int:
+        """The pool's best decks against the yardstick (recorded in their stats); games played."""
+
+    def generation_header(self, config) -> dict:
+        """What a generation file says about how its decks were scored."""
+
+    def fitness_plot(self, rows: list[dict], name: str, config) -> bytes:
+        """The fitness per generation of a run's logbook rows (a PNG)."""
+
+    def best_plot(self, best: list[dict], name: str) -> bytes:
+        """The best deck of every generation (a PNG)."""
+
+    def finish_run(self, folder, config, agent, pmap, log=None, progress=None) -> dict:
+        """The champion and, with `config.validate`, its validation (written into `folder`)."""
+
+    def validation_table(self, report: dict) -> str: ...
+
+    # --- MAP-Elites -----------------------------------------------------------------------------
+    def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]: ...
+    def descriptors(self, cards) -> tuple[float, float]: ...
+    @property
+    def max_cards(self) -> int: ...
+    def remeasure_elites(self, decks, config, inputs: RunInputs, pmap, generation: int, stage: int, progress=None):
+        """(each deck's {score, ci95, games}, games played, how) of the best elites measured again."""
+
+    # --- reports --------------------------------------------------------------------------------
+    def deck_json(self, entry: dict) -> dict:
+        """A generation file's deck entry as `deckopt decks --json` shows it."""
+
+    def report_header(self, config) -> dict: ...
+    def decks_table(self, report: dict) -> str: ...
+    def best_rows(self, best: list[dict]) -> tuple[list[str], list[list]]:
+        """The HTML report's best-deck-per-generation table (head, rows)."""
+
+    def verdict_html(self, champion: dict, validation: dict | None) -> str: ...
+    # --- the decks command ----------------------------------------------------------------------
+    def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:
+        """`deckopt decks --validate`: a run's deck validated again (options: panel, agent, seed,
+        games, jobs, baseline; None = the run's)."""

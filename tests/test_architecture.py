@@ -27,7 +27,7 @@ def test_quick_imports_stay_light():
     """Importing the libraries (what loky workers and `deckopt play` do) must not load TensorFlow."""
     code = (
         "import sys, games, agents, agents.arena, agents.learned, agents.search.uct, agents.search.puct\n"
-        "import evolution.fitness, evolution.genome\n"
+        "import evolution.scoring.fitness, evolution.spaces.genome\n"
         "import deckopt.cli\n"
         "heavy = [m for m in ('tensorflow', 'keras') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
@@ -142,14 +142,14 @@ def test_the_circle_count_finds_a_circle_and_ignores_a_chain():
     assert import_circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
-@pytest.mark.parametrize("package", ["games", "agents"])
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_circle_touches(package):
     edges, _ = import_graph()
     circles = [c for c in import_circles(edges) if any(in_package(m, package) for m in c)]
     assert circles == []
 
 
-@pytest.mark.parametrize("package", ["games", "agents"])
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_function_level_import_of_the_project_in(package):
     _, inner = import_graph()
     assert [i for i in inner if in_package(i[0], package)] == []

@@ -2,14 +2,27 @@
 
     generations = 40
     pool = 30
+    selection = "truncation"         # or "mu+lambda", or "random" (the random-search baseline)
+    fitness = "racing"
+    [gwent]                          # Gwent Lite's settings (the deck space's table)
     games_per_pair = 10
     opponents = ["population", "hall-of-fame", "random"]
-    selection = "truncation"         # or "mu+lambda", or "random" (the random-search baseline)
     yardstick = ["decks/yardstick"]  # fixed decks the best decks of each generation are measured against
-    [rules]                          # the deck-building rules (games.decks.DeckRules)
+    [gwent.rules]                    # the deck-building rules (games.decks.DeckRules)
     min_cards = 25
     max_total = 100
     min_power = 1
+    [racing]
+    rounds = 5
+    [archive]
+    enabled = true
+    cells = "12x12"
+
+The settings of each deck game are a table of their own (`[gwent]`, `[kittens]`, named by the
+game's deck space), and so are MAP-Elites (`[archive]`) and racing (`[racing]`): `TABLES` maps each
+table's names to the fields of EvolveConfig, which are flat; the flags keep the fields' names
+(`--games-per-pair`, `--racing-rounds`, `--archive-cells`). Settings files and run folders written
+with every setting at the top level (as earlier versions wrote them) are read as they are.
 
 Every field carries its help text (`games.config.setting`); `deckopt evolve` makes its flags from
 them. The resolved config is saved in the run folder as `config.json` and inside every checkpoint;
@@ -45,6 +58,48 @@ BACKENDS = ("loky", "dask")
 SCHEDULER_ADDRESS = r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})"
 #: the random-deck shapes of evolution.spaces.genome.SHAPES (listed here so reading a config needs no numpy code)
 INIT_SHAPES = ("uniform", "ancestor", "flat", "spiky", "more_cards")
+
+
+#: the tables of a settings file and of config.json: table -> {name in the table: EvolveConfig field}
+TABLES = {
+    **{space.table: {name: name for name in sorted(space.settings)} for space in SPACES.values()},
+    "archive": {"enabled": "archive", "cells": "archive_cells", "population": "archive_population"},
+    "racing": {"rounds": "racing_rounds", "z": "racing_z", "margin": "racing_margin"},
+}
+_FIELD_TABLE = {field: (table, name) for table, names in TABLES.items() for name, field in names.items()}
+
+
+def flat_settings(data: dict) -> dict:
+    """Settings (a settings file, config.json) as EvolveConfig's fields: each table's settings under
+    their fields' names; settings already at the top level stay. UserError for a setting given twice
+    or an unknown name in a table."""
+    if not isinstance(data, dict):
+        return data
+    out: dict = {}
+    for key, value in data.items():
+        names = TABLES.get(key)
+        if names is None or not isinstance(value, dict):  # a top-level setting (`archive = true` of old files)
+            pairs = [(key, value, key)]
+        else:
+            unknown = sorted(set(value) - set(names))
+            if unknown:
+                raise UserError(f"[{key}]: unknown setting {unknown[0]!r}; settings: {', '.join(names)}")
+            pairs = [(names[n], v, f"[{key}] {n}") for n, v in value.items()]
+        for field, v, where in pairs:
+            need(field not in out, f"{where} is given twice (in its table and at the top level)")
+            out[field] = v
+    return out
+
+
+def nested_settings(flat: dict) -> dict:
+    """EvolveConfig's fields as the tables of a settings file (the top-level settings first)."""
+    top = {k: v for k, v in flat.items() if k not in _FIELD_TABLE}
+    tables: dict = {table: {} for table in TABLES}
+    for field, value in flat.items():
+        if field in _FIELD_TABLE:
+            table, name = _FIELD_TABLE[field]
+            tables[table][name] = value
+    return {**top, **tables}
 
 
 #: games of one pairing: a pairing is one batch of the vectorised engine in one worker (about 7 KB a
@@ -465,7 +520,8 @@ class EvolveConfig:
         return min(self.pool, max(1, self.yardstick_top))
 
     def to_dict(self) -> dict:
-        return config_to_dict(self)
+        """The settings as config.json holds them (in their tables)."""
+        return nested_settings(config_to_dict(self))
 
     def replace(self, **changes) -> EvolveConfig:
         """A copy with `changes` (None = unchanged), checked again."""
@@ -493,7 +549,9 @@ LEGACY_DEFAULTS = {"score_memory": 1, "yardstick": []}
 
 
 def with_legacy_defaults(data):
-    """Saved settings (config.json, a checkpoint's config) with the old behaviour for absent fields."""
+    """Saved settings (config.json, a checkpoint's config) as fields, with the old behaviour for
+    absent fields."""
+    data = flat_settings(data)
     if isinstance(data, dict):
         data = dict(data)
         for k, v in LEGACY_DEFAULTS.items():
@@ -502,17 +560,28 @@ def with_legacy_defaults(data):
 
 
 def config_from_settings(data: dict, where: str = "") -> EvolveConfig:
-    """An EvolveConfig from plain settings (a settings file, a run's config.json); UserError in one line."""
-    return config_from_dict(EvolveConfig, data, where=where)
+    """An EvolveConfig from plain settings (a settings file, a run's config.json, in tables or flat);
+    UserError in one line."""
+    try:
+        flat = flat_settings(data)
+    except UserError as exc:
+        raise UserError(f"{where}: {exc}" if where else str(exc)) from None
+    return config_from_dict(EvolveConfig, flat, where=where)
 
 
 def load_config(path: str | os.PathLike | None = None, **overrides) -> EvolveConfig:
-    """Defaults < the settings file at `path` < `overrides` (None = not given), checked once
-    together; UserError with one clear line if anything is off."""
-    data = read_settings(path, what="config file") if path is not None else {}
+    """Defaults < the settings file at `path` (its tables or flat) < `overrides` (the flags; None =
+    not given), checked once together; UserError with one clear line if anything is off. A `panel`
+    given without `opponents` is played too (added to the file's or the default opponents), and a
+    `game_config` given adds to the file's."""
+    file = flat_settings(read_settings(path, what="config file")) if path is not None else {}
     given = {k: v for k, v in overrides.items() if v is not None}
-    data.update(given)
+    opponents = file.get("opponents", EvolveConfig.__dataclass_fields__["opponents"].default_factory())
+    if "panel" in given and "opponents" not in given and isinstance(opponents, list) and "panel" not in opponents:
+        given["opponents"] = list(opponents) + ["panel"]
+    if isinstance(file.get("game_config"), dict) and isinstance(given.get("game_config"), dict):
+        given["game_config"] = {**file["game_config"], **given["game_config"]}
     where = ""
     if path is not None:
         where = f"config file {str(path)!r}" + (" with the command-line settings" if given else "")
-    return config_from_settings(data, where=where)
+    return config_from_settings({**file, **given}, where=where)

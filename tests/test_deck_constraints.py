@@ -122,7 +122,7 @@ def test_an_evolution_run_keeps_every_deck_inside_its_constraints(tmp_path):
             seen += 1
     assert seen == 18
     saved = json.loads((tmp_path / "run" / "config.json").read_text())
-    assert saved["constraints"]["locked"] == [9, 9]
+    assert saved["gwent"]["constraints"]["locked"] == [9, 9]  # in the Gwent Lite table
     assert load_deck(tmp_path / "run" / "champion.toml").constraints == constraints  # the deck file keeps them
 
 

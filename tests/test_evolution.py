@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from agents.parallel import Mapper
-from evolution.config import EXECUTION_FIELDS, EvolveConfig, load_config
+from evolution.config import EXECUTION_FIELDS, EvolveConfig, flat_settings, load_config
 from evolution.loop import evolve
 from evolution.scoring import fitness as fit
 from evolution.spaces import genome
@@ -246,6 +246,7 @@ def snapshot(run: Path) -> dict:
     ck = json.loads((run / "checkpoints" / "checkpoint.json").read_text())
     for row in ck["logbook"]:
         row.pop("seconds"), row.pop("games_per_s")
+    ck["config"] = flat_settings(ck["config"])
     for name in EXECUTION_FIELDS:  # how a run was executed (jobs, backend, ...) is not what it computed
         ck["config"].pop(name)
     out["checkpoint"] = ck
@@ -516,3 +517,31 @@ def test_cli_evolve_json_then_validate(tmp_path, capsys):
     # resuming a finished run recomputes nothing
     assert cli("evolve", "--resume", run, "--quiet", "--json") == 0
     assert json.loads(capsys.readouterr().out)["champion"] == summary["champion"]
+
+
+def test_settings_files_hold_tables_and_flat_files_still_load(tmp_path):
+    from evolution.config import config_from_settings
+
+    nested = tmp_path / "nested.toml"
+    nested.write_text(
+        'generations = 3\nfitness = "racing"\n[gwent]\ngames_per_pair = 4\nopponents = ["population"]\n'
+        "[gwent.rules]\nmin_cards = 10\nmax_total = 40\n[racing]\nrounds = 2\n"
+        '[archive]\nenabled = true\ncells = "4x4"\n'
+    )
+    flat = tmp_path / "flat.toml"  # every setting at the top level, as earlier versions wrote them
+    flat.write_text(
+        'generations = 3\nfitness = "racing"\ngames_per_pair = 4\nopponents = ["population"]\nracing_rounds = 2\n'
+        'archive = true\narchive_cells = "4x4"\n[rules]\nmin_cards = 10\nmax_total = 40\n'
+    )
+    c = load_config(nested)
+    assert c == load_config(flat)
+    assert (c.games_per_pair, c.racing_rounds, c.archive, c.archive_cells, c.rules.min_cards) == (4, 2, True, "4x4", 10)
+    assert load_config(nested, racing_rounds=1).racing_rounds == 1  # a flag keeps its name and wins over the file
+    saved = c.to_dict()  # config.json: the same tables
+    assert saved["racing"] == {"rounds": 2, "z": 1.0, "margin": 0.0} and saved["gwent"]["rules"]["min_cards"] == 10
+    assert saved["archive"]["cells"] == "4x4" and "games_per_pair" not in saved and "bounds" in saved["kittens"]
+    assert config_from_settings(saved) == c
+    with pytest.raises(UserError, match=r"\[racing\]: unknown setting 'roundz'"):
+        config_from_settings({"racing": {"roundz": 2}})
+    with pytest.raises(UserError, match="given twice"):
+        config_from_settings({"racing_rounds": 2, "racing": {"rounds": 2}})

@@ -106,7 +106,8 @@ def test_a_hand_edited_config_is_refused_naming_the_settings(finished, tmp_path,
     run = tmp_path / "run"
     shutil.copytree(finished, run)
     config = json.loads((run / "config.json").read_text())
-    (run / "config.json").write_text(json.dumps({**config, "pool": 8, "mut_card_rate": 0.3}))
+    edited = {**config, "pool": 8, "gwent": {**config["gwent"], "mut_card_rate": 0.3}}
+    (run / "config.json").write_text(json.dumps(edited))
     before = files(run)
     refused(["evolve", "--resume", run, "--generations", 3], capsys, "pool, mut_card_rate", "config.json")
     assert files(run) == before

@@ -18,7 +18,7 @@ from pathlib import Path
 from agents.parallel import WorkerFailure
 from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
-from evolution.config import EvolveConfig, config_from_settings
+from evolution.config import EvolveConfig, load_config
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
@@ -90,20 +90,6 @@ def _settings(args) -> dict:
     return flags
 
 
-def _new_config(args, flags: dict) -> EvolveConfig:
-
-    file_settings = read_settings(args.config, what="config file") if args.config else {}
-    opponents = file_settings.get("opponents", EvolveConfig.__dataclass_fields__["opponents"].default_factory())
-    if "panel" in flags and "opponents" not in flags and isinstance(opponents, list) and "panel" not in opponents:
-        flags["opponents"] = list(opponents) + ["panel"]  # --panel alone means: also play the panel
-    if isinstance(file_settings.get("game_config"), dict) and "game_config" in flags:
-        flags["game_config"] = {**file_settings["game_config"], **flags["game_config"]}  # --set adds to the file's
-    where = ""
-    if args.config:
-        where = f"config file {args.config!r}" + (" with the command-line settings" if flags else "")
-    return config_from_settings({**file_settings, **flags}, where=where)
-
-
 def run(args: argparse.Namespace) -> int:
 
     flags = _settings(args)
@@ -112,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError("--resume continues a run with its saved config; drop --config/--out")
         out, config = Path(args.resume), None
     else:
-        config = _new_config(args, flags)
+        config = load_config(args.config, **flags)
         out = Path(args.out) if args.out else Path("runs") / f"evolve-{time.strftime('%Y%m%d-%H%M%S')}"
     stopped = _Stop()
     with Progress(enabled=not args.quiet) as bar, stopped.on_sigterm():

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agents.parallel import Mapper
-from evolution.config import EvolveConfig
+from evolution.config import EvolveConfig, flat_settings
 from evolution.designer.html import ci as _ci
 from evolution.designer.html import escape as _e
 from evolution.designer.html import img as _img
@@ -307,6 +307,7 @@ def write_report(
     config = _read(folder, folder.config)
     if not isinstance(config, dict) or "_unreadable" in config:
         raise UserError(f"run folder {str(folder.path)!r}: config.json is unreadable")
+    config = flat_settings(config)
     if matchups_games > 0 and not (folder.path / MATCHUPS_NAME).is_file():
         run_matchups(folder, matchups_games, agent_spec, jobs, progress)
     champion = _read(folder, folder.champion)

@@ -48,8 +48,9 @@ class DeckSpace(Protocol):
     #: the game's name (games.make) and the objectives a deck may be scored on, the default first
     name: str
     objectives: tuple[str, ...]
-    #: the settings of a config that only this game uses
+    #: the settings of a config that only this game uses, and the name of their table in a settings file
     settings: frozenset[str]
+    table: str
     #: whether a deck is judged against reference decks (validation panel, matchups)
     reference_decks: bool
 

@@ -33,7 +33,8 @@ class GwentSpace:
 
     name = "gwent_lite"
     objectives = ("win",)
-    #: the settings only this game uses
+    #: the settings only this game uses: its table in a settings file and config.json
+    table = "gwent"
     settings = frozenset(
         {
             "games_per_pair",

@@ -77,7 +77,8 @@ class KittensSpace:
 
     name = "exploding_kittens"
     objectives = ("fairness", "skill")
-    #: the settings only this game uses
+    #: the settings only this game uses: its table in a settings file and config.json
+    table = "kittens"
     settings = frozenset({"bounds", "game_config", "games_per_deck", "playoff_games_per_deck"})
     #: a deck is judged alone: no reference decks to validate against or play matchups with
     reference_decks = False

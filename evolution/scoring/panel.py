@@ -14,7 +14,7 @@ from pathlib import Path
 from games.decks import DeckRules, load_deck
 from games.errors import UserError
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DECK_SUFFIXES = (".toml", ".json")
 
 

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from evolution.config import EvolveConfig, split_agent_specs
+from evolution.config import EvolveConfig, flat_settings, split_agent_specs
 from evolution.loop import evolve, prepare_run
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing
@@ -210,10 +210,12 @@ def test_yardstick_is_logged_and_chooses_the_champion(tmp_path):
 def test_a_run_saved_before_the_yardstick_resumes_without_one(tmp_path):
     run = tmp_path / "old"
     evolve(tiny(generations=1, yardstick=[]), run, log=None, finish=False)
-    saved = json.loads((run / "config.json").read_text())
+    # the flat settings of that version, without the yardstick
+    saved = flat_settings(json.loads((run / "config.json").read_text()))
     saved.pop("yardstick")
     (run / "config.json").write_text(json.dumps(saved))
     ck = json.loads((run / "checkpoints" / "checkpoint.json").read_text())
+    ck["config"] = flat_settings(ck["config"])
     ck["config"].pop("yardstick")
     (run / "checkpoints" / "checkpoint.json").write_text(json.dumps(ck))
     assert prepare_run(None, run, resume=True)[0].yardstick == []

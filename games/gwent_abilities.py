@@ -376,6 +376,18 @@ class GwentAbilitiesState(RoundFacts, State):
         decoy = self._decoy_target(p)
         return [0] + [1 + k for k in range(K) if hand[k] and (decoy or _ABILITY[k] != DECOY)]
 
+    def _legal(self, a: int) -> bool:
+        """Whether action `a` (an int) is legal: legal_actions without building the list."""
+        p = self._player
+        if p == TERMINAL or not 0 <= a <= K:
+            return False
+        k = a - 1
+        if self._pending == MEDIC_CHOICE:
+            return a > 0 and _ORDINARY[k] and self._discards[p][k] > 0
+        if self._pending == DECOY_CHOICE:
+            return a > 0 and _ORDINARY[k] and self._boards[p][k] > 0
+        return a == 0 or (self._hands[p][k] > 0 and (_ABILITY[k] != DECOY or self._decoy_target(p)))
+
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(self.game.num_actions, dtype=bool)
         mask[self.legal_actions()] = True
@@ -387,7 +399,7 @@ class GwentAbilitiesState(RoundFacts, State):
             if not isinstance(a, np.integer):
                 raise self._illegal(action)
             a = int(a)
-        if a not in self.legal_actions():
+        if not self._legal(a):
             raise self._illegal(action)
         p = self._player
         if self._pending == MEDIC_CHOICE:

@@ -218,16 +218,18 @@ class AbilityDeckRules:
             target -= 1
         for n in range(target):
             rest = target - n - 1
-            # taking card k leaves room iff k's cost plus the `rest` cheapest of the other free
-            # copies fit: the rest + 1 cheapest when k is among them, else k's cost + the rest cheapest
-            with_k, beyond = sum(free[: rest + 1]), free[rest]
-            without_k = with_k - beyond
-            fits = [
-                k
-                for k, c in enumerate(CARDS)
-                if have[k] < self.limit(k) and (with_k if c.provision <= beyond else c.provision + without_k) <= left
-            ]
-            k = fits[int(rng.integers(len(fits)))]
+            # taking card k leaves room iff k's cost plus the `rest` cheapest of the other free copies
+            # fit: the rest + 1 cheapest when k is among them (they always fit), else k's cost plus
+            # the rest cheapest; so iff k costs at most `most`
+            most = max(free[rest], left - sum(free[:rest]))
+            # uniform among the cards that fit: a few uniform tries over the pool, then the list
+            for _ in range(4):
+                k = int(rng.integers(len(CARDS)))
+                if have[k] < self.limit(k) and CARDS[k].provision <= most:
+                    break
+            else:
+                fitting = [k for k, c in enumerate(CARDS) if have[k] < self.limit(k) and c.provision <= most]
+                k = fitting[int(rng.integers(len(fitting)))]
             have[k] += 1
             left -= CARDS[k].provision
             free.remove(CARDS[k].provision)

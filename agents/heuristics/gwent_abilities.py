@@ -7,11 +7,12 @@ their strong row counts), plus `draw_value` per card it brings to the hand (a sp
 `keep_share` of what the card is worth when kept for later (`worth`). Then the round decides:
 - a round the opponent wins the game with (they hold rounds_to_win - 1 wins): play on while
   behind, never pass behind; ahead, pass only once they have passed;
-- a round that wins me the game: do not fight for it while they still play (pass when ahead,
-  else play one card only if it gets me ahead cheaply); once they pass, take it if one card does;
+- a round that wins me the game: do not fight for it with more than a cheap card (worth at most
+  `cheap_worth`): pass when ahead, else play the least worthy card that gets me ahead if it is cheap;
 - an open round: spies first (cards now are cards later); pass when ahead (they must spend to
-  catch up); behind, play the best card while that keeps me level with them in cards, else
-  concede and keep the cards.
+  catch up); once they have passed, take the round with one cheap card or concede it; while they
+  play on, play the least worthy card that gets me ahead (the best card if none does) while that
+  keeps me level with them in cards, else concede and keep the cards.
 """
 
 from __future__ import annotations
@@ -47,12 +48,18 @@ class HeuristicAgent(RuleAgent):
     spec = "heuristic"
 
     def __init__(
-        self, game: Game, rng: np.random.Generator | None = None, draw_value: float = 5.0, keep_share: float = 0.6
+        self,
+        game: Game,
+        rng: np.random.Generator | None = None,
+        draw_value: float = 5.0,
+        keep_share: float = 0.6,
+        cheap_worth: float = 8.0,
     ):
         super().__init__(game, rng)
         self.last = game.config.rounds_to_win - 1
         self.draw_value = draw_value
         self.keep_share = keep_share
+        self.cheap_worth = cheap_worth
 
     # scoring ----------------------------------------------------------------------------------
     def _outcome(self, s, action: int) -> tuple[int, int]:
@@ -110,8 +117,10 @@ class HeuristicAgent(RuleAgent):
         if not options:
             return PASS
         best = max(options)
-        reaching = [o for o in options if margin + o[1] > 0]
-        cheapest_reach = max(reaching, key=lambda o: (o[0], o[2])) if reaching else None
+        # the card that gets me ahead and is worth least kept (the better score among equals)
+        reaching = [(worth(o[2] - 1, self.draw_value), -o[0], o[2], o) for o in options if margin + o[1] > 0]
+        cheapest_reach = min(reaching)[3] if reaching else None
+        cheap = cheapest_reach is not None and worth(cheapest_reach[2] - 1, self.draw_value) <= self.cheap_worth
 
         if s.round_wins[op] >= self.last:  # losing this round loses the game
             if margin > 0 and not op_passed and s.hand_sizes[op] == 0:
@@ -123,9 +132,7 @@ class HeuristicAgent(RuleAgent):
         if s.round_wins[me] >= self.last:  # winning this round wins me the game
             if margin > 0:
                 return PASS
-            if cheapest_reach is not None and cheapest_reach[0] >= -self.keep_share * 4:
-                return cheapest_reach[2]
-            return PASS
+            return cheapest_reach[2] if cheap else PASS
 
         # an open round
         spies = [o for o in options if CARDS[o[2] - 1].ability == SPY and o[0] > 0]
@@ -134,9 +141,7 @@ class HeuristicAgent(RuleAgent):
         if margin > 0:
             return PASS  # ahead: they must spend to catch up
         if op_passed:
-            if cheapest_reach is not None and cheapest_reach[0] >= -self.keep_share * 6:
-                return cheapest_reach[2]
-            return PASS
+            return cheapest_reach[2] if cheap else PASS
         if s.hand_sizes[me] - 1 >= s.hand_sizes[op] - 1:
             return (cheapest_reach or best)[2]
         return PASS  # catching up costs my card advantage: concede and keep the cards

@@ -499,3 +499,39 @@ def test_the_heuristic_beats_random_clearly():
     result = play_match(game, bots, num_games=100, seed=3)
     heuristic = result.agents[0]
     assert (heuristic.wins - heuristic.losses) / result.games > 0.5
+
+
+# --- the rule bot on fixed positions -----------------------------------------------------------------
+def bot_move(state) -> str:
+    bot = agents.make("heuristic", state.game, seed=0)
+    action = int(bot.act([state])[0])
+    return "pass" if action == 0 else CARDS[action - 1].name
+
+
+def test_the_bot_passes_once_the_opponent_has_passed_behind_it():
+    s = play(position([["champion", "knight"] + FILL, ["footman"] + FILL]), "champion", "footman", "knight", "pass")
+    assert s.current_player == 0 and s.passed == (False, True)
+    assert bot_move(s) == "pass"
+
+
+def test_the_bot_plays_a_spy_first_in_an_open_round():
+    s = position([["champion", "informant", "footman"] + FILL, ["archer"] * 9], piles=[["militia", "militia"], []])
+    assert bot_move(s) == "informant"
+
+
+def test_the_bot_scorches_the_opponents_strongest_card():
+    s = position([["scorch", "footman", "militia"] + FILL, ["champion", "archer"] + FILL + ["archer"]], leader=1)
+    play(s, "champion")
+    assert bot_move(s) == "scorch"
+
+
+def test_the_bot_gets_ahead_with_its_least_worthy_card_and_keeps_its_hero():
+    s = position([["geralt", "footman", "militia", "knight"], ["archer"] * 4], leader=1)
+    play(s, "archer", "militia", "pass")  # 3 against 2: I am behind and the opponent has passed
+    assert bot_move(s) == "footman"
+
+
+def test_the_bot_revives_its_best_card():
+    s = position([["champion", "militia", "field_medic"] + FILL, ["scorch", "scorch"] + FILL + ["archer"]])
+    play(s, "champion", "scorch", "militia", "scorch", "field_medic")  # both scorched; medic owes a choice
+    assert s.pending == MEDIC_CHOICE and bot_move(s) == "champion"

@@ -4,12 +4,12 @@
 
 For each seed S: `deckopt evolve --seed S` (plain) and `deckopt evolve --archive --seed S` (plus
 `--archive-args`), both `--jobs 1 --no-validate`, into OUT/plain_sS and OUT/archive_sS (a finished run
-is reused); then `deckopt decks RUN --validate` and `deckopt decks RUN --archive --validate` play the
-plain champion and the best elite against the reference decks on the same deals (seed S + 1, the
-runs' validation games). Prints one Markdown row per seed (both scores with their 95 % intervals,
-"met" when the best elite's interval reaches the plain champion's or lies above it, the number of
-elites), then the paired difference best elite minus plain champion over the seeds with its 95 %
-t-interval.
+is reused, so other settings need an OUT of their own); then `deckopt decks RUN --validate` and
+`deckopt decks RUN --archive --validate` play the plain champion and the best elite against the
+reference decks on the same deals (seed S + 1, the runs' validation games). Prints one Markdown row
+per seed (both scores with their 95 % intervals, "met" when the best elite's interval reaches the plain
+champion's or lies above it, the number of elites), then the paired difference best elite minus plain
+champion over the seeds with its 95 % t-interval.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 For each game, `agents.pruning.timing.time_per_move`: `--positions` decisions of random self-play
 drawn from `--seed`, every spec searching every position with the same search seed. Prints one Markdown
-row per game: each spec's median seconds per move.
+row per game: each spec's median CPU seconds per move.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
-"""How long agents think about one position at a time, on the same positions.
+"""How long agents think about one position at a time, on the same positions (CPU seconds).
 
     python scripts/results/thinking_time.py connect_four mcts:1000 az:dqn,sims=200 --positions 24 --repeats 3
 
 The positions are random openings of 0 to `--max-opening` uniformly random moves (none ending the
 game) from `numpy.random.default_rng(seed)`. Each repeat times every agent's `act` on every position,
-one state at a time, the agents taking turns position by position (so a change of the machine's load
-falls on all of them alike). Prints one Markdown row per agent: its mean wall seconds per move in each
-repeat and the median over the repeats.
+one state at a time, the agents taking turns position by position. The time is the process's CPU time
+(`time.process_time`), which other jobs on a shared machine do not inflate as they do wall time.
+Prints one Markdown row per agent: its mean CPU seconds per move in each repeat and the median over the
+repeats.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def random_openings(game, num_positions: int, max_opening: int, seed: int) -> li
 
 
 def seconds_per_move(game_name: str, specs: list[str], num_positions: int, max_opening: int, repeats: int, seed: int):
-    """{spec: [mean seconds per move of each repeat]}."""
+    """{spec: [mean CPU seconds per move of each repeat]}."""
     game = games.make(game_name)
     states = random_openings(game, num_positions, max_opening, seed)
     players = {spec: agents.make(spec, game, seed=seed) for spec in specs}
@@ -50,9 +51,9 @@ def seconds_per_move(game_name: str, specs: list[str], num_positions: int, max_o
         spent = dict.fromkeys(specs, 0.0)
         for state in states:
             for spec, agent in players.items():
-                start = time.perf_counter()
+                start = time.process_time()
                 agent.act([state])
-                spent[spec] += time.perf_counter() - start
+                spent[spec] += time.process_time() - start
         for spec in specs:
             times[spec].append(spent[spec] / len(states))
     return times
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     times = seconds_per_move(args.game, args.specs, args.positions, args.max_opening, args.repeats, args.seed)
-    print(f"| agent | s/move in each repeat ({args.positions} positions) | median |")
+    print(f"| agent | CPU s/move in each repeat ({args.positions} positions) | median |")
     print("|---|---|---|")
     for spec, per_repeat in times.items():
         print(f"| `{spec}` | {' / '.join(f'{t:.3f}' for t in per_repeat)} | {statistics.median(per_repeat):.3f} |")

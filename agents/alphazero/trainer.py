@@ -119,9 +119,9 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator,
             should_stop=should_stop,
         )
         for g, s, node in zip(search, roots, nodes):
-            n = node.n
+            n = node.visits()
             pi = n / n.sum()
-            root_values.append(node.w.sum() / n.sum())
+            root_values.append(node.mean_value())
             masks.append(s.legal_mask())
             pis.append(pi)
             games_.append(g)

@@ -64,6 +64,14 @@ class Node:
         self.solved: np.ndarray | None = None
         self.alive: np.ndarray | None = None
 
+    def visits(self) -> np.ndarray:
+        """Simulations through each action (length num_actions)."""
+        return self.n.copy()
+
+    def mean_value(self) -> float:
+        """The mean backed-up value of the player to move here, over all its simulations."""
+        return self.w.sum() / self.n.sum()
+
     def select(self, mask: np.ndarray, c: float) -> int:
         if mask is not self._mask:  # a new legal set (games that share mask arrays skip this)
             p = np.where(mask, self.prior, 0.0)
@@ -138,7 +146,7 @@ def _backup_proof(path: list, returns: np.ndarray) -> None:
 def puct_search(states: Sequence[State], evaluate: Evaluate, *args, **kwargs) -> list[np.ndarray]:
     """The root visit counts (one array of length num_actions per state) after `simulations`
     simulations in each state's tree (the arguments of `search_roots`)."""
-    return [root.n.copy() for root in search_roots(states, evaluate, *args, **kwargs)]
+    return [root.visits() for root in search_roots(states, evaluate, *args, **kwargs)]
 
 
 #: simulations between two looks at `should_stop` (a look is a function call; a simulation of a

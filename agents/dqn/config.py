@@ -45,15 +45,6 @@ class DQNConfig(LearnerConfig):
     games_per_batch: int = setting(
         128, "games played in lock-step per self-play phase", metavar="N", maximum=MAX_GAMES_PER_BATCH
     )
-    # a shard is a lock-step batch of its own, seeded from the run's generator: how the games are
-    # split fixes the results, which worker process plays a shard does not
-    selfplay_shards: int = setting(
-        1,
-        "split each self-play phase into N lock-step shards of games with seeds of their own, played by "
-        "`deckopt train --jobs` worker processes (results depend on N, never on --jobs); 1: one batch",
-        metavar="N",
-        maximum=MAX_GAMES_PER_BATCH,
-    )
     updates_per_batch: int = setting(8, "Adam steps after each self-play phase", metavar="N", maximum=MAX_STEPS)
     batch_size: int = setting(256, "replay samples per Adam step", metavar="N", maximum=MAX_GAMES_PER_BATCH)
     replay_size: int = setting(50_000, "capacity of the replay buffer (decisions)", metavar="N", maximum=MAX_REPLAY)
@@ -81,7 +72,7 @@ class DQNConfig(LearnerConfig):
     def __post_init__(self):
         check_learner_config(
             self,
-            at_least_one=("batch_size", "replay_size", "selfplay_shards"),
+            at_least_one=("batch_size", "replay_size"),
             at_least_zero=(
                 "updates_per_batch",
                 "min_replay",
@@ -95,10 +86,6 @@ class DQNConfig(LearnerConfig):
             "epsilon_start and epsilon_end must be in [0, 1]",
         )
         need(self.learning_rate > 0 and self.learning_rate_end > 0, "learning_rate and learning_rate_end must be > 0")
-        need(
-            self.selfplay_shards <= self.games_per_batch,
-            f"selfplay_shards ({self.selfplay_shards}) must not exceed games_per_batch ({self.games_per_batch})",
-        )
         for name in ("activation", "output_activation"):
             need(getattr(self, name) in ACTIVATIONS, f"{name} must be one of {', '.join(ACTIVATIONS)}")
 

@@ -5,21 +5,17 @@ No TensorFlow here: the acting network is a numpy copy of the weights (`NumpyNet
 
 from __future__ import annotations
 
-import functools
-import json
-import os
-import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-import games
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent, masked_argmax
 from agents.learned import NumpyNetwork
 from agents.learning.replay import ReplayBuffer
 from agents.learning.seating import mix_opponents, seat_agents
+from agents.learning.shards import compact, in_worker, shard_game
 from games import Game, State
 from games.batch import BatchState
 
@@ -173,37 +169,17 @@ class SelfPlayShard:
     parent_pid: int = 0  # the training's process: a worker elsewhere leaves Ctrl-C to it
 
 
-def shard_sizes(num_games: int, shards: int) -> list[int]:
-    """`num_games` split into `shards` sizes that differ by at most one, the larger first."""
-    base, extra = divmod(num_games, shards)
-    return [base + (i < extra) for i in range(shards)]
-
-
 def play_shard(shard: SelfPlayShard) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`self_play` of one shard, from its seed alone: (observations, actions, targets, returns)."""
-    in_worker = bool(shard.parent_pid) and os.getpid() != shard.parent_pid
-    if in_worker:
-        # the first Ctrl-C asks the training to stop after this phase; it must not kill the phase
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    game = _game(shard.game_name, json.dumps(shard.game_config, sort_keys=True))
+    worker = in_worker(shard.parent_pid)
+    game = shard_game(shard.game_name, shard.game_config)
     rng = np.random.default_rng(shard.seed)
     opponents = mix_opponents(game, dict(shard.opponent_mix), rng)
     recorder = SelfPlayRecorder(NumpyNetwork(shard.weights, shard.activations), rng)
     obs, actions, targets, returns = self_play(
         game, recorder, shard.num_games, shard.epsilon, shard.gamma, rng, shard.random_opening_moves, opponents
     )
-    if in_worker:
-        # observations of board games are small whole numbers (Connect Four's 0/1 planes): a quarter of
-        # the bytes through the pipe as uint8, the same float32 values once widened again
-        small = obs.astype(np.uint8)
-        if np.array_equal(small, obs):
-            obs = small
-    return obs, actions, targets, returns
-
-
-@functools.lru_cache(maxsize=4)
-def _game(name: str, config_json: str) -> Game:
-    return games.make(name, **json.loads(config_json))
+    return (compact(obs) if worker else obs), actions, targets, returns
 
 
 def target_replay(capacity: int, observation_size: int) -> ReplayBuffer:

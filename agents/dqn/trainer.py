@@ -28,7 +28,6 @@ from agents.dqn.selfplay import (
     SelfPlayShard,
     play_shard,
     self_play,
-    shard_sizes,
     target_replay,
 )
 from agents.learned import LearnedAgent, load_network, model_metadata
@@ -42,6 +41,7 @@ from agents.learning.keras_helpers import (
 )
 from agents.learning.loop import Mapper, play_in_process, train_learner
 from agents.learning.seating import MIRRORS, mix_opponents
+from agents.learning.shards import shard_seeds, shard_sizes
 from games import UserError
 
 
@@ -148,7 +148,7 @@ class DQNLearner:
                 opponents,
             )
             return obs, actions, targets
-        seeds = self.rng.integers(2**63, size=c.selfplay_shards)
+        seeds = shard_seeds(self.rng, c.selfplay_shards)
         shards = [
             SelfPlayShard(
                 self.game.name,
@@ -158,7 +158,7 @@ class DQNLearner:
                 size,
                 epsilon,
                 c.gamma,
-                int(seed),
+                seed,
                 c.random_opening_moves,
                 tuple(sorted(c.opponent_mix.items())),
                 os.getpid(),

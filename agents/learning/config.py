@@ -40,6 +40,15 @@ class LearnerConfig:
     tf_threads: int = setting(
         1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N", maximum=MAX_TF_THREADS
     )
+    # a shard is a lock-step batch of its own, seeded from the run's generator: how the games are
+    # split fixes the results, which worker process plays a shard does not (agents/learning/shards.py)
+    selfplay_shards: int = setting(
+        1,
+        "split each self-play batch into N lock-step shards of games with seeds of their own, played by "
+        "`deckopt train --jobs` worker processes (results depend on N, never on --jobs); 1: one batch",
+        metavar="N",
+        maximum=MAX_GAMES_PER_BATCH,
+    )
 
 
 def opponent_mix_setting(whose: str = "learner's"):
@@ -85,8 +94,12 @@ def check_learner_config(config, at_least_one: Iterable[str] = (), at_least_zero
         bool(config.hidden_layers) and all(u > 0 for u in config.hidden_layers),
         f"hidden_layers must be a list of positive whole numbers, got {config.hidden_layers}",
     )
-    for name in ("episodes", "games_per_batch", "eval_games", "tf_threads", *at_least_one):
+    for name in ("episodes", "games_per_batch", "eval_games", "tf_threads", "selfplay_shards", *at_least_one):
         need(getattr(config, name) >= 1, f"{name} must be >= 1, got {getattr(config, name)}")
+    need(
+        config.selfplay_shards <= config.games_per_batch,
+        f"selfplay_shards ({config.selfplay_shards}) must not exceed games_per_batch ({config.games_per_batch})",
+    )
     check_maximums(config)
     for name in ("eval_every", *at_least_zero):
         need(getattr(config, name) >= 0, f"{name} must be >= 0, got {getattr(config, name)}")

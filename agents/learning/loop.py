@@ -7,8 +7,9 @@
 The run folder and its files are agents/learning/runfolder.py's. A checkpoint resumes a run
 exactly: the learner's `state()` and `arrays()` (weights, optimizer state, buffers), its generator
 state and the counters. A non-finite loss stops the run before anything of it is saved. The library
-never prints: `progress`, `log` and `should_stop` are the caller's; `mapper(func, items)` is where a
-learner may play its self-play shards (e.g. worker processes; the results never depend on it).
+never prints: `progress`, `log` and `should_stop` are the caller's; `mapper(func, items)` is where
+every learner plays its self-play shards when its config asks for `selfplay_shards` > 1 (worker
+processes with `deckopt train --jobs`; agents/learning/shards.py; the results never depend on it).
 """
 
 from __future__ import annotations

@@ -4,8 +4,11 @@ schedules."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from agents.learned import ACTIVATIONS
 from games import game_class
@@ -26,8 +29,23 @@ MAX_EVAL_GAMES = 1_000_000
 # --- configs -----------------------------------------------------------------------------------
 @dataclass
 class LearnerConfig:
-    """The settings every learner's config dataclass has (it subclasses this one and adds its own)."""
+    """The settings every learner's config dataclass has (it subclasses this one, adds its own and
+    gives some of these other defaults with `learner_default`)."""
 
+    hidden_layers: list[int] = setting(
+        factory=lambda: [128, 128],
+        help="units of each hidden layer (of each of the learner's networks)",
+        metavar="N,N,...",
+        maximum=MAX_UNITS,
+    )
+    activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
+    episodes: int = setting(100_000, "episodes of a run when no other budget is given", flag=False)
+    games_per_batch: int = setting(
+        64, "self-play games played in lock-step per batch", metavar="N", maximum=MAX_GAMES_PER_BATCH
+    )
+    eval_every: int = setting(
+        10_000, "evaluate against the baselines every N episodes (0: only at the end)", metavar="N"
+    )
     seed: int = setting(0, "seed of the whole run: initial weights, self-play, sampling", metavar="S")
     game_config: dict = setting(
         factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
@@ -49,6 +67,16 @@ class LearnerConfig:
         metavar="N",
         maximum=MAX_GAMES_PER_BATCH,
     )
+
+
+def learner_default(name: str, value: Any, help: str | None = None) -> Any:
+    """The `LearnerConfig` setting `name` with a learner's own default (and help text, if given)."""
+    metadata = dict(LearnerConfig.__dataclass_fields__[name].metadata)
+    if help is not None:
+        metadata["help"] = help
+    if isinstance(value, (list, dict)):
+        return dataclasses.field(default_factory=lambda: copy.deepcopy(value), metadata=metadata)
+    return dataclasses.field(default=value, metadata=metadata)
 
 
 def opponent_mix_setting(whose: str = "learner's"):

@@ -11,10 +11,10 @@ import pytest
 
 from agents import dqn
 from agents.dqn.config import DQNConfig
-from agents.dqn.selfplay import SelfPlayRecorder, SelfPlayShard, play_shard, self_play
+from agents.dqn.selfplay import SelfPlayRecorder, play_phase, self_play
 from agents.learned import NumpyNetwork
 from agents.learning.runfolder import read_checkpoint, read_run_config
-from agents.learning.shards import shard_sizes
+from agents.learning.shards import Shard, play_shard, shard_sizes
 from agents.parallel import Mapper
 from deckopt.cli import main
 from games import UserError
@@ -39,16 +39,16 @@ def test_a_shard_is_the_lock_step_self_play_of_its_seed():
     rng = np.random.default_rng(0)
     weights = [rng.normal(size=(84, 16)).astype(np.float32), np.zeros(16, np.float32)]
     weights += [rng.normal(size=(16, 7)).astype(np.float32), np.zeros(7, np.float32)]
-    shard = SelfPlayShard("connect_four", {}, weights, ["relu", "tanh"], 12, 0.3, 0.9, seed=123)
-    got = play_shard(shard)
+    args = (NumpyNetwork(weights, ["relu", "tanh"]), 0.3, 0.9, 0, {})
+    got = play_shard(Shard(play_phase, "connect_four", {}, args, 12, 123, 0))
     from games import make
 
     own = np.random.default_rng(123)
     recorder = SelfPlayRecorder(NumpyNetwork(weights, ["relu", "tanh"]), own)
     want = self_play(make("connect_four"), recorder, 12, 0.3, 0.9, own)
-    for x, y in zip(got, want, strict=True):
+    for x, y in zip((got.obs, got.actions, got.targets, got.returns), want, strict=True):
         np.testing.assert_array_equal(x, y)
-    assert len(got[0]) > 12 * 6  # every game was played to its end (at least 7 moves each)
+    assert len(got.obs) > 12 * 6  # every game was played to its end (at least 7 moves each)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ from agents.base import Agent, masked_argmax
 from agents.learned import NumpyNetwork
 from agents.learning.replay import ReplayBuffer
 from agents.learning.seating import mix_opponents, seat_agents
-from agents.learning.shards import compact, in_worker, shard_game
 from games import Game, State
 from games.batch import BatchState
 
@@ -151,35 +150,36 @@ def self_play(
     return obs, actions, decision_targets(games_, players, all_returns, gamma), all_returns
 
 
-@dataclass(frozen=True)
-class SelfPlayShard:
-    """One shard of a self-play phase, everything a worker process needs to play it: the game, a numpy
-    copy of the network, the phase's settings and the shard's own seed."""
+@dataclass
+class TargetBatch:
+    """The decisions of one self-play phase (or shard) in the order they were made, with their
+    Monte-Carlo targets; `returns` one row per game."""
 
-    game_name: str
-    game_config: dict
-    weights: list[np.ndarray]
-    activations: list[str]
-    num_games: int
-    epsilon: float
-    gamma: float
-    seed: int
-    random_opening_moves: int = 0
-    opponent_mix: tuple[tuple[str, float], ...] = ()  # (agent spec, fraction), sorted by spec
-    parent_pid: int = 0  # the training's process: a worker elsewhere leaves Ctrl-C to it
+    obs: np.ndarray
+    actions: np.ndarray
+    targets: np.ndarray
+    games: np.ndarray  # the game of each decision
+    returns: np.ndarray
 
 
-def play_shard(shard: SelfPlayShard) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`self_play` of one shard, from its seed alone: (observations, actions, targets, returns)."""
-    worker = in_worker(shard.parent_pid)
-    game = shard_game(shard.game_name, shard.game_config)
-    rng = np.random.default_rng(shard.seed)
-    opponents = mix_opponents(game, dict(shard.opponent_mix), rng)
-    recorder = SelfPlayRecorder(NumpyNetwork(shard.weights, shard.activations), rng)
+def play_phase(
+    game: Game,
+    network: NumpyNetwork,
+    epsilon: float,
+    gamma: float,
+    random_opening_moves: int,
+    opponent_mix: dict[str, float],
+    num_games: int,
+    rng: np.random.Generator,
+) -> TargetBatch:
+    """`self_play` of `num_games` by `network`, the baselines of `opponent_mix` made afresh from `rng`
+    (nothing extra to checkpoint); a phase, or a shard of one (agents/learning/shards.py)."""
+    opponents = mix_opponents(game, opponent_mix, rng)
+    recorder = SelfPlayRecorder(network, rng)
     obs, actions, targets, returns = self_play(
-        game, recorder, shard.num_games, shard.epsilon, shard.gamma, rng, shard.random_opening_moves, opponents
+        game, recorder, num_games, epsilon, gamma, rng, random_opening_moves, opponents
     )
-    return (compact(obs) if worker else obs), actions, targets, returns
+    return TargetBatch(obs, actions, targets, recorder.rows()[2], returns)
 
 
 def target_replay(capacity: int, observation_size: int) -> ReplayBuffer:

@@ -27,8 +27,8 @@ SPEC_HELP = (
 
 
 #: named panels: a name that stands for several shipped agents (deck evolution's evaluators). `evaluator`
-#: is the Gwent Lite evaluator: three networks trained alike from independent seeds
-#: (agents/pretrained/gwent_lite_evaluator.toml), each deal played by one of them.
+#: is the Gwent Lite evaluator: three networks trained alike from independent seeds, last on the decks
+#: deck evolution explores (agents/pretrained/gwent_lite_evaluator.toml), each deal played by one of them.
 PANELS = {"evaluator": tuple(f"agents/pretrained/gwent_lite_evaluator_{k}.npz" for k in range(3))}
 
 

@@ -4,7 +4,8 @@
   ply in 14..26 and solved by agents/connect_four_solver.py (a position needing more than
   `max_nodes` nodes is skipped, and counted); the share of them in which the agent's move keeps the
   game-theoretic outcome (win, draw or loss), with a Wilson interval, overall and on the critical ones
-  (where some move changes the outcome).
+  (where some move changes the outcome). `solved_connect_four_positions` solves the positions once and
+  `kept_outcomes` checks an agent on them, so several agents can be checked on the same positions.
 - Exploding Kittens with open hands (`kittens_shortfall`): the agent plays `exact`, seats rotated; at
   each of the agent's decisions, the exact winning chance its move gives up (the best action's value
   minus its action's, agents/kittens_exact.py). The exact opponent and the chance events leave the
@@ -17,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,32 +27,43 @@ from agents import kittens_exact as dp
 from agents.base import Agent
 from agents.connect_four_solver import Solver, TooHard
 from agents.stats import wilson_ci
-from games import Game, UserError
+from games import Game, State, UserError
 
 PLY_LO, PLY_HI = 14, 26
 MAX_NODES = 400_000
 BOOTSTRAP = 10_000
 
 
-def connect_four_positions(
+@dataclass(frozen=True)
+class SolvedPositions:
+    """Connect Four positions with the game-theoretic value of each legal move for the player to move
+    (+1 win, 0 draw, -1 loss), and how many positions were skipped as too hard to solve."""
+
+    states: list[State]
+    move_values: list[dict[int, int]]
+    skipped_too_hard: int
+    plies: tuple[int, int]
+
+
+def solved_connect_four_positions(
     game: Game,
-    agent: Agent,
     num_positions: int,
     seed: int = 0,
     progress: Callable[[int, int, str], None] | None = None,
     max_nodes: int = MAX_NODES,
     plies: tuple[int, int] = (PLY_LO, PLY_HI),
-) -> dict:
-    """The agent's moves on `num_positions` solved positions (see the module's docstring)."""
+) -> SolvedPositions:
+    """`num_positions` positions of seeded `mcts:100` self-play, cut at a random ply in `plies`, solved
+    (see the module's docstring); the same seed gives the same positions, whatever agent is checked on them."""
     if game.name != "connect_four":
         raise UserError(f"positions against perfect play are checked for connect_four, not {game.name}")
     rng = np.random.default_rng([seed, 7])
     make_positions = agents.make("mcts:100", game, seed=np.random.default_rng([seed, 8]))
-    kept, critical, skipped, tried = [], [], 0, 0
-    while len(kept) < num_positions:
+    states, move_values, skipped, tried = [], [], 0, 0
+    while len(states) < num_positions:
         tried += 1
         if tried > 20 * num_positions + 100:
-            raise UserError(f"only {len(kept)} of {num_positions} positions could be solved within {max_nodes} nodes")
+            raise UserError(f"only {len(states)} of {num_positions} positions could be solved within {max_nodes} nodes")
         state = game.new_initial_state(rng)
         for _ in range(int(rng.integers(plies[0], plies[1] + 1))):
             if state.is_terminal():
@@ -68,23 +81,47 @@ def connect_four_positions(
         except TooHard:
             skipped += 1
             continue
+        states.append(state)
+        move_values.append(values)
+        if progress is not None:
+            progress(len(states), num_positions, "positions")
+    return SolvedPositions(states, move_values, skipped, tuple(plies))
+
+
+def kept_outcomes(agent: Agent, positions: SolvedPositions) -> dict:
+    """The share of `positions` in which the agent's move keeps the game-theoretic outcome, with a
+    Wilson interval, overall and on the critical ones (where some move changes the outcome)."""
+    kept, critical = [], []
+    for state, values in zip(positions.states, positions.move_values):
         move = int(agent.act([state])[0])
         kept.append(values[move] == max(values.values()))
         critical.append(len(set(values.values())) > 1)
-        if progress is not None:
-            progress(len(kept), num_positions, "positions")
+    num_positions = len(kept)
     kept_arr, critical_arr = np.array(kept), np.array(critical)
     n_crit = int(critical_arr.sum())
     return {
         "positions": num_positions,
-        "plies": list(plies),
-        "skipped_too_hard": skipped,
+        "plies": list(positions.plies),
+        "skipped_too_hard": positions.skipped_too_hard,
         "kept": float(kept_arr.mean()),
         "kept_ci95": list(wilson_ci(float(kept_arr.sum()), num_positions)),
         "critical": n_crit,
         "kept_critical": float(kept_arr[critical_arr].mean()) if n_crit else None,
         "kept_critical_ci95": list(wilson_ci(float(kept_arr[critical_arr].sum()), n_crit)) if n_crit else None,
     }
+
+
+def connect_four_positions(
+    game: Game,
+    agent: Agent,
+    num_positions: int,
+    seed: int = 0,
+    progress: Callable[[int, int, str], None] | None = None,
+    max_nodes: int = MAX_NODES,
+    plies: tuple[int, int] = (PLY_LO, PLY_HI),
+) -> dict:
+    """The agent's moves on `num_positions` solved positions (see the module's docstring)."""
+    return kept_outcomes(agent, solved_connect_four_positions(game, num_positions, seed, progress, max_nodes, plies))
 
 
 def kittens_shortfall(

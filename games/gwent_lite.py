@@ -12,7 +12,7 @@ powers in hand.
 Chance (§5.8): all of it happens in `new_initial_state(rng)`, which draws, in this order, the
 round-1 leader, one shuffle seed per seat, and (with `decks=None`) a seed for the two random decks.
 For comparing agents, the arena plays the same seed with the seats swapped; for comparing decks,
-evolution plays the same seed with the decks swapped (see evolution/fitness.py).
+evolution plays the same seed with the decks swapped (see evolution/scoring/fitness.py).
 
 Observation (§5.9) of `player` (float32, length `2 * max_power + 11`), every feature in [0, 1] except the
 card counts noted below:
@@ -47,6 +47,7 @@ from games.base import TERMINAL, Game, State, as_generator, is_whole
 from games.config import need, setting
 from games.decks import DECK_SHAPES, DeckRules
 from games.registry import text_module
+from games.rounds import RoundFacts, deal
 
 # A round in which both hands are empty ends at once, and the next one starts inside it (one call
 # deeper): 100 round wins to win keeps that chain far from Python's recursion limit.
@@ -184,7 +185,7 @@ class GwentLite(Game):
         return masks
 
 
-class GwentLiteState(State):
+class GwentLiteState(RoundFacts, State):
     # fmt: off
     __slots__ = (
         "game", "_decks", "_piles", "_pile_counts", "_hands", "_hand_sizes", "_power_left", "_played",
@@ -242,18 +243,9 @@ class GwentLiteState(State):
 
     def _end_round(self) -> None:
         t0, t1 = self._totals
-        wins = self._wins
-        if t0 >= t1:
-            wins[0] += 1
-        if t1 >= t0:  # equal totals: both score a round win
-            wins[1] += 1
-        rtw = self.game.config.rounds_to_win
-        done0, done1 = wins[0] >= rtw, wins[1] >= rtw
-        if done0 or done1:
-            self._player = TERMINAL
-            self._returns = (0.0, 0.0) if done0 and done1 else ((1.0, -1.0) if done0 else (-1.0, 1.0))
+        leader = self._score_round(t0, t1, self.game.config.rounds_to_win)
+        if leader == TERMINAL:
             return
-        leader = 0 if t0 > t1 else 1 if t1 > t0 else 1 - self._first_leader
         self._totals = [0, 0]
         self._round += 1
         self._round_start = [len(self._played[0]), len(self._played[1])]
@@ -341,18 +333,11 @@ class GwentLiteState(State):
         s._piles = [self._piles[0][:], self._piles[1][:]]
         s._pile_counts = [self._pile_counts[0][:], self._pile_counts[1][:]]
         s._hands = [self._hands[0][:], self._hands[1][:]]
-        s._hand_sizes = self._hand_sizes[:]
         s._power_left = self._power_left[:]
         s._played = [self._played[0][:], self._played[1][:]]
         s._round_start = self._round_start[:]
         s._totals = self._totals[:]
-        s._wins = self._wins[:]
-        s._passed = self._passed[:]
-        s._round = self._round
-        s._leader = self._leader
-        s._first_leader = self._first_leader
-        s._player = self._player
-        s._returns = self._returns
+        self._copy_round_fields(s)
         return s
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> GwentLiteState:
@@ -364,52 +349,16 @@ class GwentLiteState(State):
         # the hidden order (search with the same rng must not tell two such states apart)
         unplayed = sorted(self.hand(o) + self._piles[o])
         unplayed = rng.permutation(unplayed).tolist() if unplayed else []
-        h = self._hand_sizes[o]
         n = self.game.max_power + 1
-        hand, pc = [0] * n, [0] * n
-        for c in unplayed[:h]:
-            hand[c] += 1
-        for c in unplayed[h:]:
-            pc[c] += 1
-        s._hands[o], s._pile_counts[o], s._piles[o] = hand, pc, unplayed[h:]
+        s._hands[o], s._pile_counts[o], s._piles[o] = deal(unplayed, self._hand_sizes[o], [0] * n, n)
         own = sorted(self._piles[player])
         s._piles[player] = rng.permutation(own).tolist() if own else []
         return s
 
     # public facts -----------------------------------------------------------------------------
     @property
-    def round(self) -> int:
-        """The round being played (from 1); the last round played once the game is over."""
-        return self._round
-
-    @property
-    def leader(self) -> int:
-        """The player who led the current round."""
-        return self._leader
-
-    @property
-    def first_leader(self) -> int:
-        return self._first_leader
-
-    @property
     def round_totals(self) -> tuple[int, int]:
         return tuple(self._totals)
-
-    @property
-    def round_wins(self) -> tuple[int, int]:
-        return tuple(self._wins)
-
-    @property
-    def passed(self) -> tuple[bool, bool]:
-        return tuple(self._passed)
-
-    @property
-    def hand_sizes(self) -> tuple[int, int]:
-        return tuple(self._hand_sizes)
-
-    @property
-    def draw_pile_sizes(self) -> tuple[int, int]:
-        return (len(self._piles[0]), len(self._piles[1]))
 
     @property
     def remaining_power(self) -> tuple[int, int]:

@@ -109,7 +109,7 @@ def test_proven_values_overrule_a_wrong_network():
     fork = after("tic_tac_toe", [0, 4, 8, 2])  # X must block 6 (O threatens 2-4-6)
     move, root = solved_move(fork, misleading(ttt, 5), 30)
     assert move == 6
-    assert all(root.proven[a][fork.current_player] == -1 for a in (1, 3, 5, 7))  # each lets O win at 6
+    assert all(root.proven()[a][fork.current_player] == -1 for a in (1, 3, 5, 7))  # each lets O win at 6
 
 
 def test_a_proven_root_stops_searching_and_its_proof_is_exact():
@@ -128,10 +128,10 @@ def test_a_proven_root_stops_searching_and_its_proof_is_exact():
         if s.is_terminal():
             continue
         root = search_roots([s], uninformed(game), 400, 1.5, [np.random.default_rng(0)], solve=True)[0]
-        if root.solved is not None:
+        if root.outcome is not None:
             proofs += 1
-            assert root.solved[s.current_player] == position_value(s, s.current_player)
-            assert root.n.sum() < 400
+            assert root.outcome[s.current_player] == position_value(s, s.current_player)
+            assert root.visits().sum() < 400
     assert proofs >= 10
 
 
@@ -140,8 +140,8 @@ def test_proofs_stay_out_of_hidden_information_games():
     evaluate = network_evaluator(game, random_network(game))
     a = search_roots([s], evaluate, 30, 1.5, [np.random.default_rng(1)], solve=True)[0]
     b = search_roots([s], evaluate, 30, 1.5, [np.random.default_rng(1)], solve=False)[0]
-    np.testing.assert_array_equal(a.n, b.n)
-    assert not a.proven and a.solved is None
+    np.testing.assert_array_equal(a.visits(), b.visits())
+    assert not a.proven() and a.outcome is None
 
 
 def test_batched_and_per_leaf_evaluation_give_the_same_search():

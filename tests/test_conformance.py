@@ -26,7 +26,7 @@ CONFORMANCE_CONFIGS = GAME_CONFIGS + [
     ("exploding_kittens-random_composition", "exploding_kittens", {"preset": "paper", "composition": "random"}),
 ]
 #: the games that count their cards (State.cards): the check may skip only the others
-COUNTS_CARDS = {"gwent_lite", "durak", "exploding_kittens", "incan_gold"}
+COUNTS_CARDS = {"gwent_lite", "gwent_abilities", "durak", "exploding_kittens", "incan_gold"}
 
 
 @pytest.fixture(params=[c[1:] for c in CONFORMANCE_CONFIGS], ids=[c[0] for c in CONFORMANCE_CONFIGS])

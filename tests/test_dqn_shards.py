@@ -11,9 +11,10 @@ import pytest
 
 from agents import dqn
 from agents.dqn.config import DQNConfig
-from agents.dqn.selfplay import SelfPlayRecorder, SelfPlayShard, play_shard, self_play, shard_sizes
+from agents.dqn.selfplay import SelfPlayRecorder, play_phase, self_play
 from agents.learned import NumpyNetwork
 from agents.learning.runfolder import read_checkpoint, read_run_config
+from agents.learning.shards import Shard, play_shard, shard_sizes
 from agents.parallel import Mapper
 from deckopt.cli import main
 from games import UserError
@@ -38,16 +39,16 @@ def test_a_shard_is_the_lock_step_self_play_of_its_seed():
     rng = np.random.default_rng(0)
     weights = [rng.normal(size=(84, 16)).astype(np.float32), np.zeros(16, np.float32)]
     weights += [rng.normal(size=(16, 7)).astype(np.float32), np.zeros(7, np.float32)]
-    shard = SelfPlayShard("connect_four", {}, weights, ["relu", "tanh"], 12, 0.3, 0.9, seed=123)
-    got = play_shard(shard)
+    args = (NumpyNetwork(weights, ["relu", "tanh"]), 0.3, 0.9, 0, {})
+    got = play_shard(Shard(play_phase, "connect_four", {}, args, 12, 123, 0))
     from games import make
 
     own = np.random.default_rng(123)
     recorder = SelfPlayRecorder(NumpyNetwork(weights, ["relu", "tanh"]), own)
     want = self_play(make("connect_four"), recorder, 12, 0.3, 0.9, own)
-    for x, y in zip(got, want, strict=True):
+    for x, y in zip((got.obs, got.actions, got.targets, got.returns), want, strict=True):
         np.testing.assert_array_equal(x, y)
-    assert len(got[0]) > 12 * 6  # every game was played to its end (at least 7 moves each)
+    assert len(got.obs) > 12 * 6  # every game was played to its end (at least 7 moves each)
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +101,7 @@ def test_bad_shard_settings_are_one_line(tmp_path, capsys):
     code = main(["train", "tic_tac_toe", "--jobs", "2", "--episodes", "16", "--quiet", "--out", str(tmp_path / "a")])
     assert code == 2 and "--selfplay-shards" in capsys.readouterr().err
     code = main(["train", "connect_four", "--algo", "ppo", "--jobs", "2", "--out", str(tmp_path / "b")])
-    assert code == 2 and "only --algo dqn" in capsys.readouterr().err
+    assert code == 2 and "--selfplay-shards" in capsys.readouterr().err
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
@@ -141,11 +142,20 @@ def _start_sharded_training(tmp_path):
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "the run did not get going"
         children = psutil.Process(proc.pid).children(recursive=True)
-        workers = [c for c in children if "popen_loky" in " ".join(c.cmdline())]
+        workers = [c for c in children if _is_loky_worker(c)]
         if len(workers) == 2 and (run / "checkpoints" / "checkpoint.npz").is_file():
             time.sleep(1.0)  # a few phases through the workers
             return proc, run, children, workers
         time.sleep(0.05)
+
+
+def _is_loky_worker(process) -> bool:
+    import psutil
+
+    try:
+        return "popen_loky" in " ".join(process.cmdline())
+    except psutil.Error:  # gone (or a zombie) since it was listed: a short-lived helper process
+        return False
 
 
 def _all_gone(processes, within: float = 10.0) -> bool:

@@ -11,7 +11,7 @@ from agents import kittens_exact as dp
 from agents import make
 from agents.base import Agent
 from agents.connect_four_solver import Solver
-from agents.perfect_play import connect_four_positions, kittens_shortfall
+from agents.perfect_play import connect_four_positions, kept_outcomes, kittens_shortfall, solved_connect_four_positions
 from deckopt.cli import main
 from games import UserError
 
@@ -80,6 +80,18 @@ def test_connect_four_positions_perfect_keeps_all_random_keeps_fewer():
     assert rand["kept"] < 1.0 and rand["kept_critical"] < 1.0
     lo, hi = rand["kept_ci95"]
     assert lo <= rand["kept"] <= hi
+
+
+def test_solved_positions_check_several_agents_as_the_one_agent_check_does():
+    c4 = games.make("connect_four")
+    late = (28, 32)
+    positions = solved_connect_four_positions(c4, 10, seed=4, plies=late)
+    assert len(positions.states) == len(positions.move_values) == 10
+    assert all(set(v) == set(s.legal_actions()) for s, v in zip(positions.states, positions.move_values))
+    for spec in ("random", "heuristic"):
+        alone = connect_four_positions(c4, make(spec, c4, seed=1), 10, seed=4, plies=late)
+        assert kept_outcomes(make(spec, c4, seed=1), positions) == alone
+    assert kept_outcomes(SolverAgent(), positions)["kept"] == 1.0
 
 
 def test_eval_perfect_on_a_game_without_perfect_play_is_one_line(capsys):

@@ -20,7 +20,7 @@ from agents.base import Agent
 from agents.learned import PRETRAINED_DIR, read_keras, read_npz, resolve_model_path
 from agents.search.evaluators import network_evaluator, q_evaluator
 from agents.search.puct import best_action, search_roots
-from agents.search.solver import has_hidden_information
+from agents.search.tree import has_hidden_information
 from games import Game, State, UserError
 
 DEFAULT_SIMULATIONS = 100

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.alphazero.features import FEATURES
-from agents.learned import ACTIVATIONS
 from agents.learning.config import (
     MAX_GAMES_PER_BATCH,
     MAX_REPLAY,
@@ -15,6 +14,7 @@ from agents.learning.config import (
     MAX_UNITS,
     LearnerConfig,
     check_learner_config,
+    learner_default,
     load_learner_config,
 )
 from games.config import need, setting
@@ -24,12 +24,6 @@ from games.config import need, setting
 class AlphaZeroConfig(LearnerConfig):
     """PUCT search guided by one policy+value network, trained on its own self-play searches."""
 
-    hidden_layers: list[int] = setting(
-        factory=lambda: [128, 128],
-        help="units of each hidden layer (shared by both heads)",
-        metavar="N,N,...",
-        maximum=MAX_UNITS,
-    )
     conv_channels: list[int] = setting(
         factory=list,
         help="channels of 3x3 convolutions over the board before the hidden layers (games whose observation "
@@ -37,15 +31,11 @@ class AlphaZeroConfig(LearnerConfig):
         metavar="N,N,...",
         maximum=MAX_UNITS,
     )
-    activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
     learning_rate: float = setting(1e-3, "Adam learning rate", metavar="LR")
     weight_decay: float = setting(1e-4, "L2 penalty on the kernels", metavar="C")
-    episodes: int = setting(20_000, "episodes of a run when no other budget is given", flag=False)
-    games_per_batch: int = setting(
-        64,
-        "self-play games in lock-step (their leaves share one network call)",
-        metavar="N",
-        maximum=MAX_GAMES_PER_BATCH,
+    episodes: int = learner_default("episodes", 20_000)
+    games_per_batch: int = learner_default(
+        "games_per_batch", 64, "self-play games in lock-step (their leaves share one network call)"
     )
     simulations: int = setting(50, "PUCT simulations per self-play move", metavar="N", maximum=MAX_SIMULATIONS)
     c_puct: float = setting(1.5, "exploration constant of PUCT", metavar="C")
@@ -82,8 +72,8 @@ class AlphaZeroConfig(LearnerConfig):
     replay_size: int = setting(50_000, "capacity of the replay buffer (decisions)", metavar="N", maximum=MAX_REPLAY)
     min_replay: int = setting(512, "no training before the replay holds this many decisions", metavar="N")
     mirror_augment: bool = setting(False, "also learn from each decision mirrored left-right (connect_four)")
-    eval_every: int = setting(2_000, "evaluate every N episodes (0: only at the end)", metavar="N")
-    eval_games: int = setting(100, "evaluation games per baseline, seats rotated", metavar="N")
+    eval_every: int = learner_default("eval_every", 2_000)
+    eval_games: int = learner_default("eval_games", 100)
     eval_simulations: int = setting(
         50, "simulations per move of the evaluated (and shipped) agent", metavar="N", maximum=MAX_SIMULATIONS
     )

@@ -32,9 +32,10 @@ from agents.learning.keras_helpers import (
     optimizer_values,
     set_optimizer_values,
 )
-from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, play_in_process, train_learner
 from agents.learning.replay import ReplayBuffer
 from agents.learning.seating import MIRRORS
+from agents.learning.shards import play_in_shards
 from agents.search.evaluators import network_evaluator
 from agents.search.puct import BatchAbandoned, search_roots
 from games import UserError
@@ -64,7 +65,7 @@ class SelfPlayBatch:
     # the root's search value by value_target_search)
     games: np.ndarray  # [D] game index
     movers: np.ndarray  # [D] the player who decided
-    returns: np.ndarray  # [games_per_batch, num_players]
+    returns: np.ndarray  # [games, num_players]
 
 
 def random_opening(state, max_moves: int, rng: np.random.Generator):
@@ -80,12 +81,15 @@ def random_opening(state, max_moves: int, rng: np.random.Generator):
     return state
 
 
-def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator, should_stop=None) -> SelfPlayBatch:
-    """`games_per_batch` games in lock-step, every searched decision recorded (after a random
-    opening of up to `random_opening_moves` moves, which is not). `should_stop()`, asked before each
-    move and during its searches, abandons the batch (BatchAbandoned)."""
+def self_play(
+    game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator, should_stop=None, num_games: int | None = None
+) -> SelfPlayBatch:
+    """`num_games` games (default `games_per_batch`) in lock-step, every searched decision recorded
+    (after a random opening of up to `random_opening_moves` moves, which is not). `should_stop()`,
+    asked before each move and during its searches, abandons the batch (BatchAbandoned)."""
     c = config
-    states = [game.new_initial_state(np.random.default_rng(int(rng.integers(2**63)))) for _ in range(c.games_per_batch)]
+    num_games = c.games_per_batch if num_games is None else num_games
+    states = [game.new_initial_state(np.random.default_rng(int(rng.integers(2**63)))) for _ in range(num_games)]
     if c.random_opening_moves:  # drawn only when asked for, so that earlier runs reproduce
         states = [random_opening(s, c.random_opening_moves, rng) for s in states]
     moves = np.zeros(len(states), dtype=int)
@@ -119,9 +123,9 @@ def self_play(game, evaluate, config: AlphaZeroConfig, rng: np.random.Generator,
             should_stop=should_stop,
         )
         for g, s, node in zip(search, roots, nodes):
-            n = node.n
+            n = node.visits()
             pi = n / n.sum()
-            root_values.append(node.w.sum() / n.sum())
+            root_values.append(node.mean_value())
             masks.append(s.legal_mask())
             pis.append(pi)
             games_.append(g)
@@ -175,8 +179,9 @@ class AlphaZeroLearner:
     EXPLOITABILITY = False
 
     def __init__(self, game_name: str, config: AlphaZeroConfig, mapper: Mapper | None = None):
-        """`mapper`: unused (this learner plays its self-play here)."""
+        """`mapper(func, items)`: where the self-play shards are played (`selfplay_shards` > 1)."""
         self.config = c = config
+        self.mapper = mapper or play_in_process
         self.game = g = games.make(game_name, **config.game_config)
         if c.conv_channels and g.observation_planes is None:
             raise UserError(f"conv_channels: the observation of {g.name} is not board planes; leave it empty")
@@ -209,7 +214,17 @@ class AlphaZeroLearner:
         t0 = time.perf_counter()
         before = self.rng.bit_generator.state
         try:
-            b = self_play(self.game, self.evaluate, c, self.rng, self.should_stop)
+            b = play_in_shards(
+                self.mapper,
+                self_play,
+                self.game,
+                c.game_config,
+                (self.evaluate, c),
+                c.games_per_batch,
+                c.selfplay_shards,
+                self.rng,
+                should_stop=self.should_stop,
+            )
         except BatchAbandoned:
             self.rng.bit_generator.state = before  # as if the batch had never started: resume stays exact
             raise

@@ -16,9 +16,9 @@ from agents.learning.config import (
     MAX_GAMES_PER_BATCH,
     MAX_REPLAY,
     MAX_STEPS,
-    MAX_UNITS,
     LearnerConfig,
     check_learner_config,
+    learner_default,
     linear_schedule,
     load_learner_config,
     opponent_mix_setting,
@@ -31,29 +31,15 @@ class DQNConfig(LearnerConfig):
     """Everything that defines a run (network, returns, self-play, exploration, evaluation)."""
 
     # the network (the ancestor's: 3 x 200 ReLU, tanh output, Adam, MSE on the taken action)
-    hidden_layers: list[int] = setting(
-        factory=lambda: [200, 200, 200], help="units of each hidden layer", metavar="N,N,...", maximum=MAX_UNITS
-    )
-    activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
+    hidden_layers: list[int] = learner_default("hidden_layers", [200, 200, 200])
     output_activation: str = setting("tanh", "activation of the Q-value layer", choices=ACTIVATIONS)
     learning_rate: float = setting(1e-3, "Adam learning rate (at the start)", metavar="LR")
     # late small steps stop the greedy policy flipping between near-equal moves
     learning_rate_end: float = setting(1e-3, "learning rate at the end of its linear decay", metavar="LR")
     learning_rate_decay_episodes: int = setting(0, "episodes of the learning-rate decay (0: constant)", metavar="N")
     gamma: float = setting(0.95, "discount of the Monte-Carlo returns, in (0, 1]", metavar="G")
-    episodes: int = setting(50_000, "episodes of a run when no other budget is given", flag=False)
-    games_per_batch: int = setting(
-        128, "games played in lock-step per self-play phase", metavar="N", maximum=MAX_GAMES_PER_BATCH
-    )
-    # a shard is a lock-step batch of its own, seeded from the run's generator: how the games are
-    # split fixes the results, which worker process plays a shard does not
-    selfplay_shards: int = setting(
-        1,
-        "split each self-play phase into N lock-step shards of games with seeds of their own, played by "
-        "`deckopt train --jobs` worker processes (results depend on N, never on --jobs); 1: one batch",
-        metavar="N",
-        maximum=MAX_GAMES_PER_BATCH,
-    )
+    episodes: int = learner_default("episodes", 50_000)
+    games_per_batch: int = learner_default("games_per_batch", 128)
     updates_per_batch: int = setting(8, "Adam steps after each self-play phase", metavar="N", maximum=MAX_STEPS)
     batch_size: int = setting(256, "replay samples per Adam step", metavar="N", maximum=MAX_GAMES_PER_BATCH)
     replay_size: int = setting(50_000, "capacity of the replay buffer (decisions)", metavar="N", maximum=MAX_REPLAY)
@@ -68,9 +54,7 @@ class DQNConfig(LearnerConfig):
     opponent_mix: dict[str, float] = opponent_mix_setting("network's")
     # twice the data, and tactics learned near one edge carry over to the other
     mirror_augment: bool = setting(False, "also learn from each decision mirrored left-right (connect_four)")
-    eval_every: int = setting(
-        5_000, "evaluate against the baselines every N episodes (0: only at the end)", metavar="N"
-    )
+    eval_every: int = learner_default("eval_every", 5_000)
     init_model: str = setting(
         "",
         "start from this model's weights (fine-tuning): a .npz/.keras path, a run "
@@ -81,7 +65,7 @@ class DQNConfig(LearnerConfig):
     def __post_init__(self):
         check_learner_config(
             self,
-            at_least_one=("batch_size", "replay_size", "selfplay_shards"),
+            at_least_one=("batch_size", "replay_size"),
             at_least_zero=(
                 "updates_per_batch",
                 "min_replay",
@@ -95,10 +79,6 @@ class DQNConfig(LearnerConfig):
             "epsilon_start and epsilon_end must be in [0, 1]",
         )
         need(self.learning_rate > 0 and self.learning_rate_end > 0, "learning_rate and learning_rate_end must be > 0")
-        need(
-            self.selfplay_shards <= self.games_per_batch,
-            f"selfplay_shards ({self.selfplay_shards}) must not exceed games_per_batch ({self.games_per_batch})",
-        )
         for name in ("activation", "output_activation"):
             need(getattr(self, name) in ACTIVATIONS, f"{name} must be one of {', '.join(ACTIVATIONS)}")
 

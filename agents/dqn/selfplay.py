@@ -5,16 +5,11 @@ No TensorFlow here: the acting network is a numpy copy of the weights (`NumpyNet
 
 from __future__ import annotations
 
-import functools
-import json
-import os
-import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-import games
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent, masked_argmax
 from agents.learned import NumpyNetwork
@@ -155,55 +150,36 @@ def self_play(
     return obs, actions, decision_targets(games_, players, all_returns, gamma), all_returns
 
 
-@dataclass(frozen=True)
-class SelfPlayShard:
-    """One shard of a self-play phase, everything a worker process needs to play it: the game, a numpy
-    copy of the network, the phase's settings and the shard's own seed."""
+@dataclass
+class TargetBatch:
+    """The decisions of one self-play phase (or shard) in the order they were made, with their
+    Monte-Carlo targets; `returns` one row per game."""
 
-    game_name: str
-    game_config: dict
-    weights: list[np.ndarray]
-    activations: list[str]
-    num_games: int
-    epsilon: float
-    gamma: float
-    seed: int
-    random_opening_moves: int = 0
-    opponent_mix: tuple[tuple[str, float], ...] = ()  # (agent spec, fraction), sorted by spec
-    parent_pid: int = 0  # the training's process: a worker elsewhere leaves Ctrl-C to it
+    obs: np.ndarray
+    actions: np.ndarray
+    targets: np.ndarray
+    games: np.ndarray  # the game of each decision
+    returns: np.ndarray
 
 
-def shard_sizes(num_games: int, shards: int) -> list[int]:
-    """`num_games` split into `shards` sizes that differ by at most one, the larger first."""
-    base, extra = divmod(num_games, shards)
-    return [base + (i < extra) for i in range(shards)]
-
-
-def play_shard(shard: SelfPlayShard) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`self_play` of one shard, from its seed alone: (observations, actions, targets, returns)."""
-    in_worker = bool(shard.parent_pid) and os.getpid() != shard.parent_pid
-    if in_worker:
-        # the first Ctrl-C asks the training to stop after this phase; it must not kill the phase
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    game = _game(shard.game_name, json.dumps(shard.game_config, sort_keys=True))
-    rng = np.random.default_rng(shard.seed)
-    opponents = mix_opponents(game, dict(shard.opponent_mix), rng)
-    recorder = SelfPlayRecorder(NumpyNetwork(shard.weights, shard.activations), rng)
+def play_phase(
+    game: Game,
+    network: NumpyNetwork,
+    epsilon: float,
+    gamma: float,
+    random_opening_moves: int,
+    opponent_mix: dict[str, float],
+    num_games: int,
+    rng: np.random.Generator,
+) -> TargetBatch:
+    """`self_play` of `num_games` by `network`, the baselines of `opponent_mix` made afresh from `rng`
+    (nothing extra to checkpoint); a phase, or a shard of one (agents/learning/shards.py)."""
+    opponents = mix_opponents(game, opponent_mix, rng)
+    recorder = SelfPlayRecorder(network, rng)
     obs, actions, targets, returns = self_play(
-        game, recorder, shard.num_games, shard.epsilon, shard.gamma, rng, shard.random_opening_moves, opponents
+        game, recorder, num_games, epsilon, gamma, rng, random_opening_moves, opponents
     )
-    if in_worker:
-        # observations of board games are small whole numbers (Connect Four's 0/1 planes): a quarter of
-        # the bytes through the pipe as uint8, the same float32 values once widened again
-        small = obs.astype(np.uint8)
-        if np.array_equal(small, obs):
-            obs = small
-    return obs, actions, targets, returns
-
-
-@functools.lru_cache(maxsize=4)
-def _game(name: str, config_json: str) -> Game:
-    return games.make(name, **json.loads(config_json))
+    return TargetBatch(obs, actions, targets, recorder.rows()[2], returns)
 
 
 def target_replay(capacity: int, observation_size: int) -> ReplayBuffer:

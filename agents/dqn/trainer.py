@@ -13,7 +13,6 @@ resolved config) resumes it exactly.
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from pathlib import Path
 
@@ -23,14 +22,7 @@ import agents
 import games
 from agents.dqn.config import DQNConfig, epsilon_at, learning_rate_at
 from agents.dqn.model import build_q_network, make_train_phase, numpy_network
-from agents.dqn.selfplay import (
-    SelfPlayRecorder,
-    SelfPlayShard,
-    play_shard,
-    self_play,
-    shard_sizes,
-    target_replay,
-)
+from agents.dqn.selfplay import play_phase, target_replay
 from agents.learned import LearnedAgent, load_network, model_metadata
 from agents.learning.keras_helpers import (
     build_optimizer,
@@ -41,7 +33,8 @@ from agents.learning.keras_helpers import (
     set_optimizer_values,
 )
 from agents.learning.loop import Mapper, play_in_process, train_learner
-from agents.learning.seating import MIRRORS, mix_opponents
+from agents.learning.seating import MIRRORS
+from agents.learning.shards import play_in_shards
 from games import UserError
 
 
@@ -89,7 +82,6 @@ class DQNLearner:
         self.train_phase = make_train_phase(self.model, self.optimizer)
         self.replay = target_replay(config.replay_size, self.game.observation_size)
         self.network = numpy_network(self.model, config)
-        self.recorder = SelfPlayRecorder(self.network, self.rng)
         if config.mirror_augment and self.game.name not in MIRRORS:
             raise UserError(f"mirror_augment: no mirror known for {self.game.name} (only {', '.join(MIRRORS)})")
         for spec in config.opponent_mix:  # a bad spec fails now, not after the first batch
@@ -119,7 +111,6 @@ class DQNLearner:
             set_learning_rate(self.optimizer, learning_rate_at(c, self.episodes))
             self.last_loss = self.train(c.updates_per_batch)
             self.network = numpy_network(self.model, c)
-            self.recorder.network = self.network
         train_seconds = time.perf_counter() - t1
         return {
             "epsilon": epsilon,
@@ -132,42 +123,14 @@ class DQNLearner:
         }
 
     def self_play_phase(self, epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The phase's games: one lock-step batch here, or `selfplay_shards` shards through the mapper."""
+        """The phase's (observations, actions, targets): one lock-step batch here, or `selfplay_shards`
+        shards through the mapper."""
         c = self.config
-        if c.selfplay_shards == 1:
-            # baseline opponents are made afresh from the run's generator: nothing extra to checkpoint
-            opponents = mix_opponents(self.game, c.opponent_mix, self.rng)
-            obs, actions, targets, _ = self_play(
-                self.game,
-                self.recorder,
-                c.games_per_batch,
-                epsilon,
-                c.gamma,
-                self.rng,
-                c.random_opening_moves,
-                opponents,
-            )
-            return obs, actions, targets
-        seeds = self.rng.integers(2**63, size=c.selfplay_shards)
-        shards = [
-            SelfPlayShard(
-                self.game.name,
-                dict(c.game_config),
-                self.network.weights,
-                self.network.activations,
-                size,
-                epsilon,
-                c.gamma,
-                int(seed),
-                c.random_opening_moves,
-                tuple(sorted(c.opponent_mix.items())),
-                os.getpid(),
-            )
-            for size, seed in zip(shard_sizes(c.games_per_batch, c.selfplay_shards), seeds)
-        ]
-        played = self.mapper(play_shard, [(shard,) for shard in shards])
-        obs = np.concatenate([p[0] for p in played], dtype=np.float32)
-        return obs, np.concatenate([p[1] for p in played]), np.concatenate([p[2] for p in played])
+        args = (self.network, epsilon, c.gamma, c.random_opening_moves, c.opponent_mix)
+        batch = play_in_shards(
+            self.mapper, play_phase, self.game, c.game_config, args, c.games_per_batch, c.selfplay_shards, self.rng
+        )
+        return batch.obs, batch.actions, batch.targets
 
     def train(self, num_updates: int) -> float:
         """`num_updates` Adam steps on replay samples; the mean loss."""
@@ -208,7 +171,6 @@ class DQNLearner:
         set_optimizer_values(self.optimizer, [arrays[f"optimizer_{i}"] for i in range(len(self.optimizer.variables))])
         self.replay.restore(arrays, state["replay_size"], state["replay_pos"])
         self.network = numpy_network(self.model, self.config)
-        self.recorder.network = self.network
 
 
 def train(game_name: str, config: DQNConfig, out: str | Path, **options) -> dict:

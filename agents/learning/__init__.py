@@ -5,7 +5,8 @@
 - `config`: the config base dataclass, loading it, its checks and the linear schedules;
 - `keras_helpers`: TensorFlow set-up, Adam state, weights as numpy, `.keras` files, TensorBoard;
 - `replay`: the replay buffer (named numpy columns, a ring);
-- `seating`: opponent mixes, who sits where in self-play, and the mirrors of a decision.
+- `seating`: opponent mixes, who sits where in self-play, and the mirrors of a decision;
+- `shards`: self-play split into seeded shards that worker processes play on numpy weights.
 
 A new learner is one module: a class implementing `loop.Learner` and a config subclassing
 `config.LearnerConfig` (tests/test_learning.py shows a tiny one).

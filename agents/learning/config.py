@@ -4,8 +4,11 @@ schedules."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from agents.learned import ACTIVATIONS
 from games import game_class
@@ -26,8 +29,23 @@ MAX_EVAL_GAMES = 1_000_000
 # --- configs -----------------------------------------------------------------------------------
 @dataclass
 class LearnerConfig:
-    """The settings every learner's config dataclass has (it subclasses this one and adds its own)."""
+    """The settings every learner's config dataclass has (it subclasses this one, adds its own and
+    gives some of these other defaults with `learner_default`)."""
 
+    hidden_layers: list[int] = setting(
+        factory=lambda: [128, 128],
+        help="units of each hidden layer (of each of the learner's networks)",
+        metavar="N,N,...",
+        maximum=MAX_UNITS,
+    )
+    activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
+    episodes: int = setting(100_000, "episodes of a run when no other budget is given", flag=False)
+    games_per_batch: int = setting(
+        64, "self-play games played in lock-step per batch", metavar="N", maximum=MAX_GAMES_PER_BATCH
+    )
+    eval_every: int = setting(
+        10_000, "evaluate against the baselines every N episodes (0: only at the end)", metavar="N"
+    )
     seed: int = setting(0, "seed of the whole run: initial weights, self-play, sampling", metavar="S")
     game_config: dict = setting(
         factory=dict, help="keyword arguments of games.make (a [game_config] table)", flag=False
@@ -40,6 +58,25 @@ class LearnerConfig:
     tf_threads: int = setting(
         1, "intra-op threads of TensorFlow (the machine is shared)", metavar="N", maximum=MAX_TF_THREADS
     )
+    # a shard is a lock-step batch of its own, seeded from the run's generator: how the games are
+    # split fixes the results, which worker process plays a shard does not (agents/learning/shards.py)
+    selfplay_shards: int = setting(
+        1,
+        "split each self-play batch into N lock-step shards of games with seeds of their own, played by "
+        "`deckopt train --jobs` worker processes (results depend on N, never on --jobs); 1: one batch",
+        metavar="N",
+        maximum=MAX_GAMES_PER_BATCH,
+    )
+
+
+def learner_default(name: str, value: Any, help: str | None = None) -> Any:
+    """The `LearnerConfig` setting `name` with a learner's own default (and help text, if given)."""
+    metadata = dict(LearnerConfig.__dataclass_fields__[name].metadata)
+    if help is not None:
+        metadata["help"] = help
+    if isinstance(value, (list, dict)):
+        return dataclasses.field(default_factory=lambda: copy.deepcopy(value), metadata=metadata)
+    return dataclasses.field(default=value, metadata=metadata)
 
 
 def opponent_mix_setting(whose: str = "learner's"):
@@ -85,8 +122,12 @@ def check_learner_config(config, at_least_one: Iterable[str] = (), at_least_zero
         bool(config.hidden_layers) and all(u > 0 for u in config.hidden_layers),
         f"hidden_layers must be a list of positive whole numbers, got {config.hidden_layers}",
     )
-    for name in ("episodes", "games_per_batch", "eval_games", "tf_threads", *at_least_one):
+    for name in ("episodes", "games_per_batch", "eval_games", "tf_threads", "selfplay_shards", *at_least_one):
         need(getattr(config, name) >= 1, f"{name} must be >= 1, got {getattr(config, name)}")
+    need(
+        config.selfplay_shards <= config.games_per_batch,
+        f"selfplay_shards ({config.selfplay_shards}) must not exceed games_per_batch ({config.games_per_batch})",
+    )
     check_maximums(config)
     for name in ("eval_every", *at_least_zero):
         need(getattr(config, name) >= 0, f"{name} must be >= 0, got {getattr(config, name)}")

@@ -7,8 +7,9 @@
 The run folder and its files are agents/learning/runfolder.py's. A checkpoint resumes a run
 exactly: the learner's `state()` and `arrays()` (weights, optimizer state, buffers), its generator
 state and the counters. A non-finite loss stops the run before anything of it is saved. The library
-never prints: `progress`, `log` and `should_stop` are the caller's; `mapper(func, items)` is where a
-learner may play its self-play shards (e.g. worker processes; the results never depend on it).
+never prints: `progress`, `log` and `should_stop` are the caller's; `mapper(func, items)` is where
+every learner plays its self-play shards when its config asks for `selfplay_shards` > 1 (worker
+processes with `deckopt train --jobs`; agents/learning/shards.py; the results never depend on it).
 """
 
 from __future__ import annotations
@@ -142,27 +143,28 @@ def evaluate_agent(learner: Learner) -> dict:
     return row
 
 
-# --- the session: its clock and why it stops ---------------------------------------------------
+# --- one call of train_learner: its clock and why it stops -----------------------------------
 class Clock:
-    """Seconds of this session, and of the run in all (those of earlier sessions included)."""
+    """Seconds of this call of `train_learner`, and of the run in all (earlier calls' included: a
+    resumed run goes on counting)."""
 
     def __init__(self, before: float):
         self.before, self.start = before, time.perf_counter()
 
-    def session(self) -> float:
+    def this_call(self) -> float:
         return time.perf_counter() - self.start
 
     def total(self) -> float:
-        return self.before + self.session()
+        return self.before + self.this_call()
 
 
 def stop_reason(
-    done: int, target: int | None, session_seconds: float, minutes: float | None, should_stop: Callable[[], bool] | None
+    done: int, target: int | None, call_seconds: float, minutes: float | None, should_stop: Callable[[], bool] | None
 ) -> str | None:
-    """Why the session stops now ("episodes", "minutes", "interrupt"), or None to go on."""
+    """Why this call stops now ("episodes", "minutes", "interrupt"), or None to go on."""
     if target is not None and done >= target:
         return "episodes"
-    if minutes is not None and session_seconds >= minutes * 60:
+    if minutes is not None and call_seconds >= minutes * 60:
         return "minutes"
     if should_stop is not None and should_stop():
         return "interrupt"
@@ -170,7 +172,7 @@ def stop_reason(
 
 
 def report_progress(
-    progress, episodes: int, target: int | None, session_seconds: float, minutes: float | None, game_name: str
+    progress, episodes: int, target: int | None, call_seconds: float, minutes: float | None, game_name: str
 ) -> None:
     """Episodes of the target, or (with a time budget) seconds of the minutes."""
     if progress is None:
@@ -178,7 +180,7 @@ def report_progress(
     if target is not None:
         progress(episodes, target, f"train {game_name}")
     else:
-        progress(min(int(session_seconds), int(minutes * 60)), int(minutes * 60), f"train {game_name}")
+        progress(min(int(call_seconds), int(minutes * 60)), int(minutes * 60), f"train {game_name}")
 
 
 def refuse_divergence(info: dict, episodes: int, out: Path) -> None:
@@ -289,7 +291,7 @@ def train_learner(
         last_checkpoint = time.perf_counter()
         learner.should_stop = should_stop
         while True:
-            stopped_by = stop_reason(learner.episodes, target, clock.session(), minutes, should_stop)
+            stopped_by = stop_reason(learner.episodes, target, clock.this_call(), minutes, should_stop)
             if stopped_by:
                 break
             try:
@@ -304,7 +306,7 @@ def train_learner(
                 last_eval = _evaluate_into(row, learner, log)
                 next_eval += every
             run.add(row, write_csv=evaluated)
-            report_progress(progress, learner.episodes, target, clock.session(), minutes, game_name)
+            report_progress(progress, learner.episodes, target, clock.this_call(), minutes, game_name)
             if time.perf_counter() - last_checkpoint >= config.checkpoint_minutes * 60:
                 _save_checkpoint(run, learner, last_eval, clock)
                 last_checkpoint = time.perf_counter()

@@ -6,12 +6,10 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from agents.learned import ACTIVATIONS
 from agents.learning.config import (
     MAX_GAMES_PER_BATCH,
     MAX_REPLAY,
     MAX_STEPS,
-    MAX_UNITS,
     POLICY_GAME_DEFAULTS,
     LearnerConfig,
     check_learner_config,
@@ -27,22 +25,11 @@ from games.config import need, setting
 class NFSPConfig(LearnerConfig):
     """Neural Fictitious Self-Play (Heinrich & Silver 2016): best response + average policy."""
 
-    hidden_layers: list[int] = setting(
-        factory=lambda: [128, 128],
-        help="units of each hidden layer (both networks)",
-        metavar="N,N,...",
-        maximum=MAX_UNITS,
-    )
-    activation: str = setting("relu", "activation of the hidden layers", choices=ACTIVATIONS)
     rl_learning_rate: float = setting(1e-3, "Adam learning rate of the best-response Q-network", metavar="LR")
     sl_learning_rate: float = setting(1e-3, "Adam learning rate of the average-policy network", metavar="LR")
     gamma: float = setting(1.0, "discount of the Q-learning target, in (0, 1]", metavar="G")
     anticipatory: float = setting(
         0.1, "eta: probability that a player follows the best response for a whole game", metavar="ETA"
-    )
-    episodes: int = setting(100_000, "episodes of a run when no other budget is given", flag=False)
-    games_per_batch: int = setting(
-        64, "games played in lock-step per self-play phase", metavar="N", maximum=MAX_GAMES_PER_BATCH
     )
     updates_per_batch: int = setting(
         8, "Adam steps of each network after each self-play phase", metavar="N", maximum=MAX_STEPS
@@ -63,7 +50,6 @@ class NFSPConfig(LearnerConfig):
     policy: str = setting(
         "sample", "how the shipped average policy acts: sample from it or take its argmax", choices=POLICY_MODES
     )
-    eval_every: int = setting(10_000, "evaluate the average policy every N episodes (0: at the end)", metavar="N")
 
     def __post_init__(self):
         check_learner_config(

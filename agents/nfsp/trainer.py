@@ -26,13 +26,44 @@ from agents.learning.keras_helpers import (
     optimizer_values,
     set_optimizer_values,
 )
-from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, play_in_process, train_learner
 from agents.learning.seating import mix_opponents
+from agents.learning.shards import play_in_shards
 from agents.nfsp.buffers import Reservoir, transition_replay
 from agents.nfsp.config import NFSPConfig, epsilon_at
 from agents.nfsp.model import build_mlp, make_train_phase
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, masked_softmax, sample_actions
-from agents.rollout import Recorder, play_recorded
+from agents.rollout import Batch, Recorder, play_recorded
+
+
+def self_play(
+    game,
+    q_net,
+    policy_net,
+    epsilon: float,
+    anticipatory: float,
+    opponent_mix: dict[str, float],
+    num_games: int,
+    rng: np.random.Generator,
+) -> Batch:
+    """`num_games` in lock-step: in every game each of the learner's seats follows the best response
+    (epsilon-greedy over `q_net`, masked) with probability `anticipatory`, else the average policy
+    (a draw from `policy_net`'s masked softmax), for the whole game; "br" marks its decisions."""
+    follows_br = rng.random((num_games, game.num_players)) < anticipatory
+
+    def choose(obs, masks, games_, players):
+        br = follows_br[games_, players]
+        actions = sample_actions(masked_softmax(policy_net(obs), masks), rng)
+        if br.any():
+            greedy = masked_argmax(q_net(obs[br]), masks[br])
+            explore = rng.random(len(greedy)) < epsilon
+            noise = masked_argmax(rng.random((int(explore.sum()), masks.shape[1])), masks[br][explore])
+            greedy[explore] = noise
+            actions[br] = greedy
+        return actions, {"br": br}
+
+    opponents = mix_opponents(game, opponent_mix, rng)
+    return play_recorded(game, Recorder(choose), num_games, rng, opponents)
 
 
 class NFSPLearner:
@@ -43,8 +74,9 @@ class NFSPLearner:
     EXPLOITABILITY = False
 
     def __init__(self, game_name: str, config: NFSPConfig, mapper: Mapper | None = None):
-        """`mapper`: unused (this learner plays its self-play here)."""
+        """`mapper(func, items)`: where the self-play shards are played (`selfplay_shards` > 1)."""
         self.config = c = config
+        self.mapper = mapper or play_in_process
         self.game = g = games.make(game_name, **config.game_config)
         init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
@@ -62,7 +94,6 @@ class NFSPLearner:
         )
         self.replay = transition_replay(c.rl_replay_size, size, n_act)
         self.reservoir = Reservoir(c.sl_reservoir_size, size, n_act)
-        self.recorder = Recorder(self._choose)
         for spec in c.opponent_mix:  # a bad spec fails now, not after the first batch
             mix_opponents(g, {spec: 0.0}, np.random.default_rng(0))
         self.episodes, self.updates, self.last_sync = 0, 0, 0
@@ -74,29 +105,24 @@ class NFSPLearner:
         self.q_net = NumpyNetwork(model_weights(self.q_model), act)
         self.policy_net = NumpyNetwork(model_weights(self.policy_model), act)
 
-    def _choose(self, obs, masks, games_, players):
-        """Best response (epsilon-greedy, masked) where the seat follows it, else the average policy."""
-        br = self._follows_br[games_, players]
-        actions = sample_actions(masked_softmax(self.policy_net(obs), masks), self.rng)
-        if br.any():
-            greedy = masked_argmax(self.q_net(obs[br]), masks[br])
-            explore = self.rng.random(len(greedy)) < self._epsilon
-            noise = masked_argmax(self.rng.random((int(explore.sum()), masks.shape[1])), masks[br][explore])
-            greedy[explore] = noise
-            actions[br] = greedy
-        return actions, {"br": br}
-
     def step(self) -> dict:
         c = self.config
         t0 = time.perf_counter()
-        self._epsilon = epsilon_at(c, self.episodes)
-        self._follows_br = self.rng.random((c.games_per_batch, self.game.num_players)) < c.anticipatory
-        opponents = mix_opponents(self.game, c.opponent_mix, self.rng)
-        batch = play_recorded(self.game, self.recorder, c.games_per_batch, self.rng, opponents)
+        epsilon = epsilon_at(c, self.episodes)
+        batch = play_in_shards(
+            self.mapper,
+            self_play,
+            self.game,
+            c.game_config,
+            (self.q_net, self.policy_net, epsilon, c.anticipatory, c.opponent_mix),
+            c.games_per_batch,
+            c.selfplay_shards,
+            self.rng,
+        )
         self._store(batch)
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()
-        info = {"epsilon": self._epsilon, "rl_size": len(self.replay), "sl_size": len(self.reservoir)}
+        info = {"epsilon": epsilon, "rl_size": len(self.replay), "sl_size": len(self.reservoir)}
         info.update(
             decisions=len(batch.actions), selfplay_seconds=t1 - t0, br_fraction=float(batch.extras["br"].mean())
         )

@@ -6,14 +6,13 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from agents.learned import ACTIVATIONS
 from agents.learning.config import (
     MAX_GAMES_PER_BATCH,
     MAX_STEPS,
-    MAX_UNITS,
     POLICY_GAME_DEFAULTS,
     LearnerConfig,
     check_learner_config,
+    learner_default,
     load_learner_config,
     opponent_mix_setting,
 )
@@ -25,22 +24,13 @@ from games.config import need, setting
 class PPOConfig(LearnerConfig):
     """Proximal Policy Optimization (clipped objective, GAE) by lock-step self-play."""
 
-    hidden_layers: list[int] = setting(
-        factory=lambda: [128, 128],
-        help="units of each hidden layer (actor and critic)",
-        metavar="N,N,...",
-        maximum=MAX_UNITS,
-    )
-    activation: str = setting("tanh", "activation of the hidden layers", choices=ACTIVATIONS)
+    activation: str = learner_default("activation", "tanh")
     learning_rate: float = setting(2.5e-4, "Adam learning rate (at the start)", metavar="LR")
     learning_rate_end: float = setting(2.5e-4, "learning rate at the end of its linear decay", metavar="LR")
     learning_rate_decay_episodes: int = setting(0, "episodes of the learning-rate decay (0: constant)", metavar="N")
     gamma: float = setting(1.0, "discount, in (0, 1]", metavar="G")
     gae_lambda: float = setting(0.95, "lambda of the generalized advantage estimate, in [0, 1]", metavar="L")
-    episodes: int = setting(100_000, "episodes of a run when no other budget is given", flag=False)
-    games_per_batch: int = setting(
-        128, "games played in lock-step per rollout", metavar="N", maximum=MAX_GAMES_PER_BATCH
-    )
+    games_per_batch: int = learner_default("games_per_batch", 128, "games played in lock-step per rollout")
     update_epochs: int = setting(4, "passes over each rollout", metavar="N", maximum=MAX_STEPS)
     minibatch_size: int = setting(256, "decisions per Adam step", metavar="N", maximum=MAX_GAMES_PER_BATCH)
     clip_coef: float = setting(0.2, "clip range of the probability ratio (and of the value)", metavar="C")
@@ -53,7 +43,6 @@ class PPOConfig(LearnerConfig):
     policy: str = setting(
         "sample", "how the shipped policy acts: sample from it or take its argmax", choices=POLICY_MODES
     )
-    eval_every: int = setting(10_000, "evaluate the policy every N episodes (0: only at the end)", metavar="N")
 
     def __post_init__(self):
         check_learner_config(

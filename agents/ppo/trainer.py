@@ -17,14 +17,28 @@ import numpy as np
 import games
 from agents.learned import NumpyNetwork, model_metadata
 from agents.learning.keras_helpers import init_tensorflow, model_weights, optimizer_values, set_optimizer_values
-from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, train_learner
+from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, play_in_process, train_learner
 from agents.learning.seating import mix_opponents
+from agents.learning.shards import play_in_shards
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, log_probs, masked_softmax, sample_actions
 from agents.ppo.config import PPOConfig, learning_rate_at
 from agents.ppo.model import build_mlp, build_optimizer, make_update
-from agents.rollout import Recorder, gae, play_recorded
+from agents.rollout import Batch, Recorder, gae, play_recorded
 
 METRICS = ["loss", "pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac"]
+
+
+def self_play(game, actor_net, critic_net, opponent_mix: dict[str, float], num_games: int, rng) -> Batch:
+    """`num_games` in lock-step, the learner's actions drawn from `actor_net`'s masked softmax; each
+    decision's log-probability ("logp") and `critic_net`'s value ("values") beside it."""
+
+    def choose(obs, masks, games_, players):
+        probs = masked_softmax(actor_net(obs), masks)
+        actions = sample_actions(probs, rng)
+        return actions, {"logp": log_probs(probs, actions).astype(np.float32), "values": critic_net(obs)[:, 0]}
+
+    opponents = mix_opponents(game, opponent_mix, rng)
+    return play_recorded(game, Recorder(choose), num_games, rng, opponents)
 
 
 class PPOLearner:
@@ -44,8 +58,9 @@ class PPOLearner:
     EXPLOITABILITY = False
 
     def __init__(self, game_name: str, config: PPOConfig, mapper: Mapper | None = None):
-        """`mapper`: unused (this learner plays its self-play here)."""
+        """`mapper(func, items)`: where the rollout's shards are played (`selfplay_shards` > 1)."""
         self.config = c = config
+        self.mapper = mapper or play_in_process
         self.game = g = games.make(game_name, **config.game_config)
         init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
@@ -54,7 +69,6 @@ class PPOLearner:
         self.critic = build_mlp(size, 1, c, c.seed + 1, 1.0, "value_network__" + g.name)
         self.optimizer = build_optimizer(self.actor, self.critic, c.learning_rate)
         self.update = make_update(self.actor, self.critic, self.optimizer, c)
-        self.recorder = Recorder(self._choose)
         for spec in c.opponent_mix:  # a bad spec fails now, not after the first batch
             mix_opponents(g, {spec: 0.0}, np.random.default_rng(0))
         self.episodes, self.updates = 0, 0
@@ -66,17 +80,13 @@ class PPOLearner:
         self.actor_net = NumpyNetwork(model_weights(self.actor), act)
         self.critic_net = NumpyNetwork(model_weights(self.critic), act)
 
-    def _choose(self, obs, masks, games_, players):
-        probs = masked_softmax(self.actor_net(obs), masks)
-        actions = sample_actions(probs, self.rng)
-        extras = {"logp": log_probs(probs, actions).astype(np.float32), "values": self.critic_net(obs)[:, 0]}
-        return actions, extras
-
     def step(self) -> dict:
         c = self.config
         t0 = time.perf_counter()
-        opponents = mix_opponents(self.game, c.opponent_mix, self.rng)
-        batch = play_recorded(self.game, self.recorder, c.games_per_batch, self.rng, opponents)
+        args = (self.actor_net, self.critic_net, c.opponent_mix)
+        batch = play_in_shards(
+            self.mapper, self_play, self.game, c.game_config, args, c.games_per_batch, c.selfplay_shards, self.rng
+        )
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()
         values = batch.extras["values"]

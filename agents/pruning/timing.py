@@ -4,7 +4,8 @@
 
 Positions are the decisions (two or more legal actions) of random self-play games, drawn from
 `seed`; every spec searches every position with the same search seed. Returns, per spec, the
-median and mean seconds per move and the mean number of root actions pruned.
+median and mean CPU seconds per move (the process's time, which other jobs on a shared machine do not
+inflate as they do wall time) and the mean number of root actions pruned.
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ def time_per_move(game, specs, positions: int, seed: int) -> dict[str, dict[str,
         agent.search(states[0], np.random.default_rng(0))  # warm-up (the networks' tables)
         seconds, pruned = [], []
         for i, s in enumerate(states):
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             result = agent.search(s, np.random.default_rng(seed + i))
-            seconds.append(time.perf_counter() - t0)
+            seconds.append(time.process_time() - t0)
             pruned.append(len(result.pruned))
         out[spec] = {
             "median_s": float(np.median(seconds)),

@@ -18,7 +18,7 @@ the actions legal in the current world (a node's prior comes from the first worl
 An unvisited action's Q is the node's own value estimate (first-play urgency).
 
 Proven values (`solve=True`, games without hidden information only, where a move's result is
-fixed): MCTS-Solver (agents/search/solver.py, as UCT's), plus a one-move look at every new
+fixed): MCTS-Solver (agents/search/tree.py, as UCT's), plus a one-move look at every new
 node: an action that ends the game is proven at once (its returns), so a win is found and a move
 that lets the opponent win at once is known lost without the network having to rank it. Proofs go
 up the path: a node is won when one action wins for its mover, settled when all its actions are
@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from agents.search.evaluators import Evaluate
-from agents.search.solver import has_hidden_information, loses, settle, wins
+from agents.search.tree import Node, backup, has_hidden_information, loses, prove, solve_up, wins
 from games import State
 
 
@@ -46,61 +46,55 @@ class BatchAbandoned(Exception):
     generator included, is as before it."""
 
 
-class Node:
-    __slots__ = ("prior", "n", "w", "q", "kids", "value", "_mask", "_cp", "_neg", "proven", "solved", "alive")
+def _alive(node: Node, mover: int) -> np.ndarray:
+    """With proofs: the legal mask of `node` without its proven losses (unless all are lost: then
+    the node is proven and never searched)."""
+    lost = [a for a, k in node.kids.items() if k.outcome is not None and loses(k.outcome, mover)]
+    if len(lost) != node._lost:
+        rest = node.alive.copy()
+        rest[lost] = False
+        if rest.any():
+            node.alive = rest
+        node._lost = len(lost)
+    return node.alive
 
-    def __init__(self, prior: np.ndarray, value: float):
-        self.prior = prior
-        self.n = np.zeros(len(prior))
-        self.w = np.zeros(len(prior))
-        self.q = np.full(len(prior), float(value))  # mean value of each action; unvisited: the node's
-        self.kids: dict[int, Node] = {}
-        self.value = value  # the network's value for the player to move here
-        self._mask = None  # the legal mask the cached c * prior was normalised over
-        # solve=True only: action -> its proven returns; the node's own proven returns; the legal
-        # mask without the proven losses (what selection chooses from; a node with a proven win is
-        # solved, and the search never enters a solved node)
-        self.proven: dict[int, np.ndarray] = {}
-        self.solved: np.ndarray | None = None
-        self.alive: np.ndarray | None = None
 
-    def select(self, mask: np.ndarray, c: float) -> int:
-        if mask is not self._mask:  # a new legal set (games that share mask arrays skip this)
-            p = np.where(mask, self.prior, 0.0)
-            self._cp = p * (c / p.sum())
-            self._neg = np.where(mask, 0.0, -np.inf)
-            self._mask = mask
-        n = self.n
-        score = self.q + self._cp * (math.sqrt(n[mask].sum() + 1.0) / (1.0 + n)) + self._neg
-        return int(score.argmax())
-
-    def prove(self, action: int, returns: np.ndarray, mover: int) -> None:
-        """Record an action's proven returns; the node is proven once one action wins for the
-        mover or every action is proven (the best of them for the mover)."""
-        self.proven[action] = returns
-        if wins(returns, mover):
-            self.solved = returns
-            return
-        if loses(returns, mover):  # a loss: never chosen while another action is not one
-            rest = self.alive.copy()
-            rest[action] = False
-            if rest.any():
-                self.alive = rest
-        # every action outside `alive` is a proven loss, so the node is settled when `alive` is proven
-        if all(a in self.proven for a in np.flatnonzero(self.alive)):
-            self.solved = settle(self.proven.values(), mover)
+def _select(node: Node, mask: np.ndarray, c: float) -> int:
+    """The action of the best `Q + c * P * sqrt(N) / (1 + n)` among `mask` (the first of equals);
+    an unvisited action's Q is the node's own value."""
+    cache = node._cache
+    if cache is None or cache[0] is not mask:  # a new legal set (games that share mask arrays skip this)
+        p = np.where(mask, node.prior, 0.0)
+        cache = node._cache = (mask, np.flatnonzero(mask).tolist(), (p * (c / p.sum())).tolist())
+    _, legal, cp = cache
+    kids, value = node.kids, node.value
+    total = 0
+    for a in legal:
+        k = kids.get(a)
+        if k is not None:
+            total += k.n
+    root = math.sqrt(total + 1.0)
+    best_a, best = -1, -math.inf
+    for a in legal:
+        k = kids.get(a)
+        n = 0 if k is None else k.n
+        score = (k.w / n if n else value) + cp[a] * (root / (1.0 + n))
+        if score > best:
+            best_a, best = a, score
+    return best_a
 
 
 def _open(node: Node, state: State) -> Node:
-    """solve=True: a new node looks one move ahead; an action that ends the game is proven."""
+    """With proofs: a new node looks one move ahead; an action that ends the game is proven."""
     mover = state.current_player
     node.alive = state.legal_mask()
-    for a in state.legal_actions():
+    node.untried = state.legal_actions()
+    for a in list(node.untried):
         after = state.clone()
         after.apply_action(a)
         if after.is_terminal():
-            node.prove(a, np.asarray(after.returns(), dtype=np.float64), mover)
-            if node.solved is not None and wins(node.solved, mover):
+            node.add(a).outcome = after.returns().tolist()
+            if prove(node, mover, node.kids[a].outcome):
                 break
     return node
 
@@ -108,37 +102,20 @@ def _open(node: Node, state: State) -> Node:
 def best_action(root: Node, mask: np.ndarray, mover: int) -> int:
     """The move a search recommends: a proven win; else the most visited action not proven lost
     (all lost or settled: the best proven one); ties go to the lower action."""
-    for a, r in sorted(root.proven.items()):
-        if wins(r, mover):
+    proven = root.proven()
+    for a in sorted(proven):
+        if wins(proven[a], mover):
             return a
-    if root.proven and all(a in root.proven for a in np.flatnonzero(mask)):
-        return max(sorted(root.proven), key=lambda a: root.proven[a][mover])
-    alive = mask if root.alive is None else root.alive
-    return int(np.where(alive, root.n, -1.0).argmax())
-
-
-def _backup(path: list, values) -> None:
-    for node, action, mover in path:
-        n = node.n[action] + 1.0
-        w = node.w[action] + values[mover]
-        node.n[action], node.w[action], node.q[action] = n, w, w / n
-
-
-def _backup_proof(path: list, returns: np.ndarray) -> None:
-    """The last action of `path` is proven to give `returns`: back them up, and carry the proof up
-    while it settles nodes."""
-    _backup(path, returns)
-    for node, action, mover in reversed(path):
-        node.prove(action, returns, mover)
-        if node.solved is None:
-            return
-        returns = node.solved
+    if proven and all(a in proven for a in np.flatnonzero(mask)):
+        return max(sorted(proven), key=lambda a: proven[a][mover])
+    alive = mask if root.alive is None else _alive(root, mover)
+    return int(np.where(alive, root.visits(), -1.0).argmax())
 
 
 def puct_search(states: Sequence[State], evaluate: Evaluate, *args, **kwargs) -> list[np.ndarray]:
     """The root visit counts (one array of length num_actions per state) after `simulations`
     simulations in each state's tree (the arguments of `search_roots`)."""
-    return [root.n.copy() for root in search_roots(states, evaluate, *args, **kwargs)]
+    return [root.visits() for root in search_roots(states, evaluate, *args, **kwargs)]
 
 
 #: simulations between two looks at `should_stop` (a look is a function call; a simulation of a
@@ -178,53 +155,54 @@ def search_roots(
     priors, values = score([world(i) for i in range(len(states))])
     roots = []
     for i, s in enumerate(states):
-        root = Node(priors[i], values[i, players[i]])
+        root = Node().expand(priors[i], values[i, players[i]])
         if dirichlet_fraction > 0:
             mask = s.legal_mask()  # the mover's own options: known to it
             p = np.where(mask, root.prior, 0.0)
             p /= p.sum()
             noise = rngs[i].dirichlet(np.full(int(mask.sum()), dirichlet_alpha))
             p[mask] = (1 - dirichlet_fraction) * p[mask] + dirichlet_fraction * noise
-            root.prior = p
-            root._mask = None
+            root.expand(p, root.value)
         roots.append(_open(root, s) if proving[i] else root)
     c = c_puct
     for k in range(simulations):
         if should_stop is not None and k % STOP_CHECK_EVERY == 0 and should_stop():
             raise BatchAbandoned
-        pending = []  # (path, parent, action, leaf state, tree)
+        pending = []  # (path, movers, leaf state, tree)
         for i in range(len(states)):
-            if roots[i].solved is not None:  # proven: nothing left to learn
+            if roots[i].outcome is not None:  # proven: nothing left to learn
                 continue
-            s, node, path, solving = world(i), roots[i], [], proving[i]
+            s, node, path, movers, solving = world(i), roots[i], [roots[i]], [], proving[i]
             while True:
                 mover = s.current_player
-                a = node.select(node.alive if solving else s.legal_mask(), c)
-                path.append((node, a, mover))
+                a = _select(node, _alive(node, mover) if solving else s.legal_mask(), c)
+                movers.append(mover)
                 s.apply_action(a)
+                child = node.kids.get(a) or node.add(a)
+                path.append(child)
                 if s.is_terminal():
-                    if solving:
-                        _backup_proof(path, np.asarray(s.returns(), dtype=np.float64))
-                    else:
-                        _backup(path, s.returns())
+                    returns = s.returns().tolist()
+                    backup(path, movers, returns)
+                    if solving:  # proven at the node's one-move look
+                        solve_up(path, movers)
                     break
-                child = node.kids.get(a)
-                if child is None:
-                    pending.append((path, node, a, s, i))
+                if child.prior is None:
+                    pending.append((path, movers, s, i))
                     break
-                if child.solved is not None:  # a proven subtree: its exact returns, no evaluation
-                    _backup_proof(path, child.solved)
+                if child.outcome is not None:  # a proven subtree: its exact returns, no evaluation
+                    backup(path, movers, child.outcome)
+                    solve_up(path, movers)
                     break
                 node = child
         if pending:
-            priors, values = score([p[3] for p in pending])
-            for j, (path, parent, a, s, i) in enumerate(pending):
-                child = Node(priors[j], values[j, s.current_player])
-                parent.kids[a] = child
+            priors, values = score([p[2] for p in pending])
+            for j, (path, movers, s, i) in enumerate(pending):
+                child = path[-1].expand(priors[j], values[j, s.current_player])
                 if proving[i]:
                     _open(child, s)
-                if child.solved is not None:
-                    _backup_proof(path, child.solved)
+                if child.outcome is not None:
+                    backup(path, movers, child.outcome)
+                    solve_up(path, movers)
                 else:
-                    _backup(path, values[j])
+                    backup(path, movers, values[j].tolist())
     return roots

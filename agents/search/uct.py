@@ -28,8 +28,8 @@ Randomness: each state in `act(states)` gets its own search generator drawn from
 generator, so a batch is reproducible from the agent's seed and each search is independent.
 
 One module: the two search loops (perfect and hidden information) are read side by side; the
-leaf evaluation (rollouts, value estimates) is agents/search/evaluators.py's, the proof rule
-agents/search/solver.py's, the spec parser agents/search/mcts_spec.py.
+leaf evaluation (rollouts, value estimates) is agents/search/evaluators.py's, the tree and its proof rule
+agents/search/tree.py's, the spec parser agents/search/mcts_spec.py.
 """
 
 from __future__ import annotations
@@ -46,41 +46,8 @@ from agents.pruning.networks import load as load_pruning_networks
 from agents.pruning.schedule import PruneSchedule, ScheduleConfig
 from agents.search.evaluators import UNIFORMS, Uniforms, heuristic_policy, make_value_fn, rollout_returns
 from agents.search.mcts_spec import MCTSConfig, parse_spec
-from agents.search.solver import has_hidden_information, settle, wins
+from agents.search.tree import Node, backup, has_hidden_information, solve_up
 from games import Game, State, UserError
-
-# --------------------------------------------------------------------------------------------
-# The search tree: lean nodes of a few slots, children keyed by action in the order they were
-# added (both loops; the legal set of a hidden-information node varies between determinizations).
-
-
-class _Node:
-    __slots__ = ("kids", "untried", "n", "w", "outcome", "avail")
-
-    def __init__(self):
-        self.kids: dict[int, _Node] = {}
-        self.untried: list[int] | None = None  # perfect information: filled on the first visit
-        self.n = 0  # simulations through this node
-        self.w = 0.0  # sum of returns of the player who moved INTO this node
-        self.outcome: list[float] | None = None  # proven returns (terminal, or solved subtree)
-        self.avail = 0  # hidden information: simulations in which this node's action was legal
-
-
-def _solve_up(path: list[_Node], movers: list[int]) -> None:
-    """MCTS-Solver (agents/search/solver.py) after a simulation ending in a proven node: a parent is
-    proven when the child won for its mover, or when every action has been tried and proven."""
-    for i in range(len(path) - 2, -1, -1):
-        node, p = path[i], movers[i]
-        won = path[i + 1].outcome
-        if wins(won, p):
-            node.outcome = won
-            continue
-        if node.untried:
-            return
-        best = settle([k.outcome for k in node.kids.values()], p)
-        if best is None:
-            return
-        node.outcome = best
 
 
 @dataclass
@@ -155,7 +122,7 @@ class MCTSAgent(Agent):
         uni = Uniforms(rng)
         log, sqrt = math.log, math.sqrt
         evaluate = rollout_returns
-        root = _Node()
+        root = Node()
         sims = 0
         active = None  # with pruning: (action, child) of the root children still searched (None: all)
         while sims < budget and root.outcome is None:
@@ -188,7 +155,7 @@ class MCTSAgent(Agent):
                     a = untried[j]
                     untried[j] = untried[-1]
                     untried.pop()
-                    child = node.kids[a] = _Node()
+                    child = node.kids[a] = Node()
                     s.apply_action(a)
                     path.append(child)
                     movers.append(p)
@@ -214,12 +181,9 @@ class MCTSAgent(Agent):
                 node = node.kids[best_a]
                 path.append(node)
                 movers.append(p)
-            root.n += 1
-            for k, p in zip(path[1:], movers):
-                k.n += 1
-                k.w += r[p]
+            backup(path, movers, r)
             if solved:
-                _solve_up(path, movers)
+                solve_up(path, movers)
             sims += 1
             if sched is not None and sims == sched.next_at:
                 if root.untried:  # every root action must have a value before any is pruned
@@ -242,7 +206,7 @@ class MCTSAgent(Agent):
         player = root_state.current_player
         uni = Uniforms(rng)
         log, sqrt = math.log, math.sqrt
-        root = _Node()
+        root = Node()
         sims = 0
         active = None  # with pruning: the root actions still searched (None: all)
         root_actions = len(root_state.legal_actions())
@@ -268,7 +232,7 @@ class MCTSAgent(Agent):
                     for b in legal:  # every legal sibling was available this time
                         if b in kids:
                             kids[b].avail += 1
-                    child = kids[a] = _Node()
+                    child = kids[a] = Node()
                     child.avail = 1
                     s.apply_action(a)
                     path.append(child)
@@ -287,11 +251,7 @@ class MCTSAgent(Agent):
                 node = kids[best_a]
                 path.append(node)
                 movers.append(p)
-            r = rollout_returns(s, uni, policy, value_fn, lam)
-            root.n += 1
-            for k, p in zip(path[1:], movers):
-                k.n += 1
-                k.w += r[p]
+            backup(path, movers, rollout_returns(s, uni, policy, value_fn, lam))
             sims += 1
             if sched is not None and sims == sched.next_at:
                 if len(root.kids) < root_actions:  # every root action must have a value first

@@ -10,7 +10,6 @@ after the current batch, save a checkpoint, exit 130 with the command that resum
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import signal
 import sys
@@ -94,8 +93,8 @@ def register(sub) -> None:
         type=job_count,
         default=1,
         metavar="N",
-        help=f"{JOBS_HELP}, playing the DQN's self-play shards (--selfplay-shards); the results do not "
-        "depend on it (default 1: in this process)",
+        help=f"{JOBS_HELP}, playing the self-play shards (--selfplay-shards) of any --algo; the results do "
+        "not depend on it (default 1: in this process)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     p.add_argument("--json", action="store_true", help="print a one-object summary on stdout")
@@ -183,18 +182,11 @@ def run(args: argparse.Namespace) -> int:
     jobs = f" --jobs {args.jobs}" if args.jobs > 1 else ""
     resume_hint = f"continue with: deckopt train {args.game}{algo} --resume {out}{budget}{jobs}"
     unit = "second" if args.minutes is not None else "episode"
-    if args.jobs > 1 and args.algo != "dqn":
-        raise UserError(f"--jobs: only --algo dqn plays its self-play in worker processes, not --algo {args.algo}")
     if args.jobs > 1 and config.selfplay_shards == 1:
         raise UserError("--jobs: this run plays self-play as one batch; split it with --selfplay-shards N (N >= 2)")
     # a shard is a second or so of play: a worker silent for minutes is stopped or hung
-    pool = Mapper(args.jobs, task_timeout=SHARD_TIMEOUT) if args.algo == "dqn" else None
-    mapper = {"mapper": pool} if pool else {}  # only the DQN's train takes one
-    with (
-        Progress(enabled=not args.quiet, unit=unit) as bar,
-        StopOnSignal(bar.log) as stop,
-        pool or contextlib.nullcontext(),
-    ):
+    pool = Mapper(args.jobs, task_timeout=SHARD_TIMEOUT)
+    with Progress(enabled=not args.quiet, unit=unit) as bar, StopOnSignal(bar.log) as stop, pool:
         try:
             summary = train(
                 args.game,
@@ -206,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
                 progress=bar,
                 log=None if args.quiet else bar.log,
                 should_stop=stop,
-                **mapper,
+                mapper=pool,
             )
         except KeyboardInterrupt:  # the second Ctrl-C: the last checkpoint (if any) stays
             bar.close()

@@ -44,7 +44,7 @@ EXPLICIT_CHANCE = {"exploding_kittens"}
 SIMULTANEOUS = {"incan_gold"}
 SAMPLED = set(games.GAME_NAMES) - DETERMINISTIC - EXPLICIT_CHANCE
 # returns sum to 0 in these (checked over random games in tests/test_interop_openspiel.py)
-ZERO_SUM = {"tic_tac_toe", "connect_four", "gwent_lite", "durak", "exploding_kittens"}
+ZERO_SUM = {"tic_tac_toe", "connect_four", "gwent_lite", "gwent_abilities", "durak", "exploding_kittens"}
 # our engines declare no longest game; OpenSpiel wants a bound (used for sizes, not for play)
 MAX_GAME_LENGTH = {"tic_tac_toe": 9, "connect_four": 42}
 LONG_GAME = 100_000

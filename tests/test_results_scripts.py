@@ -1,0 +1,121 @@
+"""The measurement scripts of the results pages (scripts/results/), each run with tiny sizes: every script
+has a test here, and each prints the table rows its page shows."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts" / "results"
+TESTED = {
+    "connect_four_positions",
+    "thinking_time",
+    "advice_remeasure",
+    "kittens_methods",
+    "archive_vs_plain",
+    "pruning_timing",
+}
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"results_{name}", SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _rows(text: str) -> list[list[str]]:
+    """The cells of every Markdown table row but the separator."""
+    rows = [line.strip().strip("|").split("|") for line in text.splitlines() if line.startswith("|")]
+    return [[c.strip() for c in r] for r in rows if not all(set(c.strip()) <= {"-"} for c in r)]
+
+
+def test_every_script_has_a_test_here():
+    assert {p.stem for p in SCRIPTS.glob("*.py")} == TESTED
+
+
+def test_connect_four_positions_checks_every_agent_on_the_same_positions(capsys):
+    _load("connect_four_positions").main(["az:pretrained", "random", "--seeds", "1", "2", "--positions", "6"])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[0] == "agent" and head[-1] == "all 12" and len(head) == 4
+    assert [r[0] for r in rows] == ["`az:pretrained`", "`random`"]
+    for row in rows:
+        assert all(re.fullmatch(r"[01]\.\d{3} \(([01]\.\d{3}|-)\)", cell) for cell in row[1:])
+    assert float(rows[0][-1].split()[0]) >= float(rows[1][-1].split()[0])  # the network keeps more than random
+
+
+def test_thinking_time_times_each_agent_in_each_repeat(capsys):
+    _load("thinking_time").main(["tic_tac_toe", "random", "mcts:20", "--positions", "3", "--repeats", "2"])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[-1] == "median" and [r[0] for r in rows] == ["`random`", "`mcts:20`"]
+    for row in rows:
+        per_repeat = [float(x) for x in row[1].split(" / ")]
+        assert len(per_repeat) == 2 and min(per_repeat) <= float(row[2]) <= max(per_repeat)
+
+
+def test_pruning_timing_times_every_variant_in_every_game(capsys):
+    _load("pruning_timing").main(["--positions", "2", "--iterations", "8", "--games", "Gwent Lite", "Durak 2 p."])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[:2] == ["game", "plain"] and [r[0] for r in rows] == ["Gwent Lite", "Durak 2 p."]
+    assert all(len(r) == len(head) and all(re.fullmatch(r"\d+\.\d{3} s", c) for c in r[1:]) for r in rows)
+
+
+def test_advice_remeasure_measures_a_named_change_and_refuses_an_unknown_one(capsys):
+    script = _load("advice_remeasure")
+    script.main(["decks/random_1.toml", "move 4 power: 5->1, 5->9", "--games", "4", "--seeds", "2", "3"])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[0] == "seed" and [r[0] for r in rows] == ["2", "3"] and all(r[1] == "4" for r in rows)
+    for row in rows:
+        assert re.fullmatch(r"[+-]\d\.\d{3} \[[+-]\d\.\d{3}, [+-]\d\.\d{3}\]", row[4])
+        assert float(row[3]) - float(row[2]) == pytest.approx(float(row[4].split()[0]), abs=0.0015)
+    with pytest.raises(SystemExit, match="not a single-card change"):
+        script.main(["decks/random_1.toml", "move 9 power: 1->0", "--games", "2"])
+
+
+def test_kittens_methods_judges_each_method_s_champions_by_exact_values(tmp_path, capsys):
+    _load("kittens_methods").main(
+        ["--seeds", "1", "--generations", "1", "--pool", "4", "--games-per-deck", "10"]
+        + ["--playoff-games-per-deck", "20", "--out", str(tmp_path)]
+    )
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[0] == "method" and len(rows) == 3 and all(r[4] in ("0 / 1", "1 / 1") for r in rows)
+    assert all(0.0 <= float(r[5]) <= 0.5 for r in rows)  # one seed: the champion's distance from 0.5
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fixed_s1", "racing_s1", "random_s1", "study"]
+
+
+def test_archive_vs_plain_pairs_the_best_elite_with_the_plain_champion(tmp_path, capsys):
+    script = _load("archive_vs_plain")
+    args = ["--seeds", "0", "1", "--out", str(tmp_path), "--validate-games", "2"]
+    args += ["--evolve-args", "--generations 1 --pool 6 --yardstick-games 2 --playoff-games-per-pair 2"]
+    script.main(args)
+    out = capsys.readouterr().out
+    head, *rows = _rows(out)
+    assert head == ["seed", "plain champion", "best elite", "met", "elites"] and [r[0] for r in rows] == ["0", "1"]
+    assert all(r[3] in ("yes", "no") and int(r[4]) >= 1 for r in rows)
+    assert "best elite minus plain champion over 2 seeds" in out
+    script.main(args)  # finished runs are reused
+    assert capsys.readouterr().out == out
+
+
+# a run folder a page names must be one a command on that page writes (--out, --export, `deckopt study KIND
+# OUT`); a name with capitals (runs/NAME, runs/main-DATE-TIME) is a placeholder
+_RUN_MADE = re.compile(r"(?:--out|--export|deckopt study \w+)\s+runs/([\w.-]+)")
+_RUN_NAMED = re.compile(r"(?<![\w/.])runs/([\w.-]+)")
+# not reproducible from a clone: the racing study's first pool is the last generation of a run made with an
+# earlier default fitness (docs/results/evolution.md, "Pool 1"); listed here until it is measured again
+_NOT_YET_MADE = {"docs/results/evolution.md": ["yardstick-src"]}
+
+
+def test_every_run_folder_a_page_names_is_made_by_a_command_on_that_page():
+    unmade = {}
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        named = {n for n in _RUN_NAMED.findall(text) if n == n.lower()}
+        missing = sorted(named - set(_RUN_MADE.findall(text)))
+        if missing:
+            unmade[str(page.relative_to(ROOT))] = missing
+    assert unmade == _NOT_YET_MADE

@@ -4,6 +4,8 @@ a state's private fields live here, not in games/: production classes carry no t
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 import games
@@ -98,3 +100,15 @@ def gwent_state(game, orders, leader: int):
     for p, order in enumerate(orders):
         game.config.rules.validate(order, what=f"seat {p}'s deck")
     return GwentLiteState(game, [[int(c) for c in o] for o in orders], leader)
+
+
+@pytest.fixture(autouse=True)
+def _signal_dispositions_are_given_back():
+    """A test leaves the process's SIGINT and SIGTERM handlers as it found them: a handler left behind
+    (an ignored Ctrl-C) would change every later test that runs a command in this process."""
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    after = {sig: signal.getsignal(sig) for sig in before}
+    for sig, handler in before.items():
+        signal.signal(sig, handler)
+    assert after == before, f"signal handlers left changed: {after} (were {before})"

@@ -82,6 +82,14 @@ def test_play_quits_on_eof():
     assert "abandoned" in out.getvalue()
 
 
+def handles(pid: int, signum: int) -> bool:
+    """Whether process `pid` has installed a handler for `signum` (Linux: SigCgt in /proc/PID/status)."""
+    for line in open(f"/proc/{pid}/status").read().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
 def test_sigterm_stops_any_command_like_ctrl_c():
     import signal
     import subprocess
@@ -94,7 +102,11 @@ def test_sigterm_stops_any_command_like_ctrl_c():
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(4)  # past start-up, inside the games
+    deadline = time.monotonic() + 120
+    while not handles(proc.pid, signal.SIGTERM):  # past start-up: its handler is installed
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    time.sleep(1.0)  # inside the games
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -133,7 +133,8 @@ class EvolveConfig:
     seed: int = setting(0, "root seed (0 .. 2**32-1)", metavar="S")
     game: str = setting(
         "gwent_lite",
-        "the game whose decks evolve: gwent_lite (power multisets) or exploding_kittens (card counts)",
+        "the game whose decks evolve: gwent_lite (power multisets), exploding_kittens (card counts) or "
+        "gwent_abilities (decks of its card pool)",
         choices=tuple(SPACES),
     )
     objective: str | None = setting(

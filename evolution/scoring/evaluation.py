@@ -64,14 +64,23 @@ class Evaluator:
         rng = np.random.default_rng([c.seed, fit.STAGE_EVOLVE, gen, 7919])
         return [tuple(genome.random_deck(c.rules, rng, tuple(c.init_shapes))) for _ in range(c.random_opponents)]
 
+    def check(self, deck) -> None:
+        """The guard before a deck reaches a game (a bug, not a user error, if it fires)."""
+        genome.assert_legal(deck, self.config.rules)
+
+    def play(self, pairings: list, prefix, progress, what: str) -> list[np.ndarray]:
+        """The (deals, 2) outcomes of every pairing, in order (evolution.scoring.fitness)."""
+        c = self.config
+        return fit.play_pairings(pairings, self.agent, c.rules, self.pmap, c.games_per_task, prefix, progress, what)
+
     def evaluate(self, pool: list, hof, gen: int, progress: Callable | None = None, what: str = "") -> int:
         """Score every deck of `pool` in place (`ind.fitness`, `ind.stats`); returns the number of
         games played. `progress(done, total, what)` counts the games."""
         c = self.config
         pairings, credits, kind_of = self.plan(pool, hof, gen)
         for p in pairings:
-            genome.assert_legal(p.a, c.rules)
-            genome.assert_legal(p.b, c.rules)
+            self.check(p.a)
+            self.check(p.b)
         scores = [fit.Score() for _ in pool]
         by_kind = [{} for _ in pool]  # the same games split by opponent kind
 
@@ -86,10 +95,7 @@ class Evaluator:
             games = self._race(pool, pairings, credits, credit, scores, gen, progress, what)
         else:
             prefix = (c.seed, fit.STAGE_EVOLVE, gen)
-            credit(
-                fit.play_pairings(pairings, self.agent, c.rules, self.pmap, c.games_per_task, prefix, progress, what),
-                range(len(pairings)),
-            )
+            credit(self.play(pairings, prefix, progress, what), range(len(pairings)))
             games = sum(p.games for p in pairings)
         self._set_scores(pool, scores, by_kind)
         return games
@@ -117,19 +123,7 @@ class Evaluator:
             ]
             prefix = (c.seed, fit.STAGE_EVOLVE, gen, 1000 + r)
             before = [len(s.deal_scores) for s in scores]
-            credit(
-                fit.play_pairings(
-                    round_pairings,
-                    self.agent,
-                    c.rules,
-                    self.pmap,
-                    c.games_per_task,
-                    prefix,
-                    progress,
-                    f"{what} round {r + 1}/{c.racing_rounds}",
-                ),
-                todo,
-            )
+            credit(self.play(round_pairings, prefix, progress, f"{what} round {r + 1}/{c.racing_rounds}"), todo)
             played += sum(p.games for p in round_pairings)
             return [(i, d) for i, s in enumerate(scores) for d in s.deal_scores[before[i] :]]
 

@@ -20,6 +20,7 @@ how many workers run the tasks or where.
 from __future__ import annotations
 
 import copy
+import pickle
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -83,7 +84,7 @@ def deal_seeds(key, deals: int) -> list[int]:
     return np.random.default_rng(list(key)).integers(2**63, size=deals).tolist()
 
 
-def _reseeded(agent, seed_key):
+def reseeded(agent, seed_key):
     """A copy of `agent` whose own random choices (if any) flow from `seed_key`."""
     agent = copy.copy(agent)
     if isinstance(getattr(agent, "rng", None), np.random.Generator):
@@ -130,11 +131,11 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
     pilots = _members(agent.pilot if duel else agent)
     opponents = _members(agent.opponent) if duel else ()
     if duel:
-        players = [_reseeded(a, task.agent_key + (k,)) for k, a in enumerate(pilots + opponents)]
+        players = [reseeded(a, task.agent_key + (k,)) for k, a in enumerate(pilots + opponents)]
     elif isinstance(agent, AgentPanel):
-        players = [_reseeded(a, task.agent_key + (k,)) for k, a in enumerate(pilots)]
+        players = [reseeded(a, task.agent_key + (k,)) for k, a in enumerate(pilots)]
     else:
-        players = [_reseeded(agent, task.agent_key)]
+        players = [reseeded(agent, task.agent_key)]
     game = games.make("gwent_lite", rules=rules)
     decks, seeds, seats = [], [], []
     for p in task.pairings:
@@ -153,12 +154,17 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
         # (twice the time of playing the states, measured with the heuristic): build them once
         batch = StateBatch([batch.state(g) for g in range(batch.size)])
     play_batch(batch, seats, players)
-    r = batch.returns()
-    # deck A's outcome: seat 0 in a deal's first game, seat 1 in its mirror
+    return deck_outcomes(batch.returns(), task.pairings)
+
+
+def deck_outcomes(returns: np.ndarray, pairings) -> list[np.ndarray]:
+    """Per pairing, deck A's (deals, 2) outcomes (1 win, 0 draw, -1 loss) from the returns of its
+    games in play order: each deal's game (deck A in seat 0), then its mirror (deck A in seat 1)."""
+    r = np.asarray(returns)
     a_minus_b = np.where(np.arange(len(r)) % 2 == 0, r[:, 0] - r[:, 1], r[:, 1] - r[:, 0])
     outcomes = np.sign(a_minus_b).astype(np.int8).reshape(-1, 2)
     out, i = [], 0
-    for p in task.pairings:
+    for p in pairings:
         out.append(outcomes[i : i + p.deals].copy())
         i += p.deals
     return out
@@ -338,8 +344,6 @@ def build_agent(spec: str, rules: DeckRules, seed: int = 0):
 
 
 def _build_one(spec: str, rules: DeckRules, seed: int = 0):
-    import pickle
-
     game = games.make("gwent_lite", rules=rules)
     try:
         agent = agents.make(spec, game, seed=seed)
@@ -348,6 +352,11 @@ def _build_one(spec: str, rules: DeckRules, seed: int = 0):
         raise UserError(f"agent {spec!r}: {exc}{hint}") from None
     except ModuleNotFoundError as exc:
         raise UserError(f"agent {spec!r} is not available in this install ({exc}); choose another agent") from None
+    return sendable(agent, spec)
+
+
+def sendable(agent, spec: str):
+    """`agent`, checked to travel to worker processes (it pickles); UserError in one line if not."""
     try:
         pickle.dumps(agent)
     except Exception as exc:  # noqa: BLE001 - any pickling failure means workers cannot get it

@@ -79,7 +79,7 @@ def play_objective_task(agent, task: ObjectiveTask) -> list[np.ndarray]:
     two independent self-play games (fairness), or the agent's with seat 0 then seat 1 (skill)."""
 
     settings = dict(task.settings)
-    me = fit._reseeded(agent, task.agent_key)
+    me = fit.reseeded(agent, task.agent_key)
     players = [me, RandomAgent(np.random.default_rng(list(task.agent_key) + [1]))]
     states, seats = [], []
     for d in task.decks:
@@ -246,7 +246,6 @@ def agent_spec_path(spec: str) -> str:
 
 def build_agent(config, seed: int = 0):
     """The one agent that plays every kittens game (a picklable numpy object); UserError if unusable."""
-    import pickle
 
     specs = split_agent_specs(config.agent)
     if len(specs) != 1:
@@ -258,11 +257,7 @@ def build_agent(config, seed: int = 0):
         raise UserError(f"agent {config.agent!r} is not available in this install ({exc})") from None
     except UserError as exc:
         raise UserError(f"agent {config.agent!r}: {exc}") from None
-    try:
-        pickle.dumps(agent)
-    except Exception as exc:  # noqa: BLE001 - any pickling failure means workers cannot get it
-        raise UserError(f"agent {config.agent!r} cannot be sent to worker processes ({exc})") from None
-    return agent
+    return fit.sendable(agent, config.agent)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from evolution.spaces.base import DeckSpace
 from evolution.spaces.gwent import GwentSpace
+from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from evolution.spaces.kittens import KittensSpace
 
 #: every deck space by its game's name (`EvolveConfig.game`)
-SPACES: dict[str, type[DeckSpace]] = {space.name: space for space in (GwentSpace, KittensSpace)}
+SPACES: dict[str, type[DeckSpace]] = {space.name: space for space in (GwentSpace, KittensSpace, GwentAbilitiesSpace)}
 #: the settings some game uses alone (a run of another game ignores them)
 GAME_SETTINGS = frozenset().union(*(space.settings for space in SPACES.values()))
 

@@ -1,0 +1,478 @@
+"""The Gwent Abilities deck space: decks of the card pool (games.gwent_abilities_cards.CARDS) legal
+under `AbilityDeckRules` (size, copy limit, gold copy limit, provision budget), scored by mirrored
+matches (evolution.scoring.fitness's pairings and scores, played on Gwent Abilities), validated
+against the reference decks of decks/gwent_abilities.
+
+A deck is the sorted list of its cards' indices into CARDS (a copy per entry). The agent plays every
+seat; no trained network exists for the game, so a run's default agent is the rule bot `heuristic`.
+The opponents are the population, the hall of fame and fresh random legal decks; there is no
+yardstick, and the champion is the best deck of the last generation.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import agents
+import games
+from agents.arena import play_states
+from agents.parallel import Mapper, group_by_games, map_tasks
+from evolution.designer import plots, tables
+from evolution.designer.html import escape, note
+from evolution.scoring import fitness as fit
+from evolution.scoring.evaluation import Evaluator
+from evolution.scoring.panel import DECK_SUFFIXES, resolve_path
+from evolution.spaces.base import RunInputs, check_racing_split
+from games.config import need
+from games.errors import UserError
+from games.gwent_abilities_cards import (
+    CARD_INDEX,
+    CARDS,
+    PLAIN,
+    AbilityDeck,
+    AbilityDeckRules,
+    load_ability_deck,
+    save_ability_deck,
+)
+
+GAME = "gwent_abilities"
+#: the reference decks a champion is validated against
+REFERENCE_DECKS = ["decks/gwent_abilities"]
+#: the Gwent Lite defaults of the settings this space reads differently
+_GWENT_DEFAULTS = {"agent": "pretrained", "validation_panel": ["decks", "decks/ancestor"]}
+
+
+def names(cards) -> list[str]:
+    """A deck's card names, in pool order."""
+    return [CARDS[k].name for k in sorted(cards)]
+
+
+def counts_words(cards) -> str:
+    """`3x blue_stripes, 1x geralt, ...` in pool order."""
+    return ", ".join(f"{n}x {CARDS[k].name}" for k, n in sorted(Counter(cards).items()))
+
+
+# ------------------------------------------------------------------------------------------------
+# Matches
+
+
+@dataclass(frozen=True)
+class AbilityTask:
+    """One worker's pairings (card-index tuples), played as one batch of states."""
+
+    pairings: tuple[fit.Pairing, ...]
+    agent_key: tuple[int, ...]
+
+    @property
+    def games(self) -> int:
+        return sum(p.games for p in self.pairings)
+
+
+def play_ability_task(agent, task: AbilityTask) -> list[np.ndarray]:
+    """Worker entry point: per pairing an int8 array (deals, 2) of deck A's outcomes (1 win, 0 draw,
+    -1 loss) in a deal's game and in its mirror (the same seed, decks swapped between the seats)."""
+    player = fit.reseeded(agent, task.agent_key)
+    states = []
+    for p in task.pairings:
+        a, b = names(p.a), names(p.b)
+        ab, ba = games.make(GAME, decks=[a, b]), games.make(GAME, decks=[b, a])
+        for s in fit.deal_seeds(p.key, p.deals):
+            states += [ab.new_initial_state(s), ba.new_initial_state(s)]
+    play_states(states, [(0, 0)] * len(states), [player])
+    return fit.deck_outcomes(np.array([s.returns() for s in states]), task.pairings)
+
+
+def play_pairings(pairings, agent, pmap, games_per_task: int, key_prefix, progress=None, what="games"):
+    """The (deals, 2) outcomes of every pairing, in order, through `pmap` (tasks fixed by the pairings)."""
+    tasks = [
+        (agent, AbilityTask(tuple(group), fit.agent_key(key_prefix, i)))
+        for i, group in enumerate(group_by_games(pairings, games_per_task))
+    ]
+    results = map_tasks(play_ability_task, tasks, pmap, agent, progress, what)
+    return [outcomes for result in results for outcomes in result]
+
+
+class AbilityEvaluator(Evaluator):
+    """evolution.scoring.evaluation's plan and scores, with Gwent Abilities matches and random decks."""
+
+    def __init__(self, config, agent, pmap, space: GwentAbilitiesSpace):
+        super().__init__(config, agent, pmap)
+        self.space = space
+
+    def check(self, deck) -> None:
+        self.space.assert_legal(deck)
+
+    def play(self, pairings, prefix, progress, what):
+        c = self.config
+        return play_pairings(pairings, self.agent, self.pmap, c.games_per_task, prefix, progress, what)
+
+    def random_opponents(self, gen: int) -> list[tuple[int, ...]]:
+        c = self.config
+        rng = np.random.default_rng([c.seed, fit.STAGE_EVOLVE, gen, 7919])
+        return [tuple(self.space.random_deck(rng)) for _ in range(c.random_opponents)]
+
+
+def round_robin_scores(decks, agent, pmap, config, games_per_pair: int, stage: int, gen: int, progress, what):
+    """Each deck's fit.Score over a round robin of `games_per_pair` games per pair."""
+    pairings, who = fit.round_robin([tuple(d) for d in decks], games_per_pair // 2, config.seed, stage, gen)
+    results = play_pairings(pairings, agent, pmap, config.games_per_task, (config.seed, stage, gen), progress, what)
+    scores = [fit.Score() for _ in decks]
+    for (i, j), outcomes in zip(who, results):
+        scores[i].add(outcomes)
+        scores[j].add(outcomes, flip=True)
+    return scores
+
+
+# ------------------------------------------------------------------------------------------------
+# The space
+
+
+class GwentAbilitiesSpace:
+    """Gwent Abilities decks under AbilityDeckRules; every operator returns a legal deck."""
+
+    name = GAME
+    objectives = ("win",)
+    table = "gwent_abilities"
+    settings = frozenset()
+    reference_decks = True
+
+    def __init__(self, rules: AbilityDeckRules | None = None):
+        self.rules = rules or AbilityDeckRules()
+
+    # --- legality ---------------------------------------------------------------------------------
+    def problems(self, cards) -> list[str]:
+        cards = list(cards)
+        if not all(isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(CARDS) for k in cards):
+            return [f"cards must be card indices 0..{len(CARDS) - 1}, got {cards!r}"]
+        return self.rules.problems(names(cards))
+
+    def assert_legal(self, cards) -> list[int]:
+        """The guard before a deck reaches a game: a bug, not a user error, if it fires."""
+        problems = self.problems(cards)
+        if problems:
+            raise AssertionError(f"illegal deck {list(cards)}: {'; '.join(problems)}")
+        return sorted(int(k) for k in cards)
+
+    # --- operators --------------------------------------------------------------------------------
+    def random_deck(self, rng: np.random.Generator, shapes=None) -> list[int]:
+        """AbilityDeckRules.random_deck (`shapes` are Gwent Lite's, ignored here)."""
+        return self.assert_legal([CARD_INDEX[n] for n in self.rules.random_deck(rng)])
+
+    def _free(self, have: list[int]) -> list[int]:
+        return [k for k in range(len(CARDS)) if have[k] < self.rules.limit(k)]
+
+    def _repair_counts(self, have: list[int], rng: np.random.Generator) -> list[int]:
+        """Counts brought under the rules with random single-card steps: copies clipped to their
+        limits, extra cards removed, then while over the budget a copy removed (above min_cards) or
+        swapped for a cheaper free card, then cards added that leave room to reach min_cards."""
+        r = self.rules
+        cost = [c.provision for c in CARDS]
+        have = [min(n, r.limit(k)) for k, n in enumerate(have)]
+
+        def pick(options):
+            return options[int(rng.integers(len(options)))]
+
+        while sum(have) > r.max_cards:
+            have[pick([k for k, n in enumerate(have) if n])] -= 1
+        while sum(n * cost[k] for k, n in enumerate(have)) > r.provision_budget:
+            held = [k for k, n in enumerate(have) if n]
+            if sum(have) > r.min_cards:
+                have[pick(held)] -= 1
+                continue
+            # at min_cards and over the budget: some held card costs more than a free one (the
+            # min_cards cheapest copies fit the budget); each swap lowers the cost
+            cheapest = min(cost[k] for k in self._free(have))
+            k = pick([k for k in held if cost[k] > cheapest])
+            have[k] -= 1
+            have[pick([j for j in self._free(have) if cost[j] < cost[k]])] += 1
+        while sum(have) < r.min_cards:
+            left = r.provision_budget - sum(n * cost[k] for k, n in enumerate(have))
+            rest = r.min_cards - sum(have) - 1
+
+            fitting = [k for k in self._free(have) if self._leaves_room(have, k, rest, left)]
+            if fitting:
+                have[pick(fitting)] += 1
+                continue
+            # nothing fits: swap the dearest held card for the cheapest free one (lowers the cost)
+            k = max((k for k, n in enumerate(have) if n), key=cost.__getitem__)
+            have[k] -= 1
+            have[min(self._free(have), key=cost.__getitem__)] += 1
+        return have
+
+    def _leaves_room(self, have: list[int], k: int, rest: int, left: int) -> bool:
+        """Whether a copy of card `k` and then the `rest` cheapest free copies fit in `left` provisions."""
+        have = list(have)
+        have[k] += 1
+        return CARDS[k].provision + self.rules.cheapest_fill(rest, have) <= left
+
+    def _counts(self, cards) -> list[int]:
+        have = [0] * len(CARDS)
+        for k in cards:
+            have[int(k)] += 1
+        return have
+
+    def _cards(self, have) -> list[int]:
+        return [k for k, n in enumerate(have) for _ in range(n)]
+
+    def repair(self, cards, rng: np.random.Generator) -> list[int]:
+        return self.assert_legal(self._cards(self._repair_counts(self._counts(cards), rng)))
+
+    def mutate(self, cards, rng: np.random.Generator, config=None) -> list[int]:
+        """A changed legal copy: one to three steps (swap a card for another, add a copy, remove a
+        copy, with equal chances), then the repair; tried again (up to 20 times) while the result
+        is the parent."""
+        parent = self._counts(cards)
+        have = parent
+        for _ in range(20):
+            have = list(parent)
+            for _ in range(1 + int(rng.binomial(2, 0.25))):
+                kind = int(rng.integers(3))
+                if kind in (0, 2) and sum(have):  # swap or remove: a copy goes
+                    held = [k for k, n in enumerate(have) if n]
+                    have[held[int(rng.integers(len(held)))]] -= 1
+                if kind in (0, 1):  # swap or add: a card with a free copy comes
+                    free = self._free(have)
+                    have[free[int(rng.integers(len(free)))]] += 1
+            have = self._repair_counts(have, rng)
+            if have != parent:
+                break
+        return self.assert_legal(self._cards(have))
+
+    def crossover(self, a, b, rng: np.random.Generator) -> tuple[list[int], list[int]]:
+        """Uniform crossover of the card counts (each card's count swapped with chance 1/2), then repair."""
+        ca, cb = self._counts(a), self._counts(b)
+        for k in np.flatnonzero(rng.random(len(CARDS)) < 0.5):
+            ca[k], cb[k] = cb[k], ca[k]
+        return self.repair(self._cards(ca), rng), self.repair(self._cards(cb), rng)
+
+    # --- words and files ----------------------------------------------------------------------------
+    def deck(self, cards) -> dict[str, int]:
+        """Every card name of the pool with its copies in the deck (zeros included)."""
+        have = self._counts(cards)
+        return {c.name: have[k] for k, c in enumerate(CARDS)}
+
+    def provisions(self, cards) -> int:
+        return sum(CARDS[k].provision for k in cards)
+
+    def short_text(self, cards) -> str:
+        return counts_words(cards)
+
+    def text(self, cards) -> str:
+        cards = list(cards)
+        return f"{counts_words(cards)} ({len(cards)} cards, {self.provisions(cards)} provisions)"
+
+    def entry_extra(self, cards) -> dict:
+        # "total" of a Gwent Lite deck is its power budget; here the provision cost
+        return {"deck": {n: k for n, k in self.deck(cards).items() if k}, "total": self.provisions(cards)}
+
+    def game_settings(self, cards) -> dict:
+        return {"decks": [names(cards), names(cards)]}
+
+    def save(self, cards, path, name: str, comment: str) -> None:
+        save_ability_deck(AbilityDeck(names(cards), self.rules, name=name), path, comment=comment)
+
+    # --- settings ---------------------------------------------------------------------------------
+    @classmethod
+    def check_config(cls, config) -> None:
+        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `heuristic` and
+        the validation panel to decks/gwent_abilities."""
+        need(not config.game_config, "game_config applies to exploding_kittens only")
+        need(not config.constraints, "constraints apply to gwent_lite only")
+        need(config.rules == type(config.rules)(), "rules apply to gwent_lite only (gwent_abilities has its own)")
+        need(config.yardstick in ([], ["decks/yardstick"]), "yardstick applies to gwent_lite only")
+        config.yardstick = []
+        need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
+        if config.agent == _GWENT_DEFAULTS["agent"]:
+            config.agent = "heuristic"
+        if config.validation_panel == _GWENT_DEFAULTS["validation_panel"]:
+            config.validation_panel = list(REFERENCE_DECKS)
+
+    @classmethod
+    def check_racing(cls, config) -> None:
+        check_racing_split("games_per_pair", config.games_per_pair, config.racing_rounds, " deals")
+
+    @classmethod
+    def from_config(cls, config) -> GwentAbilitiesSpace:
+        return cls()
+
+    @classmethod
+    def default(cls) -> GwentAbilitiesSpace:
+        return cls()
+
+    # --- a run ------------------------------------------------------------------------------------
+    def build_agent(self, spec: str, seed: int):
+        """The agent of every seat, checked to travel to worker processes; UserError in one line."""
+        try:
+            agent = agents.make(spec, games.make(GAME), seed=seed)
+        except (UserError, ModuleNotFoundError) as exc:
+            raise UserError(f"agent {spec!r}: {exc}") from None
+        return fit.sendable(agent, spec)
+
+    def references(self, paths) -> list[tuple[str, list[int]]]:
+        """(name, cards) of every deck file named by `paths` (files or folders); UserError if one is bad."""
+        out = []
+        for raw in paths:
+            p = resolve_path(raw)
+            if p.is_dir():
+                files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
+            elif p.is_file():
+                files = [p]
+            else:
+                raise UserError(f"reference deck {str(raw)!r} not found (a deck file or a folder of deck files)")
+            for f in files:
+                deck = load_ability_deck(f)
+                self.rules.validate(deck.cards, what=f"deck file {str(f)!r}")
+                out.append((deck.name or Path(f).stem, [CARD_INDEX[n] for n in deck.cards]))
+        need(bool(out), f"no reference decks in {', '.join(map(str, paths))}")
+        return out
+
+    def inputs(self, config) -> RunInputs:
+        if config.validate:
+            self.references(config.validation_panel)
+        return RunInputs(self.build_agent(config.agent, config.seed))
+
+    def evaluator(self, config, inputs: RunInputs, pmap) -> AbilityEvaluator:
+        return AbilityEvaluator(config, inputs.agent, pmap, self)
+
+    def measure_yardstick(self, pool, inputs, config, pmap, gen, progress=None) -> int:
+        return 0
+
+    def generation_header(self, config) -> dict:
+        return {"opponents": list(config.opponents), "games_per_pair": config.games_per_pair}
+
+    def fitness_plot(self, rows: list[dict], name: str, config) -> bytes:
+        return plots.plot_fitness(rows, f"{name}: fitness per generation ({' + '.join(config.opponents)})")
+
+    def best_plot(self, best: list[dict], name: str) -> bytes:
+        return plots.plot_best_counts(best, self, f"{name}: card copies of the best deck per generation")
+
+    def validate(self, cards, panel, agent, pmap, config, games: int, seed: int, progress=None) -> dict:
+        """The deck against every reference deck: `games` games each (mirrored deals), fresh seeds."""
+        refs = self.references(panel)
+        pairings, _ = fit.against([tuple(cards)], [tuple(c) for _, c in refs], games // 2, seed, fit.STAGE_VALIDATE, 0)
+        prefix = (seed, fit.STAGE_VALIDATE, 0)
+        results = play_pairings(pairings, agent, pmap, config.games_per_task, prefix, progress, "validation")
+        rows, overall = [], fit.Score()
+        for (name, _), outcomes in zip(refs, results):
+            s = fit.Score()
+            s.add(outcomes)
+            overall = overall.merge(s)
+            rows.append({"name": name, **s.as_dict()})
+        beaten = sum(r["ci95"][0] > 0.5 for r in rows)
+        return {"references": rows, "overall": overall.as_dict(), "games": overall.games, "beaten": beaten}
+
+    def finish_run(self, folder, config, agent, pmap, log=None, progress=None) -> dict:
+        """The champion (the best deck of the last generation) and, with `config.validate`, its
+        validation against the reference decks."""
+        last = folder.read_last_generation()
+        best = last["decks"][0]
+        how = f"best of generation {last['generation']} ({best['score']:.3f} fitness)"
+        champion = {"cards": best["cards"], "generation": last["generation"], "how": how}
+        folder.write_champion(champion, self, how)
+        if log is not None:
+            log(f"champion: {self.text(champion['cards'])}, {how}")
+        out = {"champion": champion}
+        if config.validate:
+            report = self.validate(
+                champion["cards"], config.validation_panel, agent, pmap, config, config.validation_games,
+                config.seed + 1, progress,
+            )  # fmt: skip
+            report["generation"] = champion["generation"]
+            folder.write_validation(report)
+            out["validation"] = report
+        return out
+
+    def validation_table(self, report: dict) -> str:
+        lines = [f"{'reference':<16} {'score':>6}  95% CI           games"]
+        for r in report["references"] + [{"name": "all", **report["overall"]}]:
+            lo, hi = r["ci95"]
+            lines.append(f"{r['name']:<16} {r['score']:6.3f}  [{lo:.3f}, {hi:.3f}]  {r['games']:>6}")
+        lines.append(f"CI above 0.5 against {report['beaten']}/{len(report['references'])} reference decks")
+        return "\n".join(lines)
+
+    # --- MAP-Elites -------------------------------------------------------------------------------
+    def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]:
+        """The share of cards with an ability (0 .. 1) and the mean provision cost, from the
+        cheapest card to the budget spread over min_cards: cheap swarms against a few dear cards."""
+        cheapest = min(c.provision for c in CARDS)
+        dearest = min(max(c.provision for c in CARDS), self.rules.provision_budget / self.rules.min_cards)
+        return ("ability_share", "mean_provision"), [(0.0, 1.0), (float(cheapest), float(dearest))]
+
+    def descriptors(self, cards) -> tuple[float, float]:
+        cards = list(cards)
+        ability = sum(CARDS[k].ability != PLAIN for k in cards)
+        return float(ability / len(cards)), float(self.provisions(cards) / len(cards))
+
+    @property
+    def max_cards(self) -> int:
+        return self.rules.max_cards
+
+    def remeasure_elites(self, decks, config, inputs, pmap, generation, stage, progress=None):
+        games = config.playoff_games_per_pair
+        scores = round_robin_scores(decks, inputs.agent, pmap, config, games, stage, generation, progress, "elites")
+        again = [s.as_dict() for s in scores]
+        how = f"best of a {games}-games-per-pair round robin of the archive's {len(decks)} best elites"
+        return again, sum(a["games"] for a in again) // 2, how  # each game counts for both of its decks
+
+    # --- reports ----------------------------------------------------------------------------------
+    def deck_json(self, entry: dict) -> dict:
+        out = tables.deck_json(entry)
+        out["deck"] = {n: k for n, k in self.deck(entry["cards"]).items() if k}
+        return out
+
+    def report_header(self, config) -> dict:
+        return {"game": self.name}
+
+    def decks_table(self, report: dict) -> str:
+        lines = [f"run {report['run']} ({report['game']})"]
+        for g in report["generations"]:
+            for rank, d in enumerate(g.get("top") or [g["best"]], 1):
+                lo, hi = d["ci95"]
+                lines.append(
+                    f"gen {g['generation']} #{rank}: {d['score']:.3f} [{lo:.3f}, {hi:.3f}] {d['games']} games: "
+                    f"{self.text(d['cards'])}"
+                )
+        return "\n".join(lines)
+
+    def best_rows(self, best: list[dict]) -> tuple[list[str], list[list]]:
+        rows = [
+            [
+                b["generation"],
+                counts_words(b["best"]["cards"]),
+                len(b["best"]["cards"]),
+                self.provisions(b["best"]["cards"]),
+            ]
+            for b in best
+        ]
+        return ["gen", "deck (copies x card)", "cards", "provisions"], rows
+
+    def verdict_html(self, champion: dict, validation: dict | None) -> str:
+        if not validation or "references" not in validation:
+            return note("no validation against the reference decks in this run (deckopt decks RUN --validate)")
+        o = validation["overall"]
+        return (
+            f'<p class="verdict">The champion scores {o["score"]:.3f} [{o["ci95"][0]:.3f}, {o["ci95"][1]:.3f}] '
+            f"against the reference decks; its interval is above 0.5 against {validation['beaten']} of "
+            f"{len(validation['references'])} ({escape(self.text(champion['cards']))}).</p>"
+        )
+
+    # --- the decks command ------------------------------------------------------------------------
+    def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:
+        """The deck against the reference decks (`panel`, default the run's validation panel) with
+        fresh seeds (default the run's seed + 1)."""
+        c = run.config
+        agent = self.build_agent(options.get("agent") or c.agent, c.seed)
+        seed = options["seed"] if options.get("seed") is not None else c.seed + 1
+        if options.get("baseline"):
+            raise UserError("--baseline applies to gwent_lite runs")
+        with Mapper(options.get("jobs") or c.jobs, "loky", task_timeout=c.task_timeout) as pmap:
+            report = self.validate(
+                cards, options.get("panel") or c.validation_panel, agent, pmap, c,
+                options.get("games") or c.validation_games, seed, progress,
+            )  # fmt: skip
+        report["how"] = how
+        return report

@@ -1,0 +1,149 @@
+"""The Gwent Abilities deck space (evolution/spaces/gwent_abilities.py): operators that always return
+legal decks, a tiny run through the command line (same seed, same run; resumed, the same run), the
+decks command and the conformance check."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from deckopt.cli import main
+from evolution.config import EvolveConfig
+from evolution.loop import evolve
+from evolution.spaces.check import check_deck_space
+from evolution.spaces.gwent_abilities import GwentAbilitiesSpace, names
+from evolution.spaces.registry import SPACES
+from games.decks import DeckRules
+from games.errors import UserError
+from games.gwent_abilities_cards import CARD_INDEX, CARDS, AbilityDeckRules, load_ability_deck
+
+TINY = dict(game="gwent_abilities", generations=2, pool=6, games_per_pair=2, jobs=1, validation_games=2)
+TINY |= dict(hof_size=2, hof_opponents=2, plot_every=1)
+FLAGS = ["--game", "gwent_abilities", "--generations", "2", "--pool", "6", "--games-per-pair", "2"]
+FLAGS += ["--jobs", "1", "--validation-games", "2", "--hof-size", "2", "--hof-opponents", "2"]
+
+
+@pytest.fixture(scope="module")
+def space() -> GwentAbilitiesSpace:
+    return GwentAbilitiesSpace()
+
+
+def test_the_space_is_registered_and_its_settings_default_to_the_games_own():
+    assert SPACES["gwent_abilities"] is GwentAbilitiesSpace
+    config = EvolveConfig(game="gwent_abilities")
+    assert config.agent == "heuristic" and config.yardstick == []
+    assert config.validation_panel == ["decks/gwent_abilities"]
+
+
+def test_every_operator_returns_a_legal_deck(space):
+    rng = np.random.default_rng(5)
+    config = EvolveConfig(game="gwent_abilities")
+    decks = [space.random_deck(rng) for _ in range(150)]
+    assert len({tuple(d) for d in decks}) > 140  # random decks differ
+    for i, deck in enumerate(decks):
+        assert space.problems(deck) == [] and deck == sorted(deck)
+        child = space.mutate(deck, rng, config)
+        assert space.problems(child) == [] and child != deck
+        for x in space.crossover(deck, decks[i - 1], rng):
+            assert space.problems(x) == []
+
+
+def test_repair_makes_any_list_of_cards_legal_and_keeps_a_legal_deck(space):
+    rng = np.random.default_rng(6)
+    heroes = [k for k, c in enumerate(CARDS) if c.hero]
+    dear = max(range(len(CARDS)), key=lambda k: CARDS[k].provision)
+    junk = [[], [dear] * 60, heroes * 3, list(range(len(CARDS))) * 3]
+    junk += [sorted(rng.integers(0, len(CARDS), size=int(rng.integers(0, 90))).tolist()) for _ in range(200)]
+    for cards in junk:
+        assert space.problems(space.repair(cards, rng)) == [], cards
+    deck = space.random_deck(rng)
+    assert space.repair(deck, rng) == deck
+
+
+def test_a_tight_budget_still_gives_legal_decks():
+    space = GwentAbilitiesSpace(AbilityDeckRules(min_cards=30, max_cards=31, provision_budget=97))
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        deck = space.random_deck(rng)
+        assert space.problems(space.mutate(deck, rng)) == []
+        assert space.problems(space.repair([CARD_INDEX["geralt"]] * 40, rng)) == []
+
+
+def test_the_reference_decks_are_legal_and_their_descriptors_inside_the_archive(space):
+    refs = space.references(["decks/gwent_abilities"])
+    assert len(refs) == 5
+    _, ranges = space.descriptor_space()
+    for name, cards in refs:
+        assert space.problems(cards) == [], name
+        for value, (lo, hi) in zip(space.descriptors(cards), ranges):
+            assert lo <= value <= hi, (name, value)
+    plain = dict(refs)["plain"]
+    assert space.descriptors(plain)[0] < space.descriptors(dict(refs)["bond"])[0]
+
+
+def test_the_conformance_check_covers_the_operators(capsys):
+    result = check_deck_space(GwentAbilitiesSpace(), 30)
+    assert result.status == "passed"
+    assert main(["check", "gwent_abilities", "--games", "5"]) == 0
+    assert "ok    deck space operators" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def cli_run(tmp_path_factory) -> Path:
+    run = tmp_path_factory.mktemp("ga") / "run"
+    assert main(["evolve", *FLAGS, "--out", str(run)]) == 0
+    return run
+
+
+def test_a_tiny_run_through_the_command_line(cli_run, space):
+    for name in ("config.json", "generations/gen_0001.json", "champion.toml", "validation.json", "report.html"):
+        assert (cli_run / name).is_file(), name
+    decks = json.loads((cli_run / "generations/gen_0001.json").read_text())["decks"]
+    assert len(decks) == 6 and all(space.problems(d["cards"]) == [] for d in decks)
+    assert all(sum(d["deck"].values()) == len(d["cards"]) for d in decks)
+    champion = json.loads((cli_run / "champion.json").read_text())
+    deck = load_ability_deck(cli_run / "champion.toml")
+    assert Counter(deck.cards) == Counter(names(champion["cards"]))
+    validation = json.loads((cli_run / "validation.json").read_text())
+    assert [r["name"] for r in validation["references"]] == ["bond", "horn", "morale_swarm", "plain", "spy_medic"]
+    assert validation["games"] == 10
+
+
+def test_the_same_seed_gives_the_same_run(cli_run, tmp_path):
+    again = tmp_path / "again"
+    assert main(["evolve", *FLAGS, "--out", str(again)]) == 0
+    for name in ("generations/gen_0000.json", "generations/gen_0001.json"):
+        a, b = (json.loads((r / name).read_text()) for r in (cli_run, again))
+        a.pop("seconds"), b.pop("seconds")
+        assert a == b
+    assert (again / "champion.json").read_text() == (cli_run / "champion.json").read_text()
+
+
+def test_a_resumed_run_ends_where_the_uninterrupted_one_does(cli_run, tmp_path):
+    run = tmp_path / "resumed"
+    evolve(EvolveConfig(**{**TINY, "generations": 1}), run, finish=False)
+    evolve(None, run, resume=True, overrides={"generations": 2})
+    a, b = (json.loads((r / "generations/gen_0001.json").read_text()) for r in (cli_run, run))
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+
+
+def test_the_decks_command_names_the_cards(cli_run, capsys):
+    assert main(["decks", str(cli_run)]) == 0
+    out = capsys.readouterr().out
+    assert "(gwent_abilities)" in out and "provisions" in out and "x " in out
+    assert main(["decks", str(cli_run), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    best = report["generations"][-1]["best"]
+    assert set(best["deck"]) <= set(CARD_INDEX) and sum(best["deck"].values()) == len(best["cards"])
+
+
+def test_gwent_lite_settings_are_refused_in_one_line():
+    with pytest.raises(UserError, match="panel decks apply to gwent_lite only"):
+        EvolveConfig(game="gwent_abilities", opponents=["panel"], panel=["decks/gwent_abilities"])
+    with pytest.raises(UserError, match="rules apply to gwent_lite only"):
+        EvolveConfig(game="gwent_abilities", rules=DeckRules(min_cards=10))

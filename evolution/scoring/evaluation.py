@@ -148,7 +148,4 @@ class Evaluator:
                 pooled = pooled.merge(p)
             set_score(ind, pooled.score, pooled.ci95, pooled.record)
             ind.stats.past = (past + [fresh])[-keep:] if keep else []
-            ind.stats.by_opponents = {
-                k: {key: v for key, v in ks.as_dict().items() if key in ("score", "ci95", "games")}
-                for k, ks in kinds.items()
-            }
+            ind.stats.by_opponents = {k: ks.summary() for k, ks in kinds.items()}

@@ -225,8 +225,7 @@ class ObjectiveEvaluator:
             set_score(ind, value, ci, pooled.record)
             past = ind.stats.past[-keep:] if keep else []
             ind.stats.past = (past + [s])[-keep:] if keep else []
-            d = pooled.as_dict()
-            ind.stats.by_opponents = {RATE_NAME[c.objective]: {k: d[k] for k in ("score", "ci95", "games")}}
+            ind.stats.by_opponents = {RATE_NAME[c.objective]: pooled.summary()}
 
 
 # ------------------------------------------------------------------------------------------------

@@ -109,6 +109,12 @@ class Record:
         return cls(int(d["wins"]), int(d["draws"]), int(d["losses"]))
 
 
+def score_summary(d: dict) -> dict:
+    """The score, its interval and the games of a record's JSON form (`Record.to_dict`), without
+    the counts: what a deck entry keeps of a measurement shown beside its own record."""
+    return {k: d[k] for k in ("score", "ci95", "games")}
+
+
 def ranks(x) -> np.ndarray:
     """Ranks 1..n, ties given their average rank."""
     x = np.asarray(x, float)

@@ -24,7 +24,7 @@ class DeckStats:
     origin: str = "random"  # random, survivor, mutant, crossover, parent
     ci95: tuple[float, float] = (0.0, 1.0)
     record: Record = field(default_factory=Record)  # the games its fitness counts (pooled over score_memory)
-    #: this generation's games split by opponent kind: {kind: Score.summary()}
+    #: this generation's games split by opponent kind: {kind: score_summary(Score.as_dict())}
     by_opponents: dict[str, dict] = field(default_factory=dict)
     #: its fresh games of the generations that count next time (score_memory - 1 of them)
     past: list[Score] = field(default_factory=list)

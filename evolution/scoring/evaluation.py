@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.stats import score_summary
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing
@@ -148,4 +149,4 @@ class Evaluator:
                 pooled = pooled.merge(p)
             set_score(ind, pooled.score, pooled.ci95, pooled.record)
             ind.stats.past = (past + [fresh])[-keep:] if keep else []
-            ind.stats.by_opponents = {k: ks.summary() for k, ks in kinds.items()}
+            ind.stats.by_opponents = {k: score_summary(ks.as_dict()) for k, ks in kinds.items()}

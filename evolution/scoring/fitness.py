@@ -235,12 +235,6 @@ class Score:
         """The record's one JSON form (`Record.to_dict`) with this score's interval over deals."""
         return self.record.to_dict(score=self.score, ci95=self.ci95)
 
-    def summary(self) -> dict:
-        """Score, interval and games alone: a deck's share of games against one kind of opponent
-        (`DeckStats.by_opponents`)."""
-        d = self.as_dict()
-        return {k: d[k] for k in ("score", "ci95", "games")}
-
 
 def score_interval(deal_scores: np.ndarray) -> tuple[float, float]:
     """95 % interval of the mean deal score. The deals are independent (the two games of a deal

@@ -45,7 +45,7 @@ from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
 from evolution.spaces.kittens import KittensBounds
 from evolution.spaces.registry import SPACES
 from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
-from games.decks import DeckConstraints, DeckRules
+from games.decks import DeckConstraints, DeckRules, shape_name
 from games.errors import UserError
 
 OPPONENT_KINDS = ("population", "panel", "hall-of-fame", "random")
@@ -57,7 +57,7 @@ BACKENDS = ("loky", "dask")
 #: a Dask scheduler's address: [PROTOCOL://]HOST:PORT (an IPv6 host in brackets)
 SCHEDULER_ADDRESS = r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})"
 #: the random-deck shapes of evolution.spaces.genome.SHAPES (listed here so reading a config needs no numpy code)
-INIT_SHAPES = ("uniform", "ancestor", "flat", "spiky", "more_cards")
+INIT_SHAPES = ("uniform", "normal", "flat", "spiky", "more_cards")
 
 
 #: the tables of a settings file and of config.json: table -> {name in the table: EvolveConfig field}
@@ -357,6 +357,8 @@ class EvolveConfig:
         self._check_numbers()
         self._check_opponents()
         self._check_selection()
+        if isinstance(self.init_shapes, list):
+            self.init_shapes = [shape_name(s) for s in self.init_shapes]  # an earlier shape name is today's
         need(
             isinstance(self.init_shapes, list) and self.init_shapes and all(s in INIT_SHAPES for s in self.init_shapes),
             f"init_shapes must be a non-empty list of {', '.join(INIT_SHAPES)}, got {self.init_shapes!r}",

@@ -143,7 +143,7 @@ def prepare_run(
 
 
 class Clock:
-    """Generation times of this session, for the run's time left shown with the progress."""
+    """Generation times of this call of `evolve`, for the run's time left shown with the progress."""
 
     def __init__(self, generations: int):
         self.generations = generations
@@ -240,7 +240,7 @@ def finish_run_once(
     folder: RunFolder, config: EvolveConfig, space, state: EvolutionState, agent, pmap, evolved: bool, progress, log
 ) -> dict:
     """The summary with the champion and its validation: computed after generations were run in
-    this session (`evolved`) or when missing, else read back (a finished run resumed)."""
+    this call (`evolved`) or when missing, else read back (a finished run resumed)."""
     summary = summary_of(folder, state)
     if state.pool is None:
         return summary

@@ -125,8 +125,8 @@ def deck_uniform(rules: DeckRules, rng: np.random.Generator) -> list[int]:
     return rules.random_deck(rng)
 
 
-def deck_ancestor(rules: DeckRules, rng: np.random.Generator) -> list[int]:
-    """The ancestor's sampler: cards drawn one by one from a normal around the mean card power
+def deck_normal(rules: DeckRules, rng: np.random.Generator) -> list[int]:
+    """The predecessor project's sampler: cards drawn one by one from a normal around the mean card power
     (budget / min_cards, 4 by default) with a standard deviation drawn from 0..~mean*16/9 (0..7 by
     default), each capped so the rest can still be filled, the leftover budget added to the last
     card. Always exactly `min_cards` cards and exactly the budget."""
@@ -196,12 +196,21 @@ def deck_dirichlet(rules: DeckRules, rng: np.random.Generator) -> list[int]:
 
 DECK_SHAPES: dict[str, Callable[[DeckRules, np.random.Generator], list[int]]] = {
     "uniform": deck_uniform,
-    "ancestor": deck_ancestor,
+    "normal": deck_normal,
     "flat": deck_flat,
     "spiky": deck_spiky,
     "more_cards": deck_more_cards,
     "dirichlet": deck_dirichlet,
 }
+
+#: earlier names of deck shapes, accepted wherever a shape is named (settings, old run folders, models)
+SHAPE_ALIASES = {"ancestor": "normal"}
+
+
+def shape_name(name):
+    """The current name of the deck shape `name` (an earlier name becomes today's; anything else is
+    returned as it is, for the caller's check)."""
+    return SHAPE_ALIASES.get(name, name) if isinstance(name, str) else name
 
 
 @dataclass(frozen=True)

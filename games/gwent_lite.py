@@ -45,7 +45,7 @@ import numpy as np
 
 from games.base import TERMINAL, Game, State, as_generator, is_whole
 from games.config import need, setting
-from games.decks import DECK_SHAPES, DeckRules
+from games.decks import DECK_SHAPES, DeckRules, shape_name
 from games.registry import text_module
 from games.rounds import RoundFacts, deal
 
@@ -100,6 +100,8 @@ class GwentLiteConfig:
             f"gwent_lite: pool_share must be in [0, 1], got {self.pool_share!r}",
         )
         shapes = self.random_deck_shapes
+        if isinstance(shapes, (list, tuple)):
+            shapes = [shape_name(x) for x in shapes]
         need(
             isinstance(shapes, (list, tuple)) and len(shapes) >= 1 and all(x in DECK_SHAPES for x in shapes),
             f"gwent_lite: random_deck_shapes must be a non-empty list of {', '.join(DECK_SHAPES)}, got {shapes!r}",

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import games
 from agents.parallel import Mapper
 from evolution.config import EXECUTION_FIELDS, EvolveConfig, flat_settings, load_config
 from evolution.loop import evolve
@@ -56,7 +57,7 @@ def test_every_shape_gives_legal_decks_under_many_rules():
                 assert d == sorted(d)
     # the ancestor sampler always spends exactly the budget on exactly min_cards cards
     for _ in range(100):
-        d = DECK_SHAPES["ancestor"](DeckRules(), rng)
+        d = DECK_SHAPES["normal"](DeckRules(), rng)
         assert len(d) == 25 and sum(d) == 100
 
 
@@ -151,7 +152,7 @@ def heuristic():
 
 def test_deck_against_itself_scores_half(heuristic):
     rules = DeckRules()
-    deck = tuple(DECK_SHAPES["ancestor"](rules, np.random.default_rng(4)))
+    deck = tuple(DECK_SHAPES["normal"](rules, np.random.default_rng(4)))
     pairings = [fit.Pairing(deck, deck, (7, 0, 0, 0), 100)]
     with Mapper(1) as pmap:
         out = fit.play_pairings(pairings, heuristic, rules, pmap, 300, (7, 0, 0))
@@ -545,3 +546,12 @@ def test_settings_files_hold_tables_and_flat_files_still_load(tmp_path):
         config_from_settings({"racing": {"roundz": 2}})
     with pytest.raises(UserError, match="given twice"):
         config_from_settings({"racing_rounds": 2, "racing": {"rounds": 2}})
+
+
+def test_the_normal_shape_answers_to_its_earlier_name():
+    """`ancestor` names the `normal` deck shape in old settings, run folders and model metadata."""
+    assert EvolveConfig(init_shapes=["ancestor", "flat"]).init_shapes == ["normal", "flat"]
+    game_config = games.make("gwent_lite", random_deck_shapes=["ancestor"]).config
+    assert game_config.random_deck_shapes == ["normal"]
+    with pytest.raises(UserError, match="init_shapes"):
+        EvolveConfig(init_shapes=["ancestral"])

@@ -296,7 +296,7 @@ def _agents(args, out: Path) -> dict:
     if len(set(specs)) < 2:
         raise UserError("study agents compares agents: give --agent at least twice, with different agents")
     rng = np.random.default_rng([args.seed, 88])
-    full_budget = ("ancestor", "flat", "spiky", "more_cards")
+    full_budget = ("normal", "flat", "spiky", "more_cards")
     spread = [(f"random_{i + 1:02d}", tuple(genome.random_deck(rules, rng, full_budget))) for i in range(args.spread)]
     spread += [(r.name, r.cards) for r in load_panel(["decks"], rules)]
     strong = [(r.name, r.cards) for r in load_panel(args.decks or ["decks/ancestor"], rules)]

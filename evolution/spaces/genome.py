@@ -23,7 +23,7 @@ from games.decks import DECK_SHAPES, DeckRules
 
 SHAPES = DECK_SHAPES
 #: the shapes of a random deck unless a caller names others (`dirichlet` is for evaluator training)
-DEFAULT_SHAPES = ("uniform", "ancestor", "flat", "spiky", "more_cards")
+DEFAULT_SHAPES = ("uniform", "normal", "flat", "spiky", "more_cards")
 
 
 def random_deck(rules: DeckRules, rng: np.random.Generator, shapes=DEFAULT_SHAPES) -> list[int]:

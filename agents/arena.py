@@ -130,13 +130,13 @@ class AgentResult:
 
 
 def record_dict(r: Record, per_seat: bool = False) -> dict:
-    """The JSON shape of a record in match and eval reports (DESIGN: wins, draws, losses, win_rate, ci95)."""
-    out = {"wins": r.wins, "draws": r.draws, "losses": r.losses, "win_rate": r.win_rate, "ci95": list(r.ci95)}
+    """A record in match and eval reports: its one JSON form (`Record.to_dict`: score, ci95,
+    games, wins, draws, losses) with the win rate and its interval (win_rate, win_rate_ci95), and
+    `per_seat` the draw and loss rates too."""
+    out = {**r.to_dict(), "win_rate": r.win_rate, "win_rate_ci95": list(r.ci95)}
     if per_seat:
         n = max(1, r.games)
         out.update(draw_rate=r.draws / n, loss_rate=r.losses / n)
-    else:
-        out.update(score=r.score, score_ci95=list(r.score_ci95))
     return out
 
 

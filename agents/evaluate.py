@@ -183,7 +183,7 @@ def format_report(report: dict, seconds: float | None = None) -> str:
 
     def row(label: str, seat: str, r: dict) -> str:
         n = r["wins"] + r["draws"] + r["losses"]
-        lo, hi = r["ci95"]
+        lo, hi = r["win_rate_ci95"]
         counts = f"{n:>7}{r['wins']:>7}{r['draws']:>7}{r['losses']:>8}"
         return f"{label:<{width}}{seat:>5}{counts}{r['wins'] / max(n, 1):>10.3f}  [{lo:.3f}, {hi:.3f}]"
 

@@ -87,16 +87,32 @@ class Record:
         """The same games from the other side."""
         return Record(self.losses, self.draws, self.wins)
 
-    def as_dict(self) -> dict:
+    def to_dict(self, score: float | None = None, ci95=None) -> dict:
+        """The one JSON form of a record: {"score", "ci95", "games", "wins", "draws", "losses"},
+        `ci95` being the interval of `score`. They default to the record's own score and its
+        Wilson interval; a caller that measures the score another way (a deck's fitness, an
+        interval over deals) passes its own. Reports add their own keys beside these."""
+        lo, hi = self.score_ci95 if ci95 is None else ci95
         return {
+            "score": float(self.score if score is None else score),
+            "ci95": [float(lo), float(hi)],
+            "games": self.games,
             "wins": self.wins,
             "draws": self.draws,
             "losses": self.losses,
-            "win_rate": self.win_rate,
-            "ci95": list(self.ci95),
-            "score": self.score,
-            "score_ci95": list(self.score_ci95),
         }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Record:
+        """The record of any dict holding "wins", "draws" and "losses" (`to_dict`'s or one with
+        more keys); KeyError / TypeError / ValueError if they are missing or not counts."""
+        return cls(int(d["wins"]), int(d["draws"]), int(d["losses"]))
+
+
+def score_summary(d: dict) -> dict:
+    """The score, its interval and the games of a record's JSON form (`Record.to_dict`), without
+    the counts: what a deck entry keeps of a measurement shown beside its own record."""
+    return {k: d[k] for k in ("score", "ci95", "games")}
 
 
 def ranks(x) -> np.ndarray:

@@ -166,7 +166,8 @@ class TournamentResult:
         return m
 
     def agent_rows(self) -> list[dict]:
-        """One dict per agent, in the order given."""
+        """One dict per agent, in the order given: its Elo with that rating's interval (elo_ci95)
+        beside its record's one JSON form (`Record.to_dict`) and win rate."""
         rows = []
         for i, spec in enumerate(self.specs):
             rec = Record(int(self.wins[i].sum()), int(self.draws[i].sum()), int(self.wins[:, i].sum()))
@@ -175,13 +176,9 @@ class TournamentResult:
                     "spec": spec,
                     "label": self.labels[i],
                     "elo": float(self.ratings.elo[i]),
-                    "ci95": [float(self.ratings.ci95[i, 0]), float(self.ratings.ci95[i, 1])],
-                    "games": rec.games,
-                    "wins": rec.wins,
-                    "draws": rec.draws,
-                    "losses": rec.losses,
+                    "elo_ci95": [float(self.ratings.ci95[i, 0]), float(self.ratings.ci95[i, 1])],
+                    **rec.to_dict(),
                     "win_rate": rec.win_rate,
-                    "score": rec.score,
                 }
             )
         return rows
@@ -236,9 +233,10 @@ class TournamentResult:
     def _ratings_csv(self) -> str:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["rank", "spec", "elo", "ci95_low", "ci95_high", "games", "wins", "draws", "losses", "score"])
+        head = ["rank", "spec", "elo", "elo_ci95_low", "elo_ci95_high", "games", "wins", "draws", "losses", "score"]
+        w.writerow(head)
         for rank, row in enumerate(self.ranked_rows(), 1):
-            lo, hi = row["ci95"]
+            lo, hi = row["elo_ci95"]
             w.writerow(
                 [
                     rank,
@@ -271,7 +269,7 @@ class TournamentResult:
             f"{'losses':>7}{'score':>7}",
         ]
         for rank, r in enumerate(rows, 1):
-            lo, hi = r["ci95"]
+            lo, hi = r["elo_ci95"]
             lines.append(
                 f"{rank:>4}  {r['spec']:<{width}}{r['elo']:>7.0f}  [{lo:>6.0f}, {hi:>6.0f}] {r['games']:>6}"
                 f"{r['wins']:>6}{r['draws']:>6}{r['losses']:>7}{r['score']:>7.3f}"

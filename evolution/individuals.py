@@ -24,7 +24,7 @@ class DeckStats:
     origin: str = "random"  # random, survivor, mutant, crossover, parent
     ci95: tuple[float, float] = (0.0, 1.0)
     record: Record = field(default_factory=Record)  # the games its fitness counts (pooled over score_memory)
-    #: this generation's games split by opponent kind: {kind: {"score", "ci95", "games"}}
+    #: this generation's games split by opponent kind: {kind: score_summary(Score.as_dict())}
     by_opponents: dict[str, dict] = field(default_factory=dict)
     #: its fresh games of the generations that count next time (score_memory - 1 of them)
     past: list[Score] = field(default_factory=list)
@@ -71,14 +71,11 @@ def deck_entry(ind, with_past: bool = False, with_generation: bool = False, **ex
         "cards": list(ind),
         "total": sum(ind),
         "n_cards": len(ind),
-        "score": ind.fitness.values[0] if ind.fitness.valid else None,
-        "ci95": list(s.ci95),
-        "games": s.record.games,
-        "wins": s.record.wins,
-        "draws": s.record.draws,
-        "losses": s.record.losses,
+        **s.record.to_dict(score=score_of(ind) if ind.fitness.valid else None, ci95=s.ci95),
         "origin": s.origin,
     }
+    if not ind.fitness.valid:
+        out["score"] = None  # not evaluated yet
     if s.by_opponents:
         out["by_opponents"] = s.by_opponents
     if s.yardstick:
@@ -97,7 +94,7 @@ def individual_from_entry(d: dict) -> creator.DeckIndividual:
     """The inverse of `deck_entry` (KeyError / TypeError / ValueError on a damaged entry)."""
     ind = make_individual(d["cards"], d.get("origin", ""))
     if d.get("score") is not None:
-        set_score(ind, d["score"], d["ci95"], Record(int(d["wins"]), int(d["draws"]), int(d["losses"])))
+        set_score(ind, d["score"], d["ci95"], Record.from_dict(d))
     if d.get("by_opponents"):
         ind.stats.by_opponents = d["by_opponents"]
     if d.get("yardstick"):

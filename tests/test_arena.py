@@ -68,7 +68,8 @@ def test_match_counts_and_is_reproducible():
     assert r1 == r2
     for a in r1["agents"]:
         assert a["wins"] + a["draws"] + a["losses"] == 200
-        assert a["ci95"][0] <= a["win_rate"] <= a["ci95"][1]
+        assert a["win_rate_ci95"][0] <= a["win_rate"] <= a["win_rate_ci95"][1]
+        assert a["ci95"][0] <= a["score"] <= a["ci95"][1] and a["games"] == 200
         assert set(a["by_seat"]) == {"0", "1"}
     # zero-sum: one's wins are the other's losses
     assert r1["agents"][0]["wins"] == r1["agents"][1]["losses"]

@@ -142,7 +142,8 @@ def test_cli_tournament_writes_files_and_one_json_object(tmp_path, capsys):
     assert d["game"] == "tic_tac_toe" and d["games"] == 4 and d["seed"] == 3
     assert [a["spec"] for a in d["agents"]] == ["random", "minimax", "mcts:50"]
     for a in d["agents"]:
-        assert a["ci95"][0] <= a["elo"] <= a["ci95"][1]
+        assert a["elo_ci95"][0] <= a["elo"] <= a["elo_ci95"][1]
+        assert a["ci95"][0] <= a["score"] <= a["ci95"][1]
         assert a["games"] == 8
     for name in ("win_matrix.csv", "win_matrix.json", "ratings.csv", "tournament.json", "heatmap.png"):
         assert (out / name).is_file()

@@ -57,7 +57,7 @@ def print_table(result, num_players: int, out=sys.stdout) -> None:
         f"{'agent':<{width}}{'wins':>6}{'draws':>7}{'losses':>8}{'win rate':>10}  {'95% CI':<15}{seat_cols}", file=out
     )
     for a in d["agents"]:
-        lo, hi = a["ci95"]
+        lo, hi = a["win_rate_ci95"]
         seats = "".join(
             f"{a['by_seat'][str(p)]['win_rate']:>12.3f}" if str(p) in a["by_seat"] else f"{'-':>12}"
             for p in range(num_players)

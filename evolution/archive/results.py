@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.stats import score_summary
 from evolution.archive.grid import STAGE_ELITE_FINAL, DeckArchive
 from evolution.designer.plots import png_bytes
 from evolution.scoring.yardstick import pooled_records
@@ -46,7 +47,7 @@ def choose_best_elite(
         record = (on_yardstick or {}).get(tuple(e["cards"]))
         if record is not None:
             c.update(pooled_yardstick=record.score, pooled_yardstick_games=record.games)
-        candidates.append({**c, **{k: a[k] for k in ("score", "ci95", "games")}})
+        candidates.append({**c, **score_summary(a)})
     candidates.sort(key=lambda c: -c["score"])  # stable: pooled-fitness order on ties
     return {
         "generation": generation,

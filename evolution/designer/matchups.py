@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.stats import Record
 from evolution.designer.plots import png_bytes
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
@@ -238,9 +239,7 @@ def read_matchups_csv(path) -> list[dict]:
             {
                 "deck": r["deck"],
                 "opponent": r["opponent"],
-                "score": float(r["score"]),
-                "ci95": [float(r["ci95_lo"]), float(r["ci95_hi"])],
-                **{k: int(r[k]) for k in ("games", "wins", "draws", "losses")},
+                **Record.from_dict(r).to_dict(score=float(r["score"]), ci95=(r["ci95_lo"], r["ci95_hi"])),
             }
         )
     return out

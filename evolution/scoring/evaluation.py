@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.stats import score_summary
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing
@@ -142,7 +143,4 @@ class Evaluator:
                 pooled = pooled.merge(p)
             set_score(ind, pooled.score, pooled.ci95, pooled.record)
             ind.stats.past = (past + [fresh])[-keep:] if keep else []
-            ind.stats.by_opponents = {
-                k: {key: v for key, v in ks.as_dict().items() if key in ("score", "ci95", "games")}
-                for k, ks in kinds.items()
-            }
+            ind.stats.by_opponents = {k: score_summary(ks.as_dict()) for k, ks in kinds.items()}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import pickle
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -229,33 +229,17 @@ class Score:
         return score_interval(np.concatenate(self.deal_scores) if self.deal_scores else np.empty(0))
 
     def to_json(self) -> dict:
-        """Everything, exactly (a checkpoint of a deck's past games)."""
-        r = self.record
-        return {
-            "deal_scores": [d.tolist() for d in self.deal_scores],
-            "wins": r.wins,
-            "draws": r.draws,
-            "losses": r.losses,
-        }
+        """Everything, exactly (a checkpoint of a deck's past games): the deal scores and the
+        record's counts, from which its score, interval and games follow."""
+        return {"deal_scores": [d.tolist() for d in self.deal_scores], **asdict(self.record)}
 
     @classmethod
     def from_json(cls, d: dict) -> Score:
-        return cls(
-            [np.array(x, dtype=np.float64) for x in d["deal_scores"]],
-            Record(int(d["wins"]), int(d["draws"]), int(d["losses"])),
-        )
+        return cls([np.array(x, dtype=np.float64) for x in d["deal_scores"]], Record.from_dict(d))
 
     def as_dict(self) -> dict:
-        lo, hi = self.ci95
-        r = self.record
-        return {
-            "score": float(self.score),
-            "ci95": [float(lo), float(hi)],
-            "games": r.games,
-            "wins": r.wins,
-            "draws": r.draws,
-            "losses": r.losses,
-        }
+        """The record's one JSON form (`Record.to_dict`) with this score's interval over deals."""
+        return self.record.to_dict(score=self.score, ci95=self.ci95)
 
 
 def score_interval(deal_scores: np.ndarray) -> tuple[float, float]:

@@ -31,6 +31,7 @@ from agents import split_agent_specs
 from agents.arena import play_states
 from agents.base import RandomAgent
 from agents.parallel import group_by_games, map_tasks
+from agents.stats import score_summary
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing
@@ -225,8 +226,7 @@ class ObjectiveEvaluator:
             set_score(ind, value, ci, pooled.record)
             past = ind.stats.past[-keep:] if keep else []
             ind.stats.past = (past + [s])[-keep:] if keep else []
-            d = pooled.as_dict()
-            ind.stats.by_opponents = {RATE_NAME[c.objective]: {k: d[k] for k in ("score", "ci95", "games")}}
+            ind.stats.by_opponents = {RATE_NAME[c.objective]: score_summary(pooled.as_dict())}
 
 
 # ------------------------------------------------------------------------------------------------

@@ -96,7 +96,7 @@ def pooled_records(generations: list[dict]) -> dict[tuple[int, ...], Record]:
             y = d.get("yardstick")
             if y:
                 key = tuple(d["cards"])
-                out[key] = out.get(key, Record()) + Record(int(y["wins"]), int(y["draws"]), int(y["losses"]))
+                out[key] = out.get(key, Record()) + Record.from_dict(y)
     return out
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.stats import Z95
+from agents.stats import Z95, score_summary
 from evolution.scoring import fitness as fit
 from evolution.scoring.panel import ReferenceDeck, load_panel
 from evolution.scoring.yardstick import choose_on_yardstick
@@ -231,7 +231,7 @@ def choose_champion(folder, config, agent, pmap, progress: Callable | None = Non
             f"{len(candidates) - len(from_hall)} and {len(from_hall)} more hall-of-fame decks"
         )
     else:
-        ranked = [{"cards": list(candidates[0]), **{k: last["decks"][0][k] for k in ("score", "ci95", "games")}}]
+        ranked = [{"cards": list(candidates[0]), **score_summary(last["decks"][0])}]
         how = f"best of generation {gen}"
     return {
         "cards": ranked[0]["cards"],

@@ -77,7 +77,7 @@ def evolve(
                 f"evolving {config.generations - state.next_generation} generation(s) of {config.pool} decks with "
                 f"agent {config.agent!r} on {where} -> {folder.path}"
             )
-        clock, start = Clock(config.generations), state.next_generation
+        clock, start = GenerationClock(config.generations), state.next_generation
         for gen in range(start, config.generations):
             if archive is not None:  # MAP-Elites: children of the archive's elites (random decks at first)
                 pool = archive.ask(config.pool, state.rng)
@@ -142,7 +142,7 @@ def prepare_run(
     return saved.replace(**{k: v for k, v in changes.items() if k in EXECUTION_FIELDS}), folder
 
 
-class Clock:
+class GenerationClock:
     """Generation times of this call of `evolve`, for the run's time left shown with the progress."""
 
     def __init__(self, generations: int):

@@ -144,7 +144,7 @@ def evaluate_agent(learner: Learner) -> dict:
 
 
 # --- one call of train_learner: its clock and why it stops -----------------------------------
-class Clock:
+class TrainingClock:
     """Seconds of this call of `train_learner`, and of the run in all (earlier calls' included: a
     resumed run goes on counting)."""
 
@@ -248,11 +248,11 @@ def _evaluate_into(row: dict, learner: Learner, log) -> dict:
     return last_eval
 
 
-def _save_checkpoint(run: RunLog, learner: Learner, last_eval: dict, clock: Clock) -> None:
+def _save_checkpoint(run: RunLog, learner: Learner, last_eval: dict, clock: TrainingClock) -> None:
     run.save_checkpoint(checkpoint_bytes(learner, {"rows": run.rows, "last_eval": last_eval, "seconds": clock.total()}))
 
 
-def _finish(run: RunLog, learner: Learner, last_eval: dict, clock: Clock, stopped_by: str, log) -> dict:
+def _finish(run: RunLog, learner: Learner, last_eval: dict, clock: TrainingClock, stopped_by: str, log) -> dict:
     """Evaluate the final weights (unless just done or interrupted), save checkpoint, models, plot."""
     if run.rows and last_eval.get("episodes") != learner.episodes and stopped_by != "interrupt":
         last_eval = _evaluate_into(run.rows[-1], learner, log)
@@ -282,7 +282,7 @@ def train_learner(
     out = Path(out)
     learner, run, state = _open_run(learner_cls, out, game_name, config, resume, mapper)
     target = episodes if episodes is not None else (None if minutes is not None else config.episodes)
-    last_eval, clock = state["last_eval"], Clock(state["seconds"])
+    last_eval, clock = state["last_eval"], TrainingClock(state["seconds"])
     every = config.eval_every
     next_eval = (learner.episodes // every + 1) * every if every else None
     try:

@@ -102,6 +102,16 @@ def gwent_state(game, orders, leader: int):
     return GwentLiteState(game, [[int(c) for c in o] for o in orders], leader)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _ctrl_c_as_in_a_terminal():
+    """SIGINT raises KeyboardInterrupt during the suite, as in a program started from a terminal, even
+    when the suite itself was started in the background (a shell starts background jobs with SIGINT
+    ignored): the Ctrl-C tests exercise the handling a user gets."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.fixture(autouse=True)
 def _signal_dispositions_are_given_back():
     """A test leaves the process's SIGINT and SIGTERM handlers as it found them: a handler left behind

@@ -39,6 +39,9 @@ then, from B = 36 * (6 + n):
     B + 11     bout number / max_bouts
     then for each other player (same order), 4 features: hand size / 36, still in the game (0/1),
     is the attacker, is the defender.
+
+One module: the rules of one game, read as a whole beside games/RULES.md §6 (attack, defence and
+throw-ins share the same few fields).
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable
@@ -44,8 +43,8 @@ def in_worker(parent_pid: int) -> bool:
     """Whether this is a worker process rather than the training's own (`parent_pid`); a worker
     leaves the first Ctrl-C to the training, which stops after the batch: it must not kill the
     batch."""
-    if not parent_pid or os.getpid() == parent_pid or multiprocessing.current_process().name == "MainProcess":
-        return False  # the training's own process, or one that no pool started: its handlers stay
+    if not parent_pid or os.getpid() == parent_pid:
+        return False
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     return True
 

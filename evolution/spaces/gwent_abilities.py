@@ -7,6 +7,9 @@ A deck is the sorted list of its cards' indices into CARDS (a copy per entry). T
 seat; no trained network exists for the game, so a run's default agent is the rule bot `heuristic`.
 The opponents are the population, the hall of fame and fresh random legal decks; there is no
 yardstick, and the champion is the best deck of the last generation.
+
+One module: a deck game's whole behaviour in evolution (operators, repair, scoring, validation,
+descriptors, report rows) is one deck space, so that a reader finds all of it on one page.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from agents import split_agent_specs
 from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
 from evolution.spaces.kittens import KittensBounds
-from evolution.spaces.registry import SPACES
+from evolution.spaces.registry import SPACES, space_class, space_names
 from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckConstraints, DeckRules, shape_name
 from games.errors import UserError
@@ -133,9 +133,9 @@ class EvolveConfig:
     seed: int = setting(0, "root seed (0 .. 2**32-1)", metavar="S")
     game: str = setting(
         "gwent_lite",
-        "the game whose decks evolve: gwent_lite (power multisets), exploding_kittens (card counts) or "
-        "gwent_abilities (decks of its card pool)",
-        choices=tuple(SPACES),
+        "the game whose decks evolve: gwent_lite (power multisets), exploding_kittens (card counts), "
+        "gwent_abilities (decks of its card pool) or an installed plug-in's (entry point group deckopt.spaces)",
+        choices=space_names(),
     )
     objective: str | None = setting(
         None,
@@ -393,8 +393,8 @@ class EvolveConfig:
     def _resolve_game(self) -> None:
         """The objective and settings of the chosen game, checked by its deck space (which refuses
         the settings of other games)."""
-        need(self.game in SPACES, f"game must be one of {', '.join(SPACES)}, got {self.game!r}")
-        space = SPACES[self.game]
+        need(isinstance(self.game, str), f"game must be a game's name, got {self.game!r}")
+        space = space_class(self.game)
         if self.objective is None:
             self.objective = space.objectives[0]
         need(
@@ -464,7 +464,7 @@ class EvolveConfig:
         need(isinstance(self.racing_z, (int, float)) and self.racing_z > 0, "racing_z must be > 0")
         need(self.fitness in FITNESS_MODES, f"fitness must be one of {', '.join(FITNESS_MODES)}, got {self.fitness!r}")
         if self.fitness == "racing":
-            SPACES[self.game].check_racing(self)
+            space_class(self.game).check_racing(self)
         check_jobs(self.jobs)
         check_maximums(self)
         need(

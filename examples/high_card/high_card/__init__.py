@@ -1,6 +1,8 @@
 """High Card: a small two-player card game written against deckopt's public game interface, and its
-deck space. The worked example of docs/plugins.md; `pip install -e examples/high_card` registers it
-(pyproject.toml, entry point group `deckopt.games`) and `deckopt check high_card` tests it.
+deck operators (its deck space, in high_card.space). The worked example of docs/plugins.md;
+`pip install -e examples/high_card` registers both (pyproject.toml, entry point groups `deckopt.games`
+and `deckopt.spaces`), `deckopt check high_card` tests them and `deckopt evolve --game high_card`
+evolves its decks.
 
 Rules. Each player owns a deck of 8 cards, values 1..9, worth at most 40 in total (default: 1..8
 for both). Each deck is shuffled and each player draws `hand_size` cards (5); the rest of the deck
@@ -90,10 +92,6 @@ class HighCard(Game):
     def heuristic_agent(self, rng: np.random.Generator) -> HighestCard:
         """The agent `heuristic` names for this game (`deckopt play high_card`'s default opponent)."""
         return HighestCard(self, rng)
-
-    def deck_space(self) -> HighCardDecks:
-        """The decks `deckopt check` tests the operators of (random decks, mutation, crossover)."""
-        return HighCardDecks()
 
 
 class HighCardState(State):
@@ -266,8 +264,9 @@ class HighestCard(RuleAgent):
 
 
 class HighCardDecks:
-    """The deck space: sorted lists of 8 values 1..9 worth at most 40. Every operator ends with the
-    repair, so it always returns a legal deck."""
+    """The decks and their operators: sorted lists of 8 values 1..9 worth at most 40. Every operator
+    ends with the repair, so it always returns a legal deck. The deck space of the evolution
+    (high_card.space.HighCardSpace) builds on it."""
 
     name = "high_card"
 

@@ -1,0 +1,172 @@
+"""High Card's deck space: what makes its decks evolve with `deckopt evolve --game high_card`.
+
+Registered by this package's pyproject.toml in the entry point group `deckopt.spaces`
+(`high_card = "high_card.space:HighCardSpace"`), next to the game in `deckopt.games`. Written
+against deckopt's public modules only; the protocol it follows is `evolution.spaces.base.DeckSpace`.
+
+A deck is a sorted list of 8 values 1..9 worth at most 40 (the operators are `HighCardDecks`'s, in
+the game's module). A deck's fitness is its score against High Card's default deck (1..8):
+`games_per_pair` games of the run's agent playing both seats. The space has no settings of its own,
+no reference decks (no validation panel, no `deckopt matchups`) and no yardstick; its champion is
+the best deck of the last generation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import agents
+import games as games_module
+from agents.arena import play_states
+from agents.stats import Record, wilson_ci
+from evolution.designer import plots
+from evolution.individuals import set_score
+from evolution.spaces.base import RunInputs
+from games.errors import UserError
+from games.fileio import atomic_write_text
+from high_card import DECK_SIZE, DEFAULT_DECK, HighCardDecks
+
+
+class HighCardSpace(HighCardDecks):
+    """High Card's decks and how a run scores, saves and reports them."""
+
+    #: the one objective: the score (wins + draws / 2 per game) against the default deck
+    objectives = ("win",)
+    #: no settings of its own: a run uses the settings every game shares (games_per_pair, agent, ...)
+    settings = frozenset()
+    #: no reference decks: no validation panel, and `deckopt matchups` / `advise` refuse the run
+    reference_decks = False
+
+    # --- settings -------------------------------------------------------------------------------
+    @classmethod
+    def check_config(cls, config) -> None:
+        """Nothing to check: the shared settings are checked by the config itself."""
+
+    @classmethod
+    def check_racing(cls, config) -> None:
+        """Nothing to split: racing is not used by this space's evaluator."""
+
+    @classmethod
+    def from_config(cls, config) -> HighCardSpace:
+        return cls()
+
+    @classmethod
+    def default(cls) -> HighCardSpace:
+        return cls()
+
+    # --- decks ----------------------------------------------------------------------------------
+    def entry_extra(self, cards) -> dict:
+        """Nothing beyond the cards in a generation file's deck entry."""
+        return {}
+
+    def save(self, cards, path, name: str, comment: str) -> None:
+        """A deck file (TOML): the comment, then the game, the deck's name and its cards."""
+        cards = ", ".join(str(int(c)) for c in cards)
+        atomic_write_text(path, f'# {comment}\ngame = "{self.name}"\nname = "{name}"\ndeck = [{cards}]\n')
+
+    # --- a run ----------------------------------------------------------------------------------
+    def inputs(self, config) -> RunInputs:
+        """The run's agent (made for High Card); no panel, no yardstick."""
+        return RunInputs(agents.make(config.agent, games_module.make(self.name), seed=config.seed))
+
+    def evaluator(self, config, inputs: RunInputs, pmap) -> DefaultDeckEvaluator:
+        return DefaultDeckEvaluator(config, inputs.agent, self)
+
+    def measure_yardstick(self, pool, inputs, config, pmap, gen, progress=None) -> int:
+        """No yardstick: no games."""
+        return 0
+
+    def generation_header(self, config) -> dict:
+        return {"games_per_pair": config.games_per_pair, "opponent": "the default deck"}
+
+    def fitness_plot(self, rows, name, config) -> bytes:
+        return plots.plot_fitness(rows, f"{name}: score against the default deck")
+
+    def best_plot(self, best, name) -> bytes:
+        return plots.plot_best_heatmap(best, f"{name}: the best deck per generation")
+
+    def finish_run(self, folder, config, agent, pmap, log=None, progress=None) -> dict:
+        """The champion: the best deck of the last generation (no validation)."""
+        last = folder.read_last_generation()
+        champion = {"cards": last["decks"][0]["cards"], "generation": last["generation"], "how": "best of the last"}
+        folder.write_champion(champion, self, champion["how"])
+        return {"champion": champion}
+
+    def validation_table(self, report: dict) -> str:
+        return ""
+
+    # --- MAP-Elites -----------------------------------------------------------------------------
+    def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]:
+        """The count of 1s and the count of 9s (a 1 beats a 9), each 0..8."""
+        return ("ones", "nines"), [(-0.5, DECK_SIZE + 0.5), (-0.5, DECK_SIZE + 0.5)]
+
+    def descriptors(self, cards) -> tuple[float, float]:
+        cards = list(cards)
+        return float(cards.count(1)), float(cards.count(9))
+
+    @property
+    def max_cards(self) -> int:
+        return DECK_SIZE
+
+    def remeasure_elites(self, decks, config, inputs, pmap, generation, stage, progress=None):
+        """The best elites measured again: `playoff_games_per_deck` fresh games each."""
+        games = config.playoff_games_per_deck
+        records = records_against_default(decks, inputs.agent, games, (config.seed, stage, generation))
+        again = [{"score": r.score, "ci95": list(interval(r)), "games": r.games} for r in records]
+        how = f"best of the archive's {len(decks)} best elites, each measured again with {games} fresh games"
+        return again, games * len(decks), how
+
+    # --- reports ----------------------------------------------------------------------------------
+    def deck_json(self, entry: dict) -> dict:
+        return {k: entry[k] for k in ("cards", "score", "ci95", "games")}
+
+    def report_header(self, config) -> dict:
+        return {"game": self.name, "opponent": "the default deck"}
+
+    def decks_table(self, report: dict) -> str:
+        return "\n".join(f"{g['generation']}: {self.text(g['best']['cards'])}" for g in report["generations"])
+
+    def best_rows(self, best):
+        return ["gen", "deck"], [[b["generation"], self.short_text(b["best"]["cards"])] for b in best]
+
+    def verdict_html(self, champion, validation) -> str:
+        return "<p>The champion is the best deck of the last generation (not validated).</p>"
+
+    # --- the decks command ----------------------------------------------------------------------
+    def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:
+        """`deckopt decks --validate` refuses: there are no reference decks to validate against."""
+        raise UserError(f"{self.name} decks are not validated: its deck space has no reference decks")
+
+
+def records_against_default(decks, agent, games: int, seed: tuple) -> list[Record]:
+    """Each deck's record against the default deck in `games` games of `agent` playing both seats
+    (the deals of deck i from the seeds `(*seed, i, game)`)."""
+    states = []
+    for i, deck in enumerate(decks):
+        game = games_module.make("high_card", decks=[list(deck), DEFAULT_DECK])
+        states += [game.new_initial_state(np.random.default_rng([*seed, i, d])) for d in range(games)]
+    play_states(states, [(0, 0)] * len(states), [agent])
+    records = []
+    for i in range(len(decks)):
+        r = np.array([s.returns()[0] for s in states[i * games : (i + 1) * games]])
+        records.append(Record(int((r > 0).sum()), int((r == 0).sum()), int((r < 0).sum())))
+    return records
+
+
+def interval(record: Record) -> tuple[float, float]:
+    """The 95% interval of a record's score (a draw counts half a win)."""
+    return wilson_ci(record.wins + 0.5 * record.draws, record.games)
+
+
+class DefaultDeckEvaluator:
+    """Each deck against the default deck: `games_per_pair` games, the run's agent in both seats."""
+
+    def __init__(self, config, agent, space: HighCardSpace):
+        self.config, self.agent, self.space = config, agent, space
+
+    def evaluate(self, pool, hof, gen, progress=None, what="") -> int:
+        """Score every deck of `pool` in place (score, 95% interval, record); the games played."""
+        c = self.config
+        for deck, record in zip(pool, records_against_default(pool, self.agent, c.games_per_pair, (c.seed, gen))):
+            set_score(deck, record.score, interval(record), record)
+        return len(pool) * c.games_per_pair

@@ -5,7 +5,8 @@ files are the same for every game); what the ints mean, which decks are legal, h
 how it is scored and reported is the space's. The loop, the archive, the run folder, the reports
 and the command line ask the run's space (made once per run by `evolution.spaces.registry.space_for`)
 and never branch on the game's name. A new deck game is one module of this package: a class with
-the methods below, listed in `evolution.spaces.registry.SPACES`.
+the methods below, listed in `evolution.spaces.registry.SPACES` (or, outside deckopt, a plug-in
+package's class registered in the entry point group `deckopt.spaces`, docs/plugins.md).
 """
 
 from __future__ import annotations

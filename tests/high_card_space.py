@@ -24,6 +24,7 @@ class HighCardSpace(high_card.HighCardDecks):
 
     objectives = ("win",)
     settings = frozenset()
+    rules_field = None
     reference_decks = False
 
     @classmethod

@@ -55,7 +55,9 @@ def register(sub) -> None:
         "--set",
         action="append",
         metavar="KEY=VALUE",
-        help="exploding_kittens: a game setting of every game (repeatable; a TOML value), e.g. --set open_hands=false",
+        help="exploding_kittens: a game setting of every game (repeatable; a TOML value), e.g. --set open_hands=false; "
+        "rules.NAME=VALUE: a deck rule of gwent_lite ([gwent.rules]) or gwent_abilities ([gwent_abilities.rules]), "
+        "e.g. --set rules.copy_limit=1",
     )
     p.add_argument(
         "--constraints",
@@ -70,14 +72,31 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def split_set(items) -> tuple[dict, dict]:
+    """`--set` items as (game settings, deck rules): `rules.NAME=VALUE` is a deck rule of the run's game."""
+    game_config, rules = {}, {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if key.strip().startswith("rules."):
+            name, value = _setting(key.strip().removeprefix("rules.") + sep + value)
+            rules[name] = value
+        else:
+            name, value = _setting(item)
+            game_config[name] = value
+    return game_config, rules
+
+
 def _settings(args) -> dict:
-    """The settings given as flags."""
+    """The settings given as flags (deck rules under `deck_rules`)."""
 
     flags = config_overrides(args, EvolveConfig)
     if args.seed is not None:
         flags["seed"] = args.seed
-    if args.set:
-        flags["game_config"] = dict(_setting(item) for item in args.set)
+    game_config, deck_rules = split_set(args.set)
+    if game_config:
+        flags["game_config"] = game_config
+    if deck_rules:
+        flags["deck_rules"] = deck_rules
     if args.constraints:
         table = read_settings(args.constraints, what="constraints file")
         if "constraints" not in table:
@@ -96,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         if args.config or args.out:
             raise UserError("--resume continues a run with its saved config; drop --config/--out")
+        if "deck_rules" in flags:
+            raise UserError("--resume keeps the run's deck rules; drop --set rules.*")
         out, config = Path(args.resume), None
     else:
         config = load_config(args.config, **flags)

@@ -48,6 +48,17 @@ def register(sub) -> None:
         "score against random play); validation.json then holds the exact first-player values (never the fitness). "
         "Settings: defaults < --config FILE < flags.",
     )
+    add_settings_flags(p)
+    p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")
+    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last finished generation")
+    p.add_argument("--quiet", action="store_true", help="no progress bars or per-generation lines")
+    p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
+    p.set_defaults(func=run)
+
+
+def add_settings_flags(p) -> None:
+    """A run's settings: --config FILE, a flag per EvolveConfig field, --seed, --set, --constraints
+    (read back by `settings_from_flags`)."""
     p.add_argument("--config", metavar="FILE", help="TOML (or JSON) file of settings (see evolution/config.py)")
     add_config_flags(p, EvolveConfig, skip=("seed",))
     p.add_argument("--seed", type=seed_int, metavar="S", help="root seed, 0 .. 2**32-1 (default 0)")
@@ -65,11 +76,6 @@ def register(sub) -> None:
         help="gwent_lite: a TOML (or JSON) file whose [constraints] table (locked, forbidden, [[constraints.count]]) "
         "every evolved deck keeps; a deck file with constraints works too",
     )
-    p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")
-    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last finished generation")
-    p.add_argument("--quiet", action="store_true", help="no progress bars or per-generation lines")
-    p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
-    p.set_defaults(func=run)
 
 
 def split_set(items) -> tuple[dict, dict]:
@@ -86,7 +92,7 @@ def split_set(items) -> tuple[dict, dict]:
     return game_config, rules
 
 
-def _settings(args) -> dict:
+def settings_from_flags(args) -> dict:
     """The settings given as flags (deck rules under `deck_rules`)."""
 
     flags = config_overrides(args, EvolveConfig)
@@ -111,7 +117,7 @@ def _settings(args) -> dict:
 
 def run(args: argparse.Namespace) -> int:
 
-    flags = _settings(args)
+    flags = settings_from_flags(args)
     if args.resume:
         if args.config or args.out:
             raise UserError("--resume continues a run with its saved config; drop --config/--out")

@@ -109,7 +109,7 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
         )
         log(f"{rule} = {value}: finished run kept ({folder.path})")
         return folder.read_json(measured)
-    resume = folder.checkpoint.is_file()
+    resume = folder.config.is_file()  # started: resumed from its last finished generation (or its start)
     log(f"{rule} = {value}: {'resuming' if resume else 'evolving'} -> {folder.path}")
     overrides = {"generations": config.generations, "jobs": config.jobs} if resume else None
     evolve(

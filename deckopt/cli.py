@@ -17,7 +17,7 @@ from games.errors import UserError
 from games.fileio import DISK_ERRORS
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
-COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "decks", "tournament", "bench", "study"]
+COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "sweep", "decks", "tournament", "bench", "study"]
 COMMAND_MODULES += ["matchups", "advise", "report"]  # deck designer tools
 COMMAND_MODULES += ["pruning"]  # train-pruning: the MCTS pruning networks
 COMMAND_MODULES += ["exploit"]  # approximate exploitability of an agent

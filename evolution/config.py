@@ -12,17 +12,21 @@
     min_cards = 25
     max_total = 100
     min_power = 1
+    [gwent_abilities.rules]          # a gwent_abilities run's deck rules (AbilityDeckRules)
+    copy_limit = 1
     [racing]
     rounds = 5
     [archive]
     enabled = true
     cells = "12x12"
 
-The settings of each deck game are a table of their own (`[gwent]`, `[kittens]`, named by the
-game's deck space), and so are MAP-Elites (`[archive]`) and racing (`[racing]`): `TABLES` maps each
-table's names to the fields of EvolveConfig, which are flat; the flags keep the fields' names
-(`--games-per-pair`, `--racing-rounds`, `--archive-cells`). Settings files and run folders written
-with every setting at the top level (as earlier versions wrote them) are read as they are.
+The settings of each deck game are a table of their own (`[gwent]`, `[kittens]`, `[gwent_abilities]`,
+named by the game's deck space; a game's deck rules are its table's `rules`, whatever their field),
+and so are MAP-Elites (`[archive]`) and racing (`[racing]`): `TABLES` maps each table's names to the
+fields of EvolveConfig, which are flat; the flags keep the fields' names (`--games-per-pair`,
+`--racing-rounds`, `--archive-cells`; deck rules: `deckopt evolve --set rules.NAME=VALUE`). Settings
+files and run folders written with every setting at the top level (as earlier versions wrote them)
+are read as they are; a run folder without its game's deck rules has the default rules.
 
 Every field carries its help text (`games.config.setting`); `deckopt evolve` makes its flags from
 them. The resolved config is saved in the run folder as `config.json` and inside every checkpoint;
@@ -47,6 +51,7 @@ from evolution.spaces.registry import SPACES, space_class, space_names
 from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckConstraints, DeckRules, shape_name
 from games.errors import UserError
+from games.gwent_abilities_cards import AbilityDeckRules
 
 OPPONENT_KINDS = ("population", "panel", "hall-of-fame", "random")
 SELECTIONS = ("truncation", "mu+lambda", "random")
@@ -62,7 +67,10 @@ INIT_SHAPES = ("uniform", "normal", "flat", "spiky", "more_cards")
 
 #: the tables of a settings file and of config.json: table -> {name in the table: EvolveConfig field}
 TABLES = {
-    **{space.table: {name: name for name in sorted(space.settings)} for space in SPACES.values()},
+    **{
+        space.table: {("rules" if field == space.rules_field else field): field for field in sorted(space.settings)}
+        for space in SPACES.values()
+    },
     "archive": {"enabled": "archive", "cells": "archive_cells", "population": "archive_population"},
     "racing": {"rounds": "racing_rounds", "z": "racing_z", "margin": "racing_margin"},
 }
@@ -265,7 +273,15 @@ class EvolveConfig:
     yardstick_games: int = setting(
         20, "games of each of those decks against each yardstick deck, even", metavar="N", maximum=MAX_GAMES_PER_PAIR
     )
-    rules: DeckRules = setting(factory=DeckRules, help="the deck-building rules (a [rules] table)", flag=False)
+    rules: DeckRules = setting(
+        factory=DeckRules, help="gwent_lite: the deck-building rules (a [gwent.rules] table)", flag=False
+    )
+    ability_rules: AbilityDeckRules = setting(
+        factory=AbilityDeckRules,
+        help="gwent_abilities: the deck rules (a [gwent_abilities.rules] table: min_cards, max_cards, copy_limit, "
+        "gold_copy_limit, provision_budget)",
+        flag=False,
+    )
     constraints: DeckConstraints = setting(
         factory=DeckConstraints,
         help="gwent_lite: a designer's limits every evolved deck keeps (a [constraints] table: locked, forbidden, "
@@ -408,10 +424,22 @@ class EvolveConfig:
         if isinstance(self.constraints, dict):
             self.constraints = config_from_dict(DeckConstraints, self.constraints, where="constraints")
         need(isinstance(self.constraints, DeckConstraints), "constraints must be a table (locked, forbidden, count)")
+        if isinstance(self.ability_rules, dict):
+            self.ability_rules = config_from_dict(AbilityDeckRules, self.ability_rules, where="[gwent_abilities.rules]")
+        need(
+            isinstance(self.ability_rules, AbilityDeckRules),
+            "[gwent_abilities.rules] must be a table of min_cards, max_cards, copy_limit, gold_copy_limit, "
+            "provision_budget",
+        )
         need(
             isinstance(self.racing_margin, (int, float)) and 0 <= self.racing_margin < 1,
             f"racing_margin must be from 0 to 1, got {self.racing_margin!r}",
         )
+        for other in SPACES.values():  # another game's deck rules: refused unless left at their defaults
+            field = other.rules_field
+            if field and field != space.rules_field:
+                default = self.__dataclass_fields__[field].default_factory()
+                need(getattr(self, field) == default, f"[{other.table}.rules] applies to {other.name} only")
         space.check_config(self)
 
     def _check_numbers(self) -> None:
@@ -572,13 +600,40 @@ def config_from_settings(data: dict, where: str = "") -> EvolveConfig:
     return config_from_dict(EvolveConfig, flat, where=where)
 
 
-def load_config(path: str | os.PathLike | None = None, **overrides) -> EvolveConfig:
+def rules_field(game: str) -> str:
+    """The EvolveConfig field of `game`'s deck rules; UserError for a game without deck rules."""
+    field = SPACES[game].rules_field if game in SPACES else None
+    with_rules = [name for name, space in SPACES.items() if space.rules_field]
+    need(field is not None, f"{game} has no deck rules (deck rules apply to {', '.join(with_rules)})")
+    return field
+
+
+def with_deck_rule(config: EvolveConfig, name: str, value) -> EvolveConfig:
+    """A copy of `config` whose game's deck rule `name` is `value`, checked again; UserError in one
+    line for a game without deck rules, an unknown rule or a bad value."""
+    field = rules_field(config.game)
+    rules = getattr(config, field)
+    known = [f.name for f in dataclasses.fields(rules)]
+    need(name in known, f"{config.game} has no deck rule {name!r}; its rules: {', '.join(known)}")
+    changed = config_from_dict(type(rules), {**dataclasses.asdict(rules), name: value}, where=f"{name} = {value!r}")
+    return dataclasses.replace(config, **{field: changed})
+
+
+def load_config(path: str | os.PathLike | None = None, deck_rules: dict | None = None, **overrides) -> EvolveConfig:
     """Defaults < the settings file at `path` (its tables or flat) < `overrides` (the flags; None =
     not given), checked once together; UserError with one clear line if anything is off. A `panel`
-    given without `opponents` is played too (added to the file's or the default opponents), and a
-    `game_config` given adds to the file's."""
+    given without `opponents` is played too (added to the file's or the default opponents), a
+    `game_config` given adds to the file's, and `deck_rules` (rule -> value) to the file's deck rules
+    of the run's game."""
     file = flat_settings(read_settings(path, what="config file")) if path is not None else {}
     given = {k: v for k, v in overrides.items() if v is not None}
+    if deck_rules:
+        game = given.get("game", file.get("game", EvolveConfig.game))
+        field = rules_field(game)
+        base = file.get(field) or {}
+        need(isinstance(base, dict), f"[{SPACES[game].table}.rules] must be a table of deck rules")
+        kind = type(EvolveConfig.__dataclass_fields__[field].default_factory())
+        given[field] = config_from_dict(kind, {**base, **deck_rules}, where=f"[{SPACES[game].table}.rules]")
     opponents = file.get("opponents", EvolveConfig.__dataclass_fields__["opponents"].default_factory())
     if "panel" in given and "opponents" not in given and isinstance(opponents, list) and "panel" not in opponents:
         given["opponents"] = list(opponents) + ["panel"]

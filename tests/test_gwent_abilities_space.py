@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from deckopt.cli import main
-from evolution.config import EvolveConfig
+from evolution.config import EvolveConfig, load_config
 from evolution.loop import evolve
 from evolution.spaces.check import check_deck_space
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace, names
@@ -145,5 +146,97 @@ def test_the_decks_command_names_the_cards(cli_run, capsys):
 def test_gwent_lite_settings_are_refused_in_one_line():
     with pytest.raises(UserError, match="panel decks apply to gwent_lite only"):
         EvolveConfig(game="gwent_abilities", opponents=["panel"], panel=["decks/gwent_abilities"])
-    with pytest.raises(UserError, match="rules apply to gwent_lite only"):
+    with pytest.raises(UserError, match=r"\[gwent.rules\] applies to gwent_lite only"):
         EvolveConfig(game="gwent_abilities", rules=DeckRules(min_cards=10))
+
+
+# --- a run's own deck rules ([gwent_abilities.rules], --set rules.NAME=VALUE) ------------------------
+#: 20-card decks of single copies: illegal under the default rules (25 cards at least), so a game
+#: made without the run's rules would refuse them
+RULES = ["--set", "rules.copy_limit=1", "--set", "rules.min_cards=20", "--set", "rules.max_cards=20"]
+SMALL = AbilityDeckRules(min_cards=20, max_cards=20, copy_limit=1)
+
+
+def _all_decks(run: Path) -> list[list[int]]:
+    files = sorted((run / "generations").glob("gen_*.json"))
+    decks = [d["cards"] for f in files for d in json.loads(f.read_text())["decks"]]
+    hof = json.loads((run / "hall_of_fame.json").read_text())
+    entries = hof if isinstance(hof, list) else hof.get("decks", [])
+    return decks + [e["cards"] for e in entries if isinstance(e, dict) and "cards" in e]
+
+
+def test_a_run_under_its_own_rules_holds_only_decks_legal_under_them(tmp_path, capsys):
+    run = tmp_path / "small"
+    assert main(["evolve", *FLAGS, *RULES, "--no-validate", "--quiet", "--out", str(run)]) == 0
+    space = GwentAbilitiesSpace(SMALL)
+    decks = _all_decks(run)
+    assert len(decks) >= 12 and all(space.problems(d) == [] for d in decks)
+    assert all(len(d) == 20 and len(set(d)) == 20 for d in decks)
+    assert json.loads((run / "config.json").read_text())["gwent_abilities"]["rules"] == {
+        "min_cards": 20, "max_cards": 20, "copy_limit": 1, "gold_copy_limit": 1, "provision_budget": 150,
+    }  # fmt: skip
+    assert load_ability_deck(run / "champion.toml").rules == SMALL
+    capsys.readouterr()
+    assert main(["decks", str(run)]) == 0
+    assert "(gwent_abilities)" in capsys.readouterr().out
+
+
+def test_the_rules_come_from_the_settings_file_too(tmp_path):
+    settings = tmp_path / "settings.toml"
+    settings.write_text('game = "gwent_abilities"\n[gwent_abilities.rules]\ncopy_limit = 2\n')
+    from_file = load_config(settings)
+    assert from_file.ability_rules == AbilityDeckRules(copy_limit=2)
+    assert load_config(settings, deck_rules={"max_cards": 30}).ability_rules == AbilityDeckRules(
+        copy_limit=2, max_cards=30
+    )
+    assert GwentAbilitiesSpace.from_config(from_file).rules == AbilityDeckRules(copy_limit=2)
+
+
+@pytest.mark.parametrize(
+    "flag, message",
+    [
+        ("rules.copy_limit=0", "[gwent_abilities.rules]: deck rules: copy_limit must be a whole number >= 1, got 0"),
+        ("rules.copies=2", "[gwent_abilities.rules]: unknown setting(s) copies"),
+        ("rules.min_cards=41", "min_cards (41) exceeds max_cards (40)"),
+    ],
+)
+def test_a_bad_rule_is_one_line(tmp_path, capsys, flag, message):
+    assert main(["evolve", "--game", "gwent_abilities", "--set", flag, "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_reference_decks_illegal_under_the_runs_rules_are_one_line(tmp_path, capsys):
+    assert main(["evolve", *FLAGS, *RULES, "--quiet", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "is illegal under the run's rules" in err and "--no-validate" in err and err.count("\n") == 1
+
+
+def test_a_resumed_run_keeps_its_rules(tmp_path, capsys):
+    run = tmp_path / "resumed"
+    one = [a if a != "2" or i != 3 else "1" for i, a in enumerate(FLAGS)]  # --generations 1
+    assert one[2:4] == ["--generations", "1"]
+    assert main(["evolve", *one, *RULES, "--no-validate", "--quiet", "--out", str(run)]) == 0
+    assert main(["evolve", "--resume", str(run), "--generations", "2", "--quiet"]) == 0
+    assert (run / "generations/gen_0001.json").is_file()
+    space = GwentAbilitiesSpace(SMALL)
+    assert all(space.problems(d) == [] for d in _all_decks(run))
+    capsys.readouterr()
+    assert main(["evolve", "--resume", str(run), "--set", "rules.copy_limit=2"]) == 2
+    assert "keeps the run's deck rules" in capsys.readouterr().err
+
+
+def test_an_old_run_folder_without_the_rules_resumes_with_the_defaults(tmp_path):
+    run = tmp_path / "old"
+    evolve(EvolveConfig(**{**TINY, "generations": 1, "validate": False}), run, finish=False)
+    config = json.loads((run / "config.json").read_text())
+    del config["gwent_abilities"]
+    (run / "config.json").write_text(json.dumps(config))
+    evolve(None, run, resume=True, overrides={"generations": 2}, finish=False)
+    assert json.loads((run / "config.json").read_text())["gwent_abilities"]["rules"] == asdict(AbilityDeckRules())
+
+
+def test_gwent_abilities_rules_are_refused_in_a_gwent_lite_run():
+    with pytest.raises(UserError, match=r"\[gwent_abilities.rules\] applies to gwent_abilities only"):
+        EvolveConfig(ability_rules=AbilityDeckRules(copy_limit=1))

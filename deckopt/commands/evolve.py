@@ -48,21 +48,7 @@ def register(sub) -> None:
         "score against random play); validation.json then holds the exact first-player values (never the fitness). "
         "Settings: defaults < --config FILE < flags.",
     )
-    p.add_argument("--config", metavar="FILE", help="TOML (or JSON) file of settings (see evolution/config.py)")
-    add_config_flags(p, EvolveConfig, skip=("seed",))
-    p.add_argument("--seed", type=seed_int, metavar="S", help="root seed, 0 .. 2**32-1 (default 0)")
-    p.add_argument(
-        "--set",
-        action="append",
-        metavar="KEY=VALUE",
-        help="exploding_kittens: a game setting of every game (repeatable; a TOML value), e.g. --set open_hands=false",
-    )
-    p.add_argument(
-        "--constraints",
-        metavar="FILE",
-        help="gwent_lite: a TOML (or JSON) file whose [constraints] table (locked, forbidden, [[constraints.count]]) "
-        "every evolved deck keeps; a deck file with constraints works too",
-    )
+    add_settings_flags(p)
     p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last finished generation")
     p.add_argument("--quiet", action="store_true", help="no progress bars or per-generation lines")
@@ -70,14 +56,53 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _settings(args) -> dict:
-    """The settings given as flags."""
+def add_settings_flags(p) -> None:
+    """A run's settings: --config FILE, a flag per EvolveConfig field, --seed, --set, --constraints
+    (read back by `settings_from_flags`)."""
+    p.add_argument("--config", metavar="FILE", help="TOML (or JSON) file of settings (see evolution/config.py)")
+    add_config_flags(p, EvolveConfig, skip=("seed",))
+    p.add_argument("--seed", type=seed_int, metavar="S", help="root seed, 0 .. 2**32-1 (default 0)")
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="exploding_kittens: a game setting of every game (repeatable; a TOML value), e.g. --set open_hands=false; "
+        "rules.NAME=VALUE: a deck rule of gwent_lite ([gwent.rules]) or gwent_abilities ([gwent_abilities.rules]), "
+        "e.g. --set rules.copy_limit=1",
+    )
+    p.add_argument(
+        "--constraints",
+        metavar="FILE",
+        help="gwent_lite: a TOML (or JSON) file whose [constraints] table (locked, forbidden, [[constraints.count]]) "
+        "every evolved deck keeps; a deck file with constraints works too",
+    )
+
+
+def split_set(items) -> tuple[dict, dict]:
+    """`--set` items as (game settings, deck rules): `rules.NAME=VALUE` is a deck rule of the run's game."""
+    game_config, rules = {}, {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if key.strip().startswith("rules."):
+            name, value = _setting(key.strip().removeprefix("rules.") + sep + value)
+            rules[name] = value
+        else:
+            name, value = _setting(item)
+            game_config[name] = value
+    return game_config, rules
+
+
+def settings_from_flags(args) -> dict:
+    """The settings given as flags (deck rules under `deck_rules`)."""
 
     flags = config_overrides(args, EvolveConfig)
     if args.seed is not None:
         flags["seed"] = args.seed
-    if args.set:
-        flags["game_config"] = dict(_setting(item) for item in args.set)
+    game_config, deck_rules = split_set(args.set)
+    if game_config:
+        flags["game_config"] = game_config
+    if deck_rules:
+        flags["deck_rules"] = deck_rules
     if args.constraints:
         table = read_settings(args.constraints, what="constraints file")
         if "constraints" not in table:
@@ -92,10 +117,12 @@ def _settings(args) -> dict:
 
 def run(args: argparse.Namespace) -> int:
 
-    flags = _settings(args)
+    flags = settings_from_flags(args)
     if args.resume:
         if args.config or args.out:
             raise UserError("--resume continues a run with its saved config; drop --config/--out")
+        if "deck_rules" in flags:
+            raise UserError("--resume keeps the run's deck rules; drop --set rules.*")
         out, config = Path(args.resume), None
     else:
         config = load_config(args.config, **flags)

@@ -172,3 +172,41 @@ def plot_best_counts(best: list[dict], space, title: str) -> bytes:
     ax.set_title(title)
     fig.colorbar(im, ax=ax, label="copies in the best deck")
     return png_bytes(fig)
+
+
+def plot_sweep(report: dict) -> bytes:
+    """A rule sweep (evolution.studies.sweep): the champion's score with its 95 % CI against each
+    held-out field per rule value, the dominance threshold, and below the champion's descriptors."""
+    from matplotlib.figure import Figure
+
+    rows = report["rows"]
+    x = np.arange(len(rows))
+    names = report["descriptors"]
+    fig = Figure(figsize=(8, 3.2 + 1.6 * len(names)))
+    axes = fig.subplots(1 + len(names), 1, sharex=True, height_ratios=[2] + [1] * len(names))
+    ax = axes[0]
+    for k, (field, label, color) in enumerate(
+        (("rivals", "vs the run's last generation", "tab:red"), ("random", "vs random legal decks", "tab:blue"))
+    ):
+        have = [i for i, r in enumerate(rows) if r[field] is not None]
+        y = np.array([rows[i][field]["score"] for i in have])
+        lo = np.array([rows[i][field]["ci95"][0] for i in have])
+        hi = np.array([rows[i][field]["ci95"][1] for i in have])
+        offset = (k - 0.5) * 0.08
+        ax.errorbar(x[have] + offset, y, yerr=[y - lo, hi - y], fmt="o-", color=color, capsize=4, label=label)
+    ax.axhline(report["dominance"], color="grey", lw=0.8, ls="--", label=f"dominance ({report['dominance']})")
+    ax.axhline(0.5, color="grey", lw=0.5, ls=":")
+    ax.set_ylim(0.0, 1.0)
+    ax.set_ylabel("champion's score (95% CI)")
+    ax.set_title(f"{report['game']}: the champion as {report['rule']} changes")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(alpha=0.3)
+    for j, name in enumerate(names):
+        axd = axes[1 + j]
+        axd.plot(x, [r["descriptors"][j] for r in rows], "s-", color="tab:green")
+        axd.set_ylabel(name.replace("_", " "), fontsize=8)
+        axd.grid(alpha=0.3)
+    axes[-1].set_xticks(x, [str(r["value"]) for r in rows])
+    axes[-1].set_xlabel(report["rule"])
+    fig.tight_layout()
+    return png_bytes(fig)

@@ -52,6 +52,9 @@ class DeckSpace(Protocol):
     #: the settings of a config that only this game uses, and the name of their table in a settings file
     settings: frozenset[str]
     table: str
+    #: the EvolveConfig field of the game's deck rules (a frozen dataclass, its table's `rules`;
+    #: `deckopt sweep` varies one of them), or None when the game has none
+    rules_field: str | None
     #: whether a deck is judged against reference decks (validation panel, matchups)
     reference_decks: bool
 

@@ -35,6 +35,8 @@ class GwentSpace:
     objectives = ("win",)
     #: the settings only this game uses: its table in a settings file and config.json
     table = "gwent"
+    #: the field of its deck rules (`[gwent.rules]`), the rules `deckopt sweep` varies
+    rules_field = "rules"
     settings = frozenset(
         {
             "games_per_pair",

@@ -15,7 +15,7 @@ descriptors, report rows) is one deck space, so that a reader finds all of it on
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -69,6 +69,7 @@ class AbilityTask:
 
     pairings: tuple[fit.Pairing, ...]
     agent_key: tuple[int, ...]
+    rules: AbilityDeckRules
 
     @property
     def games(self) -> int:
@@ -82,17 +83,18 @@ def play_ability_task(agent, task: AbilityTask) -> list[np.ndarray]:
     states = []
     for p in task.pairings:
         a, b = names(p.a), names(p.b)
-        ab, ba = games.make(GAME, decks=[a, b]), games.make(GAME, decks=[b, a])
+        ab, ba = games.make(GAME, decks=[a, b], rules=task.rules), games.make(GAME, decks=[b, a], rules=task.rules)
         for s in fit.deal_seeds(p.key, p.deals):
             states += [ab.new_initial_state(s), ba.new_initial_state(s)]
     play_states(states, [(0, 0)] * len(states), [player])
     return fit.deck_outcomes(np.array([s.returns() for s in states]), task.pairings)
 
 
-def play_pairings(pairings, agent, pmap, games_per_task: int, key_prefix, progress=None, what="games"):
-    """The (deals, 2) outcomes of every pairing, in order, through `pmap` (tasks fixed by the pairings)."""
+def play_pairings(pairings, agent, rules, pmap, games_per_task: int, key_prefix, progress=None, what="games"):
+    """The (deals, 2) outcomes of every pairing under the deck `rules`, in order, through `pmap`
+    (tasks fixed by the pairings)."""
     tasks = [
-        (agent, AbilityTask(tuple(group), fit.agent_key(key_prefix, i)))
+        (agent, AbilityTask(tuple(group), fit.agent_key(key_prefix, i), rules))
         for i, group in enumerate(group_by_games(pairings, games_per_task))
     ]
     results = map_tasks(play_ability_task, tasks, pmap, agent, progress, what)
@@ -111,7 +113,8 @@ class AbilityEvaluator(Evaluator):
 
     def play(self, pairings, prefix, progress, what):
         c = self.config
-        return play_pairings(pairings, self.agent, self.pmap, c.games_per_task, prefix, progress, what)
+        rules = self.space.rules
+        return play_pairings(pairings, self.agent, rules, self.pmap, c.games_per_task, prefix, progress, what)
 
     def random_opponents(self, gen: int) -> list[tuple[int, ...]]:
         c = self.config
@@ -120,9 +123,10 @@ class AbilityEvaluator(Evaluator):
 
 
 def round_robin_scores(decks, agent, pmap, config, games_per_pair: int, stage: int, gen: int, progress, what):
-    """Each deck's fit.Score over a round robin of `games_per_pair` games per pair."""
+    """Each deck's fit.Score over a round robin of `games_per_pair` games per pair (under the run's rules)."""
     pairings, who = fit.round_robin([tuple(d) for d in decks], games_per_pair // 2, config.seed, stage, gen)
-    results = play_pairings(pairings, agent, pmap, config.games_per_task, (config.seed, stage, gen), progress, what)
+    prefix, rules = (config.seed, stage, gen), config.ability_rules
+    results = play_pairings(pairings, agent, rules, pmap, config.games_per_task, prefix, progress, what)
     scores = [fit.Score() for _ in decks]
     for (i, j), outcomes in zip(who, results):
         scores[i].add(outcomes)
@@ -140,7 +144,8 @@ class GwentAbilitiesSpace:
     name = GAME
     objectives = ("win",)
     table = "gwent_abilities"
-    settings = frozenset()
+    settings = frozenset({"ability_rules"})
+    rules_field = "ability_rules"
     reference_decks = True
 
     def __init__(self, rules: AbilityDeckRules | None = None):
@@ -273,7 +278,7 @@ class GwentAbilitiesSpace:
         return {"deck": {n: k for n, k in self.deck(cards).items() if k}, "total": self.provisions(cards)}
 
     def game_settings(self, cards) -> dict:
-        return {"decks": [names(cards), names(cards)]}
+        return {"decks": [names(cards), names(cards)], "rules": asdict(self.rules)}
 
     def save(self, cards, path, name: str, comment: str) -> None:
         save_ability_deck(AbilityDeck(names(cards), self.rules, name=name), path, comment=comment)
@@ -285,7 +290,6 @@ class GwentAbilitiesSpace:
         the validation panel to decks/gwent_abilities."""
         need(not config.game_config, "game_config applies to exploding_kittens only")
         need(not config.constraints, "constraints apply to gwent_lite only")
-        need(config.rules == type(config.rules)(), "rules apply to gwent_lite only (gwent_abilities has its own)")
         need(config.yardstick in ([], ["decks/yardstick"]), "yardstick applies to gwent_lite only")
         config.yardstick = []
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
@@ -300,7 +304,7 @@ class GwentAbilitiesSpace:
 
     @classmethod
     def from_config(cls, config) -> GwentAbilitiesSpace:
-        return cls()
+        return cls(config.ability_rules)
 
     @classmethod
     def default(cls) -> GwentAbilitiesSpace:
@@ -328,7 +332,13 @@ class GwentAbilitiesSpace:
                 raise UserError(f"reference deck {str(raw)!r} not found (a deck file or a folder of deck files)")
             for f in files:
                 deck = load_ability_deck(f)
-                self.rules.validate(deck.cards, what=f"deck file {str(f)!r}")
+                problems = self.rules.problems(deck.cards)
+                if problems:
+                    raise UserError(
+                        f"reference deck {str(f)!r} is illegal under the run's {self.rules.describe()}: "
+                        f"{problems[0]} (validate against decks legal under them with --validation-panel, "
+                        "or --no-validate)"
+                    )
                 out.append((deck.name or Path(f).stem, [CARD_INDEX[n] for n in deck.cards]))
         need(bool(out), f"no reference decks in {', '.join(map(str, paths))}")
         return out
@@ -358,7 +368,8 @@ class GwentAbilitiesSpace:
         refs = self.references(panel)
         pairings, _ = fit.against([tuple(cards)], [tuple(c) for _, c in refs], games // 2, seed, fit.STAGE_VALIDATE, 0)
         prefix = (seed, fit.STAGE_VALIDATE, 0)
-        results = play_pairings(pairings, agent, pmap, config.games_per_task, prefix, progress, "validation")
+        tasks = config.games_per_task
+        results = play_pairings(pairings, agent, self.rules, pmap, tasks, prefix, progress, "validation")
         rows, overall = [], fit.Score()
         for (name, _), outcomes in zip(refs, results):
             s = fit.Score()

@@ -79,6 +79,8 @@ class KittensSpace:
     objectives = ("fairness", "skill")
     #: the settings only this game uses: its table in a settings file and config.json
     table = "kittens"
+    #: no deck rules apart from the [bounds] of the space
+    rules_field = None
     settings = frozenset({"bounds", "game_config", "games_per_deck", "playoff_games_per_deck"})
     #: a deck is judged alone: no reference decks to validate against or play matchups with
     reference_decks = False

@@ -34,6 +34,7 @@ class HighCardSpace(HighCardDecks):
     objectives = ("win",)
     #: no settings of its own: a run uses the settings every game shares (games_per_pair, agent, ...)
     settings = frozenset()
+    rules_field = None
     #: no reference decks: no validation panel, and `deckopt matchups` / `advise` refuse the run
     reference_decks = False
 

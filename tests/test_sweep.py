@@ -1,0 +1,127 @@
+"""`deckopt sweep` (evolution/studies/sweep.py, deckopt/commands/sweep.py): one run per rule value
+under that value's rules, the held-out measurement, the table and plot files, resuming, one-line
+errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deckopt.cli import main
+from evolution.config import load_config
+from evolution.loop import evolve
+from evolution.spaces.gwent import GwentSpace
+from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
+from evolution.studies.sweep import run_folder, sweep_configs
+from games.decks import DeckRules
+from games.gwent_abilities_cards import AbilityDeckRules
+
+TINY = ["--generations", "2", "--pool", "4", "--games-per-pair", "2", "--jobs", "1", "--hof-size", "2"]
+TINY += ["--hof-opponents", "2", "--heldout-decks", "3", "--heldout-games", "2", "--quiet"]
+ABILITIES = ["sweep", "--game", "gwent_abilities", "--rule", "copy_limit", "--values", "1,2", *TINY]
+
+
+def _decks(run: Path) -> list[list[int]]:
+    return [
+        d["cards"] for f in sorted((run / "generations").glob("gen_*.json")) for d in json.loads(f.read_text())["decks"]
+    ]
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("sweep") / "copy"
+    assert main([*ABILITIES, "--out", str(out)]) == 0
+    return out
+
+
+def test_one_run_per_value_under_that_values_rules(swept):
+    assert sorted(p.name for p in swept.iterdir() if p.is_dir()) == ["copy_limit=1", "copy_limit=2"]
+    for value in (1, 2):
+        run = swept / f"copy_limit={value}"
+        rules = json.loads((run / "config.json").read_text())["gwent_abilities"]["rules"]
+        assert rules["copy_limit"] == value
+        space = GwentAbilitiesSpace(AbilityDeckRules(copy_limit=value))
+        decks = _decks(run)
+        assert len(decks) == 8 and all(space.problems(d) == [] for d in decks)
+        most = max(max(d.count(k) for k in set(d)) for d in decks)
+        assert most <= value
+    assert max(max(d.count(k) for k in set(d)) for d in _decks(swept / "copy_limit=1")) == 1
+
+
+def test_the_report_files_hold_one_row_per_value(swept, capsys):
+    report = json.loads((swept / "sweep.json").read_text())
+    assert [r["value"] for r in report["rows"]] == [1, 2]
+    assert report["descriptors"] == ["ability_share", "mean_provision"]
+    for row in report["rows"]:
+        assert row["random"]["games"] == 3 * 2 and 0 <= row["random"]["score"] <= 1
+        assert row["rivals"]["games"] <= 3 * 2 and row["dominant"] == (row["rivals"]["ci95"][0] > 0.6)
+        champion = json.loads((swept / f"copy_limit={row['value']}" / "champion.json").read_text())["cards"]
+        assert row["champion"] == champion
+    table = (swept / "sweep.md").read_text()
+    assert "| copy_limit | vs random (95% CI) | vs rivals (95% CI) | dominant (> 0.6) |" in table
+    assert table.count("\n| 1 |") == 1 and table.count("\n| 2 |") == 1
+    csv_lines = (swept / "sweep.csv").read_text().splitlines()
+    assert csv_lines[0].startswith("copy_limit,random,random_lo") and len(csv_lines) == 3
+    assert (swept / "sweep.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_second_call_keeps_the_finished_runs(swept, capsys):
+    before = {p: p.stat().st_mtime_ns for p in swept.glob("copy_limit=*/generations/*.json")}
+    rows = json.loads((swept / "sweep.json").read_text())["rows"]
+    assert main([*ABILITIES[:-1], "--out", str(swept)]) == 0  # not quiet: the log says so
+    err = capsys.readouterr().err
+    assert "copy_limit = 1: finished run kept" in err and "copy_limit = 2: finished run kept" in err
+    assert {p: p.stat().st_mtime_ns for p in swept.glob("copy_limit=*/generations/*.json")} == before
+    assert json.loads((swept / "sweep.json").read_text())["rows"] == rows
+
+
+def test_an_unfinished_run_is_resumed(tmp_path, capsys):
+    out = tmp_path / "resumed"
+    config = load_config(None, game="gwent_abilities", generations=2, pool=4, games_per_pair=2, jobs=1)
+    (_, first), _ = sweep_configs(config, "copy_limit", [1, 2])
+    evolve(first.replace(generations=1), run_folder(out, "copy_limit", 1), finish=False)
+    gen0 = (out / "copy_limit=1/generations/gen_0000.json").read_text()
+    assert main([*ABILITIES[:-1], "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "copy_limit = 1: resuming" in err and "copy_limit = 2: evolving" in err
+    assert (out / "copy_limit=1/generations/gen_0000.json").read_text() == gen0
+    assert (out / "copy_limit=1/generations/gen_0001.json").is_file()
+    assert (out / "copy_limit=1/champion.json").is_file()
+
+
+def test_gwent_lite_rules_sweep_too(tmp_path):
+    out = tmp_path / "lite"
+    args = ["sweep", "--game", "gwent_lite", "--agent", "heuristic", "--rule", "min_cards", "--values", "20"]
+    assert main([*args, *TINY, "--out", str(out)]) == 0
+    run = out / "min_cards=20"
+    assert json.loads((run / "config.json").read_text())["gwent"]["rules"]["min_cards"] == 20
+    space = GwentSpace(DeckRules(min_cards=20))
+    assert all(space.problems(d) == [] for d in _decks(run))
+    assert json.loads((out / "sweep.json").read_text())["descriptors"] == list(space.descriptor_space()[0])
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--game", "gwent_abilities", "--rule", "copies", "--values", "1"],
+            "gwent_abilities has no deck rule 'copies'",
+        ),
+        (["--game", "gwent_abilities", "--rule", "copy_limit", "--values", "1,0"], "copy_limit = 0: deck rules"),
+        (["--game", "gwent_abilities", "--rule", "copy_limit", "--values", "1,1"], "a value is given twice"),
+        (["--game", "gwent_lite", "--rule", "copy_limit", "--values", "1"], "gwent_lite has no deck rule"),
+        (
+            ["--game", "exploding_kittens", "--rule", "min_cards", "--values", "4"],
+            "exploding_kittens has no deck rules",
+        ),
+        (["--game", "gwent_abilities", "--rule", "copy_limit", "--values", "1,"], "--values expects"),
+        (["--game", "gwent_abilities", "--rule", "copy_limit", "--values", "1", "--dominance", "2"], "--dominance"),
+    ],
+)
+def test_a_bad_rule_or_value_is_one_line(tmp_path, capsys, args, message):
+    assert main(["sweep", *args, "--out", str(tmp_path / "s")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "s").exists()

@@ -146,7 +146,8 @@ class GwentSpace:
         return Evaluator(config, inputs.agent, pmap, inputs.panel)
 
     def measure_yardstick(self, pool, inputs, config, pmap, gen, progress=None) -> int:
-        return yardstick.measure_generation(pool, inputs.yardstick, inputs.agent, config, pmap, gen, progress)
+        play = self.evaluator(config, inputs, pmap).play
+        return yardstick.measure_generation(pool, inputs.yardstick, play, config, gen, progress)
 
     def generation_header(self, config) -> dict:
         return {"opponents": list(config.opponents), "games_per_pair": config.games_per_pair}
@@ -192,8 +193,9 @@ class GwentSpace:
         a round robin of that many games per pair."""
         n, games = len(decks), config.playoff_games_per_pair
         if inputs.yardstick:
+            play = self.evaluator(config, inputs, pmap).play
             scores = yardstick.measure(
-                decks, inputs.yardstick, inputs.agent, config, pmap, generation, games, stage, progress, "elites"
+                decks, inputs.yardstick, play, config, generation, games, stage, progress, "elites"
             )
             again = [s.as_dict() for s in scores]
             how = (

@@ -73,6 +73,20 @@ def measure_generation(pool: list, references, play: Play, config, gen: int, pro
     return sum(s.games for s in scores)
 
 
+def remeasure_elites(decks, references, play: Play, config, gen: int, stage: int, progress=None):
+    """(each deck's Score.as_dict(), games played, how) of an archive's best elites measured again
+    against the yardstick, `playoff_games_per_pair` games per yardstick deck."""
+    games = config.playoff_games_per_pair
+    scores = measure(decks, references, play, config, gen, games, stage, progress, "elites")
+    again = [s.as_dict() for s in scores]
+    how = (
+        f"best against the yardstick ({len(references)} decks) of the archive's {len(decks)} best elites on it "
+        f"(their yardstick games of the run, then pooled fitness), measured again with {games} games per "
+        "yardstick deck"
+    )
+    return again, sum(a["games"] for a in again), how
+
+
 def generation_fields(pool: list) -> dict:
     """Logbook fields: the best yardstick score of the generation with its interval (nan if none)."""
     measured = [ind.stats.yardstick for ind in pool if ind.stats.yardstick]

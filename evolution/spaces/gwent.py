@@ -194,16 +194,7 @@ class GwentSpace:
         n, games = len(decks), config.playoff_games_per_pair
         if inputs.yardstick:
             play = self.evaluator(config, inputs, pmap).play
-            scores = yardstick.measure(
-                decks, inputs.yardstick, play, config, generation, games, stage, progress, "elites"
-            )
-            again = [s.as_dict() for s in scores]
-            how = (
-                f"best against the yardstick ({len(inputs.yardstick)} decks) of the archive's {n} best elites on it "
-                f"(their yardstick games of the run, then pooled fitness), measured again with {games} games per "
-                "yardstick deck"
-            )
-            return again, sum(a["games"] for a in again), how
+            return yardstick.remeasure_elites(decks, inputs.yardstick, play, config, generation, stage, progress)
         scores = validation.round_robin_scores(decks, config, inputs.agent, pmap, stage, generation, progress, "elites")
         again = [s.as_dict() for s in scores]
         how = f"best of a {games}-games-per-pair round robin of the archive's {n} best elites by pooled fitness"

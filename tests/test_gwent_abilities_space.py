@@ -23,9 +23,10 @@ from games.errors import UserError
 from games.gwent_abilities_cards import CARD_INDEX, CARDS, AbilityDeckRules, load_ability_deck
 
 TINY = dict(game="gwent_abilities", generations=2, pool=6, games_per_pair=2, jobs=1, validation_games=2)
-TINY |= dict(hof_size=2, hof_opponents=2, plot_every=1)
+TINY |= dict(hof_size=2, hof_opponents=2, plot_every=1, yardstick_games=2, playoff_games_per_pair=2)
 FLAGS = ["--game", "gwent_abilities", "--generations", "2", "--pool", "6", "--games-per-pair", "2"]
 FLAGS += ["--jobs", "1", "--validation-games", "2", "--hof-size", "2", "--hof-opponents", "2"]
+FLAGS += ["--yardstick-games", "2", "--playoff-games-per-pair", "2"]
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def space() -> GwentAbilitiesSpace:
 def test_the_space_is_registered_and_its_settings_default_to_the_games_own():
     assert SPACES["gwent_abilities"] is GwentAbilitiesSpace
     config = EvolveConfig(game="gwent_abilities")
-    assert config.agent == "heuristic" and config.yardstick == []
+    assert config.agent == "heuristic" and config.yardstick == ["decks/gwent_abilities/yardstick"]
     assert config.validation_panel == ["decks/gwent_abilities"]
 
 
@@ -74,16 +75,18 @@ def test_a_tight_budget_still_gives_legal_decks():
         assert space.problems(space.repair([CARD_INDEX["geralt"]] * 40, rng)) == []
 
 
-def test_the_reference_decks_are_legal_and_their_descriptors_inside_the_archive(space):
+def test_the_reference_and_yardstick_decks_are_legal_distinct_and_inside_the_archive(space):
     refs = space.references(["decks/gwent_abilities"])
-    assert len(refs) == 5
+    yardstick = space.references(["decks/gwent_abilities/yardstick"])
+    assert len(refs) == 5 and len(yardstick) == 8
+    assert not {r.cards for r in refs} & {r.cards for r in yardstick}
     _, ranges = space.descriptor_space()
-    for name, cards in refs:
-        assert space.problems(cards) == [], name
-        for value, (lo, hi) in zip(space.descriptors(cards), ranges):
-            assert lo <= value <= hi, (name, value)
-    plain = dict(refs)["plain"]
-    assert space.descriptors(plain)[0] < space.descriptors(dict(refs)["bond"])[0]
+    for ref in refs + yardstick:
+        assert space.problems(ref.cards) == [], ref.name
+        for value, (lo, hi) in zip(space.descriptors(ref.cards), ranges):
+            assert lo <= value <= hi, (ref.name, value)
+    cards = {r.name: r.cards for r in refs}
+    assert space.descriptors(cards["plain"])[0] < space.descriptors(cards["bond"])[0]
 
 
 def test_the_conformance_check_covers_the_operators(capsys):
@@ -112,6 +115,24 @@ def test_a_tiny_run_through_the_command_line(cli_run, space):
     validation = json.loads((cli_run / "validation.json").read_text())
     assert [r["name"] for r in validation["references"]] == ["bond", "horn", "morale_swarm", "plain", "spy_medic"]
     assert validation["games"] == 10
+
+
+def test_the_yardstick_measures_every_generation_and_chooses_the_champion(cli_run):
+    for gen in range(2):
+        decks = json.loads((cli_run / f"generations/gen_{gen:04d}.json").read_text())["decks"]
+        measured = [d["yardstick"] for d in decks if d.get("yardstick")]
+        assert len(measured) == 3 and all(y["games"] == 8 * 2 for y in measured)  # 3 best x 8 decks x 2 games
+    champion = json.loads((cli_run / "champion.json").read_text())
+    assert champion["how"].startswith("best against the yardstick (8 decks)")
+    assert champion["cards"] == champion["yardstick"][0]["cards"]
+
+
+def test_a_baseline_plays_the_same_deals(cli_run, capsys):
+    """The champion against itself as the baseline: on the same deals the paired difference is 0."""
+    assert main(["decks", str(cli_run), "--validate", "--games", "4", "--baseline", str(cli_run), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)["validation"]
+    assert report["baseline"]["overall"]["delta"] == 0.0 and report["baseline"]["overall"]["delta_ci95"] == [0, 0]
+    assert report["baseline"]["overall"]["score"] == report["overall"]["score"]
 
 
 def test_the_same_seed_gives_the_same_run(cli_run, tmp_path):

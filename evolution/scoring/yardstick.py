@@ -21,13 +21,16 @@ from evolution.individuals import score_of
 from evolution.scoring import fitness as fit
 from evolution.scoring.panel import ReferenceDeck
 
+#: play(pairings, key_prefix, progress, what) -> the (deals, 2) outcomes of every pairing, in order
+#: (a deck space's matches: evolution.scoring.evaluation.Evaluator.play)
+Play = Callable[[list, tuple, Callable | None, str], list[np.ndarray]]
+
 
 def measure(
     decks: list[tuple[int, ...]],
     references: list[ReferenceDeck],
-    agent,
+    play: Play,
     config,
-    pmap,
     gen: int,
     games: int,
     stage: int,
@@ -36,23 +39,15 @@ def measure(
 ) -> list[fit.Score]:
     """Each deck's Score against all `references` together, `games` mirrored games per reference deck."""
     pairings, who = fit.against(decks, [r.cards for r in references], games // 2, config.seed, stage, gen)
-    results = fit.play_pairings(
-        pairings,
-        agent,
-        config.rules,
-        pmap,
-        config.games_per_task,
-        (config.seed, stage, gen),
-        progress=progress,
-        what=what or (f"gen {gen} yardstick" if stage == fit.STAGE_YARDSTICK else "champion on the yardstick"),
-    )
+    what = what or (f"gen {gen} yardstick" if stage == fit.STAGE_YARDSTICK else "champion on the yardstick")
+    results = play(pairings, (config.seed, stage, gen), progress, what)
     scores = [fit.Score() for _ in decks]
     for outcomes, (i, _) in zip(results, who):
         scores[i].add(outcomes)
     return scores
 
 
-def measure_generation(pool: list, references, agent, config, pmap, gen: int, progress=None) -> int:
+def measure_generation(pool: list, references, play: Play, config, gen: int, progress=None) -> int:
     """The pool's `yardstick_top` best distinct decks (by fitness) against the yardstick, recorded in
     their `stats.yardstick`; returns the number of games played."""
     if not references or config.yardstick_top == 0:
@@ -66,9 +61,8 @@ def measure_generation(pool: list, references, agent, config, pmap, gen: int, pr
     scores = measure(
         [tuple(pool[i]) for i in chosen],
         references,
-        agent,
+        play,
         config,
-        pmap,
         gen,
         config.yardstick_games,
         fit.STAGE_YARDSTICK,
@@ -77,6 +71,20 @@ def measure_generation(pool: list, references, agent, config, pmap, gen: int, pr
     for i, s in zip(chosen, scores):
         pool[i].stats.yardstick = s.as_dict()
     return sum(s.games for s in scores)
+
+
+def remeasure_elites(decks, references, play: Play, config, gen: int, stage: int, progress=None):
+    """(each deck's Score.as_dict(), games played, how) of an archive's best elites measured again
+    against the yardstick, `playoff_games_per_pair` games per yardstick deck."""
+    games = config.playoff_games_per_pair
+    scores = measure(decks, references, play, config, gen, games, stage, progress, "elites")
+    again = [s.as_dict() for s in scores]
+    how = (
+        f"best against the yardstick ({len(references)} decks) of the archive's {len(decks)} best elites on it "
+        f"(their yardstick games of the run, then pooled fitness), measured again with {games} games per "
+        "yardstick deck"
+    )
+    return again, sum(a["games"] for a in again), how
 
 
 def generation_fields(pool: list) -> dict:
@@ -100,7 +108,7 @@ def pooled_records(generations: list[dict]) -> dict[tuple[int, ...], Record]:
     return out
 
 
-def choose_on_yardstick(generations: list[dict], references, agent, config, pmap, progress=None):
+def choose_on_yardstick(generations: list[dict], references, play: Play, config, progress=None):
     """(champion cards, the re-measured candidates best first, how) from the run's generation files."""
     records = pooled_records(generations)
     ranked = sorted(records, key=lambda k: -records[k].score)
@@ -109,9 +117,8 @@ def choose_on_yardstick(generations: list[dict], references, agent, config, pmap
     scores = measure(
         candidates,
         references,
-        agent,
+        play,
         config,
-        pmap,
         last,
         config.playoff_games_per_pair,
         fit.STAGE_YARDSTICK_FINAL,

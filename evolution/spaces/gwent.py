@@ -148,7 +148,8 @@ class GwentSpace:
         return Evaluator(config, inputs.agent, pmap, inputs.panel)
 
     def measure_yardstick(self, pool, inputs, config, pmap, gen, progress=None) -> int:
-        return yardstick.measure_generation(pool, inputs.yardstick, inputs.agent, config, pmap, gen, progress)
+        play = self.evaluator(config, inputs, pmap).play
+        return yardstick.measure_generation(pool, inputs.yardstick, play, config, gen, progress)
 
     def generation_header(self, config) -> dict:
         return {"opponents": list(config.opponents), "games_per_pair": config.games_per_pair}
@@ -194,16 +195,8 @@ class GwentSpace:
         a round robin of that many games per pair."""
         n, games = len(decks), config.playoff_games_per_pair
         if inputs.yardstick:
-            scores = yardstick.measure(
-                decks, inputs.yardstick, inputs.agent, config, pmap, generation, games, stage, progress, "elites"
-            )
-            again = [s.as_dict() for s in scores]
-            how = (
-                f"best against the yardstick ({len(inputs.yardstick)} decks) of the archive's {n} best elites on it "
-                f"(their yardstick games of the run, then pooled fitness), measured again with {games} games per "
-                "yardstick deck"
-            )
-            return again, sum(a["games"] for a in again), how
+            play = self.evaluator(config, inputs, pmap).play
+            return yardstick.remeasure_elites(decks, inputs.yardstick, play, config, generation, stage, progress)
         scores = validation.round_robin_scores(decks, config, inputs.agent, pmap, stage, generation, progress, "elites")
         again = [s.as_dict() for s in scores]
         how = f"best of a {games}-games-per-pair round robin of the archive's {n} best elites by pooled fitness"

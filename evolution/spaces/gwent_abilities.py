@@ -4,9 +4,11 @@ matches (evolution.scoring.fitness's pairings and scores, played on Gwent Abilit
 against the reference decks of decks/gwent_abilities.
 
 A deck is the sorted list of its cards' indices into CARDS (a copy per entry). The agent plays every
-seat; no trained network exists for the game, so a run's default agent is the rule bot `heuristic`.
-The opponents are the population, the hall of fame and fresh random legal decks; there is no
-yardstick, and the champion is the best deck of the last generation.
+seat; a run's default agent is the rule bot `heuristic`. The opponents are the population, the hall
+of fame and fresh random legal decks. The best decks of every generation are measured against a
+fixed yardstick of eight archetype decks (decks/gwent_abilities/yardstick, never part of the fitness
+nor of the validation), which chooses the champion as in Gwent Lite (evolution.scoring.yardstick);
+without a yardstick the champion is the best deck of the last generation.
 
 One module: a deck game's whole behaviour in evolution (operators, repair, scoring, validation,
 descriptors, report rows) is one deck space, so that a reader finds all of it on one page.
@@ -27,9 +29,11 @@ from agents.parallel import Mapper, group_by_games, map_tasks
 from evolution.designer import plots, tables
 from evolution.designer.html import escape, note
 from evolution.scoring import fitness as fit
+from evolution.scoring import yardstick
 from evolution.scoring.evaluation import Evaluator
-from evolution.scoring.panel import DECK_SUFFIXES, resolve_path
+from evolution.scoring.panel import DECK_SUFFIXES, ReferenceDeck, resolve_path
 from evolution.spaces.base import RunInputs, check_racing_split
+from evolution.studies import validation
 from games.config import need
 from games.errors import UserError
 from games.gwent_abilities_cards import (
@@ -45,8 +49,14 @@ from games.gwent_abilities_cards import (
 GAME = "gwent_abilities"
 #: the reference decks a champion is validated against
 REFERENCE_DECKS = ["decks/gwent_abilities"]
+#: the fixed decks the best decks of every generation are measured against
+YARDSTICK = ["decks/gwent_abilities/yardstick"]
 #: the Gwent Lite defaults of the settings this space reads differently
-_GWENT_DEFAULTS = {"agent": "pretrained", "validation_panel": ["decks", "decks/ancestor"]}
+_GWENT_DEFAULTS = {
+    "agent": "pretrained",
+    "validation_panel": ["decks", "decks/ancestor"],
+    "yardstick": ["decks/yardstick"],
+}
 
 
 def names(cards) -> list[str]:
@@ -290,13 +300,13 @@ class GwentAbilitiesSpace:
         the validation panel to decks/gwent_abilities."""
         need(not config.game_config, "game_config applies to exploding_kittens only")
         need(not config.constraints, "constraints apply to gwent_lite only")
-        need(config.yardstick in ([], ["decks/yardstick"]), "yardstick applies to gwent_lite only")
-        config.yardstick = []
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
         if config.agent == _GWENT_DEFAULTS["agent"]:
             config.agent = "heuristic"
         if config.validation_panel == _GWENT_DEFAULTS["validation_panel"]:
             config.validation_panel = list(REFERENCE_DECKS)
+        if config.yardstick == _GWENT_DEFAULTS["yardstick"]:
+            config.yardstick = list(YARDSTICK)
 
     @classmethod
     def check_racing(cls, config) -> None:
@@ -319,8 +329,9 @@ class GwentAbilitiesSpace:
             raise UserError(f"agent {spec!r}: {exc}") from None
         return fit.sendable(agent, spec)
 
-    def references(self, paths) -> list[tuple[str, list[int]]]:
-        """(name, cards) of every deck file named by `paths` (files or folders); UserError if one is bad."""
+    def references(self, paths) -> list[ReferenceDeck]:
+        """Every deck file named by `paths` (files or folders; a deck's group is its folder's name);
+        UserError if one is bad."""
         out = []
         for raw in paths:
             p = resolve_path(raw)
@@ -336,23 +347,31 @@ class GwentAbilitiesSpace:
                 if problems:
                     raise UserError(
                         f"reference deck {str(f)!r} is illegal under the run's {self.rules.describe()}: "
-                        f"{problems[0]} (validate against decks legal under them with --validation-panel, "
-                        "or --no-validate)"
+                        f"{problems[0]} (name decks legal under them with --validation-panel and --yardstick, "
+                        "or leave them out: --no-validate, and yardstick = [] in a settings file)"
                     )
-                out.append((deck.name or Path(f).stem, [CARD_INDEX[n] for n in deck.cards]))
+                cards = tuple(sorted(CARD_INDEX[n] for n in deck.cards))
+                out.append(ReferenceDeck(deck.name or Path(f).stem, Path(f).parent.name, cards, str(f)))
         need(bool(out), f"no reference decks in {', '.join(map(str, paths))}")
         return out
 
     def inputs(self, config) -> RunInputs:
+        """The agent and the yardstick decks; UserError if a deck file or the agent is wrong, or if a
+        yardstick deck is also a validation deck (the yardstick chooses the champion)."""
+        refs = self.references(config.yardstick) if config.yardstick else []
         if config.validate:
-            self.references(config.validation_panel)
-        return RunInputs(self.build_agent(config.agent, config.seed))
+            held_out = {r.cards: r.name for r in self.references(config.validation_panel)}
+            both = [r.name for r in refs if r.cards in held_out]
+            if both:
+                raise UserError(f"yardstick deck {both[0]} is also a validation deck; the validation must be held out")
+        return RunInputs(self.build_agent(config.agent, config.seed), yardstick=refs)
 
     def evaluator(self, config, inputs: RunInputs, pmap) -> AbilityEvaluator:
         return AbilityEvaluator(config, inputs.agent, pmap, self)
 
     def measure_yardstick(self, pool, inputs, config, pmap, gen, progress=None) -> int:
-        return 0
+        play = self.evaluator(config, inputs, pmap).play
+        return yardstick.measure_generation(pool, inputs.yardstick, play, config, gen, progress)
 
     def generation_header(self, config) -> dict:
         return {"opponents": list(config.opponents), "games_per_pair": config.games_per_pair}
@@ -363,29 +382,47 @@ class GwentAbilitiesSpace:
     def best_plot(self, best: list[dict], name: str) -> bytes:
         return plots.plot_best_counts(best, self, f"{name}: card copies of the best deck per generation")
 
-    def validate(self, cards, panel, agent, pmap, config, games: int, seed: int, progress=None) -> dict:
-        """The deck against every reference deck: `games` games each (mirrored deals), fresh seeds."""
+    def validate(self, cards, panel, agent, pmap, config, games: int, seed: int, progress=None, baseline=None) -> dict:
+        """The deck against every reference deck: `games` games each (mirrored deals), fresh seeds.
+        With `baseline` (another deck's cards) that deck plays the same deals and the report adds the
+        paired difference, deck minus baseline (`baseline` key, evolution.studies.validation)."""
         refs = self.references(panel)
-        pairings, _ = fit.against([tuple(cards)], [tuple(c) for _, c in refs], games // 2, seed, fit.STAGE_VALIDATE, 0)
-        prefix = (seed, fit.STAGE_VALIDATE, 0)
-        tasks = config.games_per_task
-        results = play_pairings(pairings, agent, self.rules, pmap, tasks, prefix, progress, "validation")
+
+        def against(deck) -> list[np.ndarray]:
+            pairings, _ = fit.against([tuple(deck)], [r.cards for r in refs], games // 2, seed, fit.STAGE_VALIDATE, 0)
+            prefix = (seed, fit.STAGE_VALIDATE, 0)
+            tasks = config.games_per_task
+            return play_pairings(pairings, agent, self.rules, pmap, tasks, prefix, progress, "validation")
+
+        results = against(cards)
         rows, overall = [], fit.Score()
-        for (name, _), outcomes in zip(refs, results):
+        for ref, outcomes in zip(refs, results):
             s = fit.Score()
             s.add(outcomes)
             overall = overall.merge(s)
-            rows.append({"name": name, **s.as_dict()})
+            rows.append({"name": ref.name, **s.as_dict()})
         beaten = sum(r["ci95"][0] > 0.5 for r in rows)
-        return {"references": rows, "overall": overall.as_dict(), "games": overall.games, "beaten": beaten}
+        report = {"references": rows, "overall": overall.as_dict(), "games": overall.games, "beaten": beaten}
+        if baseline is not None:
+            base = tuple(sorted(int(k) for k in baseline))
+            report["baseline"] = validation.paired_difference(base, results, against(base), {})
+        return report
 
     def finish_run(self, folder, config, agent, pmap, log=None, progress=None) -> dict:
-        """The champion (the best deck of the last generation) and, with `config.validate`, its
-        validation against the reference decks."""
+        """The champion (the best on the yardstick, evolution.scoring.yardstick; without one the best
+        deck of the last generation) and, with `config.validate`, its validation against the
+        reference decks."""
         last = folder.read_last_generation()
-        best = last["decks"][0]
-        how = f"best of generation {last['generation']} ({best['score']:.3f} fitness)"
-        champion = {"cards": best["cards"], "generation": last["generation"], "how": how}
+        if config.yardstick:
+            refs = self.references(config.yardstick)
+            generations = [folder.read_generation(g) for g in range(last["generation"] + 1)]
+            play = AbilityEvaluator(config, agent, pmap, self).play
+            cards, ranked, how = yardstick.choose_on_yardstick(generations, refs, play, config, progress)
+            champion = {"cards": cards, "generation": last["generation"], "how": how, "yardstick": ranked}
+        else:
+            best = last["decks"][0]
+            how = f"best of generation {last['generation']} ({best['score']:.3f} fitness)"
+            champion = {"cards": best["cards"], "generation": last["generation"], "how": how}
         folder.write_champion(champion, self, how)
         if log is not None:
             log(f"champion: {self.text(champion['cards'])}, {how}")
@@ -406,6 +443,13 @@ class GwentAbilitiesSpace:
             lo, hi = r["ci95"]
             lines.append(f"{r['name']:<16} {r['score']:6.3f}  [{lo:.3f}, {hi:.3f}]  {r['games']:>6}")
         lines.append(f"CI above 0.5 against {report['beaten']}/{len(report['references'])} reference decks")
+        if "baseline" in report:
+            b = report["baseline"]["overall"]
+            lo, hi = b["delta_ci95"]
+            lines.append(
+                f"baseline {self.short_text(report['baseline']['deck'])}: {b['score']:.3f} on the same deals; "
+                f"deck - baseline {b['delta']:+.3f} [{lo:+.3f}, {hi:+.3f}] (paired)"
+            )
         return "\n".join(lines)
 
     # --- MAP-Elites -------------------------------------------------------------------------------
@@ -426,7 +470,12 @@ class GwentAbilitiesSpace:
         return self.rules.max_cards
 
     def remeasure_elites(self, decks, config, inputs, pmap, generation, stage, progress=None):
+        """Against the yardstick (`playoff_games_per_pair` games per yardstick deck), or without one in
+        a round robin of that many games per pair."""
         games = config.playoff_games_per_pair
+        if inputs.yardstick:
+            play = self.evaluator(config, inputs, pmap).play
+            return yardstick.remeasure_elites(decks, inputs.yardstick, play, config, generation, stage, progress)
         scores = round_robin_scores(decks, inputs.agent, pmap, config, games, stage, generation, progress, "elites")
         again = [s.as_dict() for s in scores]
         how = f"best of a {games}-games-per-pair round robin of the archive's {len(decks)} best elites"
@@ -481,12 +530,10 @@ class GwentAbilitiesSpace:
         c = run.config
         agent = self.build_agent(options.get("agent") or c.agent, c.seed)
         seed = options["seed"] if options.get("seed") is not None else c.seed + 1
-        if options.get("baseline"):
-            raise UserError("--baseline applies to gwent_lite runs")
         with Mapper(options.get("jobs") or c.jobs, "loky", task_timeout=c.task_timeout) as pmap:
             report = self.validate(
                 cards, options.get("panel") or c.validation_panel, agent, pmap, c,
-                options.get("games") or c.validation_games, seed, progress,
+                options.get("games") or c.validation_games, seed, progress, options.get("baseline"),
             )  # fmt: skip
         report["how"] = how
         return report

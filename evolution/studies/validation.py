@@ -20,6 +20,7 @@ import numpy as np
 
 from agents.stats import Z95, score_summary
 from evolution.scoring import fitness as fit
+from evolution.scoring.evaluation import Evaluator
 from evolution.scoring.panel import ReferenceDeck, load_panel
 from evolution.scoring.yardstick import choose_on_yardstick
 from evolution.spaces.genome import counts_text
@@ -114,6 +115,17 @@ def _paired(baseline, results, references, agent, rules, pmap, games, seed, game
     """The baseline deck on the same deals, and the deck's paired difference to it per group and overall."""
     base = tuple(sorted(int(c) for c in baseline))
     base_results = _against_references(base, references, agent, rules, pmap, games, seed, games_per_task, progress)
+    groups = {}
+    for i, r in enumerate(references):
+        groups.setdefault(r.group, []).append(i)
+    return paired_difference(base, results, base_results, groups)
+
+
+def paired_difference(base, results: list, base_results: list, groups: dict[str, list[int]]) -> dict:
+    """A deck's paired difference to a baseline deck that met the same deals (`results[i]` and
+    `base_results[i]`: their (deals, 2) outcomes against reference deck i): the mean difference of
+    their deal scores with a 95 % interval, per group of reference decks (`groups`: name -> indices)
+    and over all of them, beside the baseline's own score."""
 
     def deal_scores(outcomes) -> np.ndarray:
         return (outcomes.astype(np.float64) + 1.0).mean(axis=1) / 2.0
@@ -123,15 +135,12 @@ def _paired(baseline, results, references, agent, rules, pmap, games, seed, game
         half = Z95 * float(d.std(ddof=1)) / np.sqrt(d.size)
         return {"delta": float(d.mean()), "delta_ci95": [float(d.mean() - half), float(d.mean() + half)]}
 
-    groups = {}
-    for i, r in enumerate(references):
-        groups.setdefault(r.group, []).append(i)
     base_scores = fit.Score()
     for outcomes in base_results:
         base_scores.add(outcomes)
     return {
         "deck": list(base),
-        "overall": {**base_scores.as_dict(), **row(range(len(references)))},
+        "overall": {**base_scores.as_dict(), **row(range(len(results)))},
         "groups": {g: row(ix) for g, ix in groups.items()},
     }
 
@@ -212,7 +221,8 @@ def choose_champion(folder, config, agent, pmap, progress: Callable | None = Non
     if config.yardstick:
         refs = load_panel(config.yardstick, config.rules)
         generations = [folder.read_generation(g) for g in range(gen + 1)]
-        cards, ranked, how = choose_on_yardstick(generations, refs, agent, config, pmap, progress)
+        play = Evaluator(config, agent, pmap).play
+        cards, ranked, how = choose_on_yardstick(generations, refs, play, config, progress)
         return {"cards": cards, "generation": gen, "how": how, "yardstick": ranked}
     unique = []
     for d in last["decks"]:  # best first

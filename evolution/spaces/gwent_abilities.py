@@ -296,8 +296,9 @@ class GwentAbilitiesSpace:
     # --- settings ---------------------------------------------------------------------------------
     @classmethod
     def check_config(cls, config) -> None:
-        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `heuristic` and
-        the validation panel to decks/gwent_abilities."""
+        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `heuristic`, the
+        validation panel to decks/gwent_abilities and the yardstick to decks/gwent_abilities/yardstick
+        (none under other than the default deck rules, for which its decks are built)."""
         need(not config.game_config, "game_config applies to exploding_kittens only")
         need(not config.constraints, "constraints apply to gwent_lite only")
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
@@ -305,8 +306,8 @@ class GwentAbilitiesSpace:
             config.agent = "heuristic"
         if config.validation_panel == _GWENT_DEFAULTS["validation_panel"]:
             config.validation_panel = list(REFERENCE_DECKS)
-        if config.yardstick == _GWENT_DEFAULTS["yardstick"]:
-            config.yardstick = list(YARDSTICK)
+        if config.yardstick == _GWENT_DEFAULTS["yardstick"]:  # its decks are built for the default rules
+            config.yardstick = list(YARDSTICK) if config.ability_rules == AbilityDeckRules() else []
 
     @classmethod
     def check_racing(cls, config) -> None:

@@ -3,9 +3,10 @@
 - `racing OUT`: ground truth for a pool of decks (each against fixed opponents, many deals, once;
   kept in OUT/truth.npz) and the selection accuracy and regret of fixed game counts, racing and an
   oracle allocation (OUT/racing.json, OUT/racing.png).
-- `agents OUT --agent SPEC --agent SPEC ...`: decks scored against the yardstick under each agent:
-  rank agreement on a spread and a strong set beside each agent's noise ceiling, the worst-deck
-  disagreement, and a pilot x opponents table (evolution/studies/agreement.py).
+- `agents OUT --agent SPEC --agent SPEC ...`: decks of a game (--game, any deck space with reference
+  decks) scored against the yardstick under each agent: rank agreement on a spread and a strong set
+  beside each agent's noise ceiling, the worst-deck disagreement, and a pilot x opponents table
+  (evolution/studies/agreement.py).
 - `kittens OUT`: Exploding Kittens compositions, the agent's estimates against exact values.
 
 It runs past 400 lines because it is the command line of three studies that share one parser (their
@@ -15,6 +16,7 @@ options, checks and printed tables); the statistics live in evolution/.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 from pathlib import Path
 
@@ -33,8 +35,10 @@ from evolution.config import EvolveConfig
 from evolution.runfolder import Run, RunFolder
 from evolution.scoring import fitness as fit
 from evolution.scoring import objectives
-from evolution.scoring.panel import load_panel, resolve_path
+from evolution.scoring.panel import resolve_path
 from evolution.spaces import genome
+from evolution.spaces.base import RunInputs
+from evolution.spaces.registry import space_for
 from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
@@ -50,8 +54,8 @@ def register(sub) -> None:
         description="racing OUT: ground truth (a pool of decks each against fixed opponent decks for many "
         "mirrored deals, saved in OUT/truth.npz and reused) and the selection accuracy and regret of fixed game "
         "counts, racing (each --z x --margin x --se) and an oracle allocation (OUT/racing.json, OUT/racing.png). "
-        "agents OUT: decks scored against the yardstick under each --agent: Spearman agreement on random "
-        "full-budget decks and on strong decks, each beside the agents' split-half noise ceilings, the "
+        "agents OUT: decks of --game scored against its yardstick under each --agent: Spearman agreement on "
+        "random legal decks and on strong decks, each beside the agents' split-half noise ceilings, the "
         "worst-deck disagreement, and for --cross decks the pilot x opponents table (OUT/agents.json).",
     )
     p.add_argument("what", choices=("racing", "agents", "kittens"))
@@ -74,16 +78,37 @@ def register(sub) -> None:
     p.add_argument("--replicates", type=count, default=200, metavar="N", help="racing: replicates")
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent (racing: one; agents: repeat)")
     p.add_argument(
-        "--decks", action="append", metavar="FILE|DIR", help="agents: the strong decks (default decks/ancestor)"
+        "--game",
+        default="gwent_lite",
+        metavar="GAME",
+        help="agents: the game whose decks are scored (a deck space with reference decks, e.g. gwent_abilities)",
     )
-    p.add_argument("--spread", type=count_or_none, default=20, metavar="N", help="agents: random full-budget decks")
+    p.add_argument(
+        "--decks",
+        action="append",
+        metavar="FILE|DIR",
+        help="agents: the strong decks (default the game's last reference-deck folder: decks/ancestor for "
+        "gwent_lite, decks/gwent_abilities for gwent_abilities; its other reference decks join the spread)",
+    )
+    p.add_argument(
+        "--spread",
+        type=count_or_none,
+        default=20,
+        metavar="N",
+        help="agents: random legal decks of the game (full-budget for gwent_lite)",
+    )
     p.add_argument(
         "--cross",
         action="append",
         metavar="FILE|RUN",
         help="agents: decks (a run: its champion) whose pilot x opponents table is played",
     )
-    p.add_argument("--yardstick", default="decks/yardstick", metavar="DIR", help="agents: the opponent decks")
+    p.add_argument(
+        "--yardstick",
+        metavar="DIR",
+        help="agents: the opponent decks (default the game's yardstick: decks/yardstick for gwent_lite, "
+        "decks/gwent_abilities/yardstick for gwent_abilities)",
+    )
     p.add_argument("--games", type=pair_games, default=40, metavar="N", help="agents: games per deck and opponent")
     p.add_argument(
         "--compositions",
@@ -150,8 +175,7 @@ def _check_args(args) -> None:
         for path in args.runs or []:
             Run(path)  # an evolution run folder, or one line saying why not
     if args.what == "agents":
-        load_panel(args.decks or ["decks", "decks/ancestor"], DeckRules())
-        load_panel([args.yardstick], DeckRules())
+        _agent_decks(args)
 
 
 def _racing(args, out: Path) -> dict:
@@ -284,34 +308,68 @@ def _ragged(decks):
     return rows
 
 
-def _agents(args, out: Path) -> dict:
-    """Deck scores against the yardstick under each agent: rank agreement on a spread set (random
-    full-budget decks and the reference decks) and on a set of strong decks (--decks), each beside
-    the agents' noise ceilings; the worst-deck disagreement over both; the --cross decks' pilot x
-    opponents table."""
+#: the shapes of the spread's random Gwent Lite decks (full budget; other games ignore shapes)
+FULL_BUDGET = ("normal", "flat", "spiky", "more_cards")
+#: games per worker task of the agreement games (the agents' own random choices follow the tasks)
+AGREEMENT_GAMES_PER_TASK = 200
+
+
+def _study_config(args) -> EvolveConfig:
+    """The settings of a --game run under its default deck rules: its yardstick (--yardstick or the
+    game's) and reference decks (`validation_panel`); UserError for a game without a deck space."""
+    yardstick = {"yardstick": [args.yardstick]} if args.yardstick else {}
+    config = EvolveConfig(
+        game=args.game, seed=args.seed, validate=False, games_per_task=AGREEMENT_GAMES_PER_TASK, **yardstick
+    )
+    if not space_for(config).reference_decks:
+        raise UserError(f"study agents: game {args.game!r} has no reference decks to score its decks against")
+    if not config.yardstick:
+        raise UserError(f"study agents: game {args.game!r} has no default yardstick; name one with --yardstick")
+    return config
+
+
+def _agent_decks(args):
+    """(config, space, {set name: [(deck name, cards)]}, cross decks, yardstick cards) of the study,
+    every deck file read and checked: the spread is --spread random legal decks and the game's
+    reference decks but its last folder, the strong set --decks (default that last folder) and the
+    --cross decks."""
     import numpy as np
 
-    rules = DeckRules()
+    config = _study_config(args)
+    space = space_for(config)
+    panel = config.validation_panel
+    rng = np.random.default_rng([args.seed, 88])
+    spread = [(f"random_{i + 1:02d}", tuple(space.random_deck(rng, FULL_BUDGET))) for i in range(args.spread)]
+    spread += [(r.name, r.cards) for r in (space.references(panel[:-1]) if len(panel) > 1 else [])]
+    strong = [(r.name, r.cards) for r in space.references(args.decks or panel[-1:])]
+    cross = _cross_decks(args.cross or [], space, args.game)
+    sets = {"spread": spread, "strong": strong + [c for c in cross if c not in strong]}
+    refs = [r.cards for r in space.references(config.yardstick)]
+    return config, space, sets, cross, refs
+
+
+def _agents(args, out: Path) -> dict:
+    """Deck scores against the yardstick under each agent: rank agreement on a spread set (random
+    legal decks and reference decks) and on a set of strong decks (--decks), each beside the agents'
+    noise ceilings; the worst-deck disagreement over both; the --cross decks' pilot x opponents
+    table. The games are the --game deck space's matches (its evaluator's `play`)."""
     specs = args.agent or ["pretrained"]
     if len(set(specs)) < 2:
         raise UserError("study agents compares agents: give --agent at least twice, with different agents")
-    rng = np.random.default_rng([args.seed, 88])
-    full_budget = ("normal", "flat", "spiky", "more_cards")
-    spread = [(f"random_{i + 1:02d}", tuple(genome.random_deck(rules, rng, full_budget))) for i in range(args.spread)]
-    spread += [(r.name, r.cards) for r in load_panel(["decks"], rules)]
-    strong = [(r.name, r.cards) for r in load_panel(args.decks or ["decks/ancestor"], rules)]
-    cross = _cross_decks(args.cross or [], rules)
-    sets = {"spread": spread, "strong": strong + [c for c in cross if c not in strong]}
+    config, space, sets, cross, refs = _agent_decks(args)
     names = [n for rows in sets.values() for n, _ in rows]
     decks = [d for rows in sets.values() for _, d in rows]
-    refs = [r.cards for r in load_panel([args.yardstick], rules)]
-    agents = {spec: fit.build_agent(spec, rules, seed=args.seed) for spec in specs}
+    agents = {spec: space.inputs(_with_agent(config, spec)).agent for spec in specs}
     scores = {}
     with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
+
+        def play_of(agent):
+            return space.evaluator(config, RunInputs(agent), pmap).play
+
         for spec, agent in agents.items():
-            scores[spec] = agreement.yardstick_scores(decks, refs, agent, rules, pmap, args.games, args.seed, bar, spec)
+            scores[spec] = agreement.yardstick_scores(decks, refs, play_of(agent), args.games, args.seed, bar, spec)
         tables = {
-            name: agreement.cross_table(cards, refs, agents, rules, pmap, args.games, args.seed, bar)
+            name: agreement.cross_table(cards, refs, agents, play_of, args.games, args.seed, bar)
             for name, cards in cross
         }
     spans = {}
@@ -343,17 +401,27 @@ def _agents(args, out: Path) -> dict:
     return res
 
 
-def _cross_decks(paths, rules) -> list[tuple[str, tuple[int, ...]]]:
-    """Decks for the cross table: deck files, or evolution runs (their champion)."""
+def _with_agent(config: EvolveConfig, spec: str) -> EvolveConfig:
+    """`config` with the agent `spec` as given (a game's stand-in for the default agent left out)."""
+    out = copy.copy(config)
+    out.agent = spec
+    return out
+
+
+def _cross_decks(paths, space, game: str) -> list[tuple[str, tuple[int, ...]]]:
+    """Decks for the cross table: deck files, or evolution runs of `game` (their champion)."""
 
     out = []
     for raw in paths:
         path = resolve_path(raw)
         if (path / "config.json").is_file():
-            cards, _ = Run(path).champion()
+            run = Run(path)
+            if run.config.game != game:
+                raise UserError(f"--cross {raw}: a {run.config.game} run, not a {game} one (choose --game)")
+            cards, _ = run.champion()
             out.append((f"{path.name}/champion", tuple(cards)))
         else:
-            out += [(r.name, r.cards) for r in load_panel([raw], rules)]
+            out += [(r.name, r.cards) for r in space.references([raw])]
     return out
 
 

@@ -120,6 +120,32 @@ def _agent_of_deal(pairing: Pairing, deal: int, n: int) -> int:
     return (deal + pairing.key[3]) % n if n > 1 else 0
 
 
+def seat_plan(agent, key: tuple[int, ...], pairings) -> tuple[list, list[tuple[int, int]]]:
+    """(players, seats) of a task's games in play order (each deal's game, then its mirror):
+    `agent` (one agent, an AgentPanel or a Duel) as the players, each reseeded from `key`, and
+    seats[g] = (the index of seat 0's player, seat 1's) of game g. Any deck game's task seats its
+    players this way."""
+    duel = isinstance(agent, Duel)
+    pilots = _members(agent.pilot if duel else agent)
+    opponents = _members(agent.opponent) if duel else ()
+    if duel:
+        players = [reseeded(a, key + (k,)) for k, a in enumerate(pilots + opponents)]
+    elif isinstance(agent, AgentPanel):
+        players = [reseeded(a, key + (k,)) for k, a in enumerate(pilots)]
+    else:
+        players = [reseeded(agent, key)]
+    seats = []
+    for p in pairings:
+        for d in range(p.deals):
+            k = _agent_of_deal(p, d, len(pilots))
+            if duel:  # deck A's pilot sits with deck A in both games
+                o = len(pilots) + _agent_of_deal(p, d, len(opponents))
+                seats += [(k, o), (o, k)]
+            else:
+                seats += [(k, k), (k, k)]
+    return players, seats
+
+
 def play_task(agent, task: Task) -> list[np.ndarray]:
     """Worker entry point. Returns, per pairing of `task`, an int8 array (deals, 2): deck A's
     outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss). The task's games are
@@ -127,27 +153,13 @@ def play_task(agent, task: Task) -> list[np.ndarray]:
     scalar one (tests/test_gwent_lite_batch.py). `agent` is one agent, an AgentPanel or a Duel."""
 
     rules = DeckRules(*task.rules)
-    duel = isinstance(agent, Duel)
-    pilots = _members(agent.pilot if duel else agent)
-    opponents = _members(agent.opponent) if duel else ()
-    if duel:
-        players = [reseeded(a, task.agent_key + (k,)) for k, a in enumerate(pilots + opponents)]
-    elif isinstance(agent, AgentPanel):
-        players = [reseeded(a, task.agent_key + (k,)) for k, a in enumerate(pilots)]
-    else:
-        players = [reseeded(agent, task.agent_key)]
+    players, seats = seat_plan(agent, task.agent_key, task.pairings)
     game = games.make("gwent_lite", rules=rules)
-    decks, seeds, seats = [], [], []
+    decks, seeds = [], []
     for p in task.pairings:
-        for d, s in enumerate(deal_seeds(p.key, p.deals)):
+        for s in deal_seeds(p.key, p.deals):
             decks += [(p.a, p.b), (p.b, p.a)]  # same seed, decks swapped: the luck changes hands
             seeds += [s, s]
-            k = _agent_of_deal(p, d, len(pilots))
-            if duel:  # deck A's pilot sits with deck A in both games
-                o = len(pilots) + _agent_of_deal(p, d, len(opponents))
-                seats += [(k, o), (o, k)]
-            else:
-                seats += [(k, k), (k, k)]
     batch = _batch(game, seeds, decks)
     if not all(has_own_act_batch(p) for p in players):
         # an agent that decides on states would have every game rebuilt as a state at every step

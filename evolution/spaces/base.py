@@ -91,7 +91,13 @@ class DeckSpace(Protocol):
     def inputs(self, config) -> RunInputs:
         """The agent and deck files of a run, checked before a file is written."""
 
-    def evaluator(self, config, inputs: RunInputs, pmap) -> Evaluator: ...
+    def evaluator(self, config, inputs: RunInputs, pmap) -> Evaluator:
+        """The run's scoring; where `reference_decks`, its `play(pairings, key_prefix, progress, what)`
+        plays the space's matches with `inputs.agent` (evolution.scoring.yardstick.Play)."""
+
+    def references(self, paths) -> list:
+        """The ReferenceDecks of the deck files named by `paths` (files or folders), legal under the
+        space's rules; UserError in one line if one is bad. Only where `reference_decks`."""
 
     def measure_yardstick(self, pool: list, inputs: RunInputs, config, pmap, gen: int, progress=None) -> int:
         """The pool's best decks against the yardstick (recorded in their stats); games played."""

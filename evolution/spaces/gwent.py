@@ -15,7 +15,7 @@ from evolution.designer import plots, tables, verdicts
 from evolution.scoring import fitness as fit
 from evolution.scoring import yardstick
 from evolution.scoring.evaluation import Evaluator
-from evolution.scoring.panel import load_panel
+from evolution.scoring.panel import ReferenceDeck, load_panel
 from evolution.spaces import constraints, genome
 from evolution.spaces.base import RunInputs, check_racing_split
 from evolution.studies import validation
@@ -143,6 +143,11 @@ class GwentSpace:
             if both:
                 raise UserError(f"yardstick deck {both[0]} is also a validation deck; the validation must be held out")
         return RunInputs(agent, panel, refs)
+
+    def references(self, paths) -> list[ReferenceDeck]:
+        """Every deck file named by `paths` (files or folders), legal under the space's rules;
+        UserError if one is bad."""
+        return load_panel(paths, self.rules)
 
     def evaluator(self, config, inputs: RunInputs, pmap) -> Evaluator:
         return Evaluator(config, inputs.agent, pmap, inputs.panel)

@@ -88,15 +88,16 @@ class AbilityTask:
 
 def play_ability_task(agent, task: AbilityTask) -> list[np.ndarray]:
     """Worker entry point: per pairing an int8 array (deals, 2) of deck A's outcomes (1 win, 0 draw,
-    -1 loss) in a deal's game and in its mirror (the same seed, decks swapped between the seats)."""
-    player = fit.reseeded(agent, task.agent_key)
+    -1 loss) in a deal's game and in its mirror (the same seed, decks swapped between the seats).
+    `agent` is one agent, an AgentPanel or a Duel (fitness.seat_plan)."""
+    players, seats = fit.seat_plan(agent, task.agent_key, task.pairings)
     states = []
     for p in task.pairings:
         a, b = names(p.a), names(p.b)
         ab, ba = games.make(GAME, decks=[a, b], rules=task.rules), games.make(GAME, decks=[b, a], rules=task.rules)
         for s in fit.deal_seeds(p.key, p.deals):
             states += [ab.new_initial_state(s), ba.new_initial_state(s)]
-    play_states(states, [(0, 0)] * len(states), [player])
+    play_states(states, seats, players)
     return fit.deck_outcomes(np.array([s.returns() for s in states]), task.pairings)
 
 

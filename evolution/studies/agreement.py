@@ -15,6 +15,9 @@ play. Three measures:
   full sample; two full samples by sqrt 2 times its standard deviation).
 - the cross table: a deck piloted by agent A against the references played by agent B
   (`fitness.Duel`), which separates a pilot's competence with a deck from the opponents' play.
+
+The games are played by a `play` callable of the deck space (evolution.scoring.yardstick.Play, an
+evaluator's `.play` bound to one agent), so the study holds for every game with reference decks.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import numpy as np
 
 from agents.stats import Z95, spearman
 from evolution.scoring import fitness as fit
-from games.decks import DeckRules
+from evolution.scoring.yardstick import Play
 
 STAGE_AGREEMENT = 8  # seed-key stage of these games (no other stage uses it)
 
@@ -33,18 +36,16 @@ STAGE_AGREEMENT = 8  # seed-key stage of these games (no other stage uses it)
 def yardstick_scores(
     decks: list[tuple[int, ...]],
     references: list[tuple[int, ...]],
-    agent,
-    rules: DeckRules,
-    pmap,
+    play: Play,
     games: int,
     seed: int,
     progress: Callable | None = None,
     what: str = "games",
 ) -> list[fit.Score]:
-    """Each deck's Score against every reference deck, `games` mirrored games per reference; the
-    deals depend on `seed` and the decks only, never on the agent."""
+    """Each deck's Score against every reference deck, `games` mirrored games per reference, played
+    by `play` (one agent's matches); the deals depend on `seed` and the decks only, never on the agent."""
     pairings, who = fit.against(decks, references, games // 2, seed, STAGE_AGREEMENT, 0)
-    results = fit.play_pairings(pairings, agent, rules, pmap, 200, (seed, STAGE_AGREEMENT, 0), progress, what)
+    results = play(pairings, (seed, STAGE_AGREEMENT, 0), progress, what)
     scores = [fit.Score() for _ in decks]
     for outcomes, (i, _) in zip(results, who):
         scores[i].add(outcomes)
@@ -95,19 +96,19 @@ def cross_table(
     deck: tuple[int, ...],
     references: list[tuple[int, ...]],
     agents: dict[str, object],
-    rules: DeckRules,
-    pmap,
+    play_of: Callable[[object], Play],
     games: int,
     seed: int,
     progress: Callable | None = None,
 ) -> dict[str, dict[str, dict]]:
     """`deck` against every reference deck, piloted by each agent with the references played by each
-    agent (the same deals in every cell): {pilot: {opponents: Score.as_dict()}}."""
+    agent (the same deals in every cell): {pilot: {opponents: Score.as_dict()}}. `play_of(agent)`
+    is the deck space's matches played by an agent or a `fitness.Duel`."""
     table: dict[str, dict[str, dict]] = {}
     for pilot, p in agents.items():
         table[pilot] = {}
         for opponent, o in agents.items():
             duel = p if pilot == opponent else fit.Duel(p, o, (pilot, opponent))
-            [score] = yardstick_scores([deck], references, duel, rules, pmap, games, seed, progress, "cross table")
+            [score] = yardstick_scores([deck], references, play_of(duel), games, seed, progress, "cross table")
             table[pilot][opponent] = score.as_dict()
     return table

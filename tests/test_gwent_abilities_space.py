@@ -15,6 +15,7 @@ import pytest
 from deckopt.cli import main
 from evolution.config import EvolveConfig, load_config
 from evolution.loop import evolve
+from evolution.scoring.fitness import AgentPanel
 from evolution.spaces.check import check_deck_space
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace, names
 from evolution.spaces.registry import SPACES
@@ -261,3 +262,10 @@ def test_an_old_run_folder_without_the_rules_resumes_with_the_defaults(tmp_path)
 def test_gwent_abilities_rules_are_refused_in_a_gwent_lite_run():
     with pytest.raises(UserError, match=r"\[gwent_abilities.rules\] applies to gwent_abilities only"):
         EvolveConfig(ability_rules=AbilityDeckRules(copy_limit=1))
+
+
+def test_a_comma_list_of_agents_is_a_panel_and_a_bad_one_is_one_line(space):
+    panel = space.build_agent("heuristic,random", seed=0)
+    assert isinstance(panel, AgentPanel) and panel.specs == ("heuristic", "random")
+    with pytest.raises(UserError, match="agent 'nonsense'"):
+        space.build_agent("heuristic,nonsense", seed=0)

@@ -330,17 +330,20 @@ def play_pairings(
 
 
 def build_agent(spec: str, rules: DeckRules, seed: int = 0):
-    """The agent that plays every seat, as a picklable numpy object (workers never see TensorFlow);
-    a comma list of specs makes an AgentPanel."""
+    """The agent that plays every seat of Gwent Lite under `rules` (`game_agent`)."""
+    return game_agent(spec, games.make("gwent_lite", rules=rules), seed)
 
+
+def game_agent(spec: str, game, seed: int = 0):
+    """The agent that plays every seat of `game` (a made Game), as a picklable numpy object (workers
+    never see TensorFlow); a comma list of specs makes an AgentPanel. UserError in one line."""
     specs = split_agent_specs(spec)
     if len(specs) > 1:
-        return AgentPanel(tuple(_build_one(s, rules, seed) for s in specs), tuple(specs))
-    return _build_one(specs[0] if specs else spec, rules, seed)
+        return AgentPanel(tuple(_build_one(s, game, seed) for s in specs), tuple(specs))
+    return _build_one(specs[0] if specs else spec, game, seed)
 
 
-def _build_one(spec: str, rules: DeckRules, seed: int = 0):
-    game = games.make("gwent_lite", rules=rules)
+def _build_one(spec: str, game, seed: int = 0):
     try:
         agent = agents.make(spec, game, seed=seed)
     except UserError as exc:

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 
-import agents
 import games
 from agents.arena import play_states
 from agents.parallel import Mapper, group_by_games, map_tasks
@@ -324,12 +323,9 @@ class GwentAbilitiesSpace:
 
     # --- a run ------------------------------------------------------------------------------------
     def build_agent(self, spec: str, seed: int):
-        """The agent of every seat, checked to travel to worker processes; UserError in one line."""
-        try:
-            agent = agents.make(spec, games.make(GAME), seed=seed)
-        except (UserError, ModuleNotFoundError) as exc:
-            raise UserError(f"agent {spec!r}: {exc}") from None
-        return fit.sendable(agent, spec)
+        """The agent of every seat (a comma list of specs: a panel sharing the games), checked to
+        travel to worker processes; UserError in one line."""
+        return fit.game_agent(spec, games.make(GAME, rules=self.rules), seed)
 
     def references(self, paths) -> list[ReferenceDeck]:
         """Every deck file named by `paths` (files or folders; a deck's group is its folder's name);

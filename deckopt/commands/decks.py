@@ -17,6 +17,7 @@ from deckopt.commands._common import (
     print_json,
     seed_int,
 )
+from evolution.archive.archetypes import DEFAULT_DISTANCE, archetypes_report, archetypes_table
 from evolution.archive.results import best_elite_cards, elites_table
 from evolution.designer.html_report import run_matchups
 from evolution.designer.matchups import ranking_table
@@ -25,7 +26,7 @@ from evolution.runfolder import Run
 from evolution.scoring.panel import load_panel, resolve_path
 from evolution.spaces.registry import space_for
 from games.errors import UserError
-from games.fileio import check_writable_dir
+from games.fileio import atomic_write_json, check_writable_dir
 
 _non_negative = int_at_least(0)
 
@@ -58,6 +59,22 @@ def register(sub) -> None:
         "best elite's re-measurement; with --validate: validate the best elite instead of the champion",
     )
     p.add_argument(
+        "--archetypes",
+        type=int,
+        metavar="K",
+        help="an archive run's archetypes: up to K elites far apart in descriptor space, best first by pooled "
+        "fitness, measured against the run's yardstick (fresh seeds) and against each other in a round robin; "
+        "written to archetypes.json in the run folder",
+    )
+    p.add_argument(
+        "--archetype-distance",
+        type=float,
+        default=DEFAULT_DISTANCE,
+        metavar="D",
+        help="--archetypes: the least distance between two archetypes' descriptors, each scaled to 0..1 over its "
+        f"range (default {DEFAULT_DISTANCE:g})",
+    )
+    p.add_argument(
         "--export", metavar="FILE", help="write the champion (or generation N's best) as a deck file (.toml or .json)"
     )
     p.add_argument("--force", action="store_true", help="--export: replace an existing deck file")
@@ -74,12 +91,15 @@ def register(sub) -> None:
         "--games",
         type=pair_games,
         metavar="N",
-        help="--validate: games against each reference deck, even (default: the run's, 2000 in new runs)",
+        help="--validate: games against each reference deck, even (default: the run's, 2000 in new runs); "
+        "--archetypes: games against each yardstick deck and per pair of archetypes, even (default: the run's "
+        "playoff_games_per_pair)",
     )
     p.add_argument(
         "--seed",
         type=seed_int,
-        help="--validate: seed (default: the run's seed + 1, fresh against the end-of-run validation)",
+        help="--validate: seed (default: the run's seed + 1, fresh against the end-of-run validation); "
+        "--archetypes: seed (default: the run's; the games have a seed stage of their own)",
     )
     p.add_argument(
         "--matchups",
@@ -88,7 +108,7 @@ def register(sub) -> None:
         help="gwent_lite: play the champion and the last generations' best decks against the reference decks, "
         "N games per pair (even), and write matchups.csv/json/png into the run folder",
     )
-    p.add_argument("--agent", metavar="SPEC", help="--validate/--matchups: the agent (default: the run's)")
+    p.add_argument("--agent", metavar="SPEC", help="--validate/--matchups/--archetypes: the agent (default: the run's)")
     p.add_argument(
         "--baseline",
         metavar="RUN|FILE",
@@ -96,7 +116,10 @@ def register(sub) -> None:
         "difference, champion minus baseline",
     )
     p.add_argument(
-        "--jobs", type=job_count, metavar="J", help=f"--validate, --matchups: {JOBS_HELP} (default: the run's)"
+        "--jobs",
+        type=job_count,
+        metavar="J",
+        help=f"--validate, --matchups, --archetypes: {JOBS_HELP} (default: the run's)",
     )
     p.set_defaults(func=run)
 
@@ -110,12 +133,14 @@ def run(args: argparse.Namespace) -> int:
                 f"deck file {args.export!r} already exists; choose another name or pass --force to replace it"
             )
         check_export_path(args.export, args.force)
-    if args.validate and args.games is not None and args.games % 2:
+    if (args.validate or args.archetypes is not None) and args.games is not None and args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
     if args.matchups is not None or (args.validate and not space.reference_decks):
         check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
     if args.matchups is not None and (args.matchups % 2 or not space.reference_decks):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
+    if args.archetypes is not None:
+        return _archetypes(r, space, args)
     if args.archive:
         return _archive(r, space, args)
     report = decks_report(r, space, args.generation, args.top)
@@ -146,13 +171,39 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _archive(r, space, args) -> int:
-    """The elites (archive.json without the past games kept for resuming); with --validate, the best
-    elite validated as `--validate` validates the champion (same reference decks, games and seed)."""
+def _archive_json(r) -> dict:
+    """The run's archive.json; UserError if the run kept no archive."""
     path = r.folder.path / "archive.json"
     if not path.is_file():
         raise UserError(f"run {str(r.folder.path)!r} has no archive (evolve it with --archive)")
-    data = r.folder.read_json(path)
+    return r.folder.read_json(path)
+
+
+def _archetypes(r, space, args) -> int:
+    """The run's archetypes (evolution.archive.archetypes) as a table or JSON, and archetypes.json."""
+    data = _archive_json(r)
+    check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
+    config = r.config.replace(agent=args.agent, seed=args.seed, jobs=args.jobs)
+    games = args.games or r.config.playoff_games_per_pair
+    try:
+        with Progress(enabled=not args.json) as bar:
+            report = archetypes_report(data, space, config, args.archetypes, args.archetype_distance, games, bar)
+    except WorkerFailure as exc:
+        print(f"deckopt decks: error: {exc}", file=sys.stderr)
+        return 1
+    report = {"run": r.name, **report}
+    atomic_write_json(r.folder.path / "archetypes.json", report)
+    if args.json:
+        print_json(report)
+    else:
+        print(f"{archetypes_table(report)}\nwrote {r.folder.path / 'archetypes.json'}")
+    return 0
+
+
+def _archive(r, space, args) -> int:
+    """The elites (archive.json without the past games kept for resuming); with --validate, the best
+    elite validated as `--validate` validates the champion (same reference decks, games and seed)."""
+    data = _archive_json(r)
     for e in data["entries"]:
         e.pop("past_scores", None)
     out, notes = dict(data), []

@@ -42,6 +42,9 @@ STAGE_PLAYOFF = 1
 STAGE_VALIDATE = 2
 STAGE_YARDSTICK = 3
 STAGE_YARDSTICK_FINAL = 4
+#: an archive's archetypes against the yardstick and each other (`deckopt decks --archetypes`); the
+#: studies, matchups, advisor and archive use 5, 7, 8, 10, 11, 12 and 40
+STAGE_ARCHETYPES = 13
 _AGENT_STAGE_OFFSET = 100
 
 

@@ -26,10 +26,15 @@ SPEC_HELP = (
 )
 
 
-#: named panels: a name that stands for several shipped agents (deck evolution's evaluators). `evaluator`
-#: is the Gwent Lite evaluator: three networks trained alike from independent seeds, last on the decks
-#: deck evolution explores (agents/pretrained/gwent_lite_evaluator.toml), each deal played by one of them.
-PANELS = {"evaluator": tuple(f"agents/pretrained/gwent_lite_evaluator_{k}.npz" for k in range(3))}
+#: named panels: a name that stands for several shipped agents (deck evolution's evaluators), each deal
+#: played by one of them. `evaluator` is the Gwent Lite evaluator: three networks trained alike from
+#: independent seeds, last on the decks deck evolution explores (agents/pretrained/gwent_lite_evaluator.toml).
+#: `gwent_abilities_evaluator` is Gwent Abilities' evaluator: three networks trained alike from
+#: independent seeds (agents/pretrained/gwent_abilities.toml, then gwent_abilities_selfplay.toml).
+PANELS = {
+    "evaluator": tuple(f"agents/pretrained/gwent_lite_evaluator_{k}.npz" for k in range(3)),
+    "gwent_abilities_evaluator": tuple(f"agents/pretrained/gwent_abilities_{k}.npz" for k in range(3)),
+}
 
 
 def split_agent_specs(spec: str) -> list[str]:

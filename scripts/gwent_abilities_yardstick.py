@@ -5,7 +5,7 @@ distinct decks of an evolution run made with its own seed (strong decks of the k
 finds), and random legal decks (the typical deck). As made:
 
     deckopt evolve --game gwent_abilities --seed 7 --generations 20 --pool 20 --no-validate \\
-        --set yardstick=[] --out runs/ga_yardstick_src
+        --config no_yardstick.toml --out runs/ga_yardstick_src    # no_yardstick.toml: yardstick = []
     python scripts/gwent_abilities_yardstick.py runs/ga_yardstick_src --evolved 6 --random 4
 
 The evolved decks are the run's last generation, best first, repeated decks once, any deck equal to

@@ -99,7 +99,7 @@ def test_archetypes_table_and_fresh_seeds(abilities_run, capsys):
     first = archetypes(abilities_run, capsys)
     assert archetypes(abilities_run, capsys) == first  # the same seed plays the same games
     other = archetypes(abilities_run, capsys, "--seed", "5", "--games", "20")
-    assert other["seed"] == 5 and other["archetypes"][0]["yardstick"]["games"] == 8 * 20
+    assert other["seed"] == 5 and other["archetypes"][0]["yardstick"]["games"] == 10 * 20
 
 
 def test_archetypes_refused_in_one_line(lite_run, tmp_path, capsys):

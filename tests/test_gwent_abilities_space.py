@@ -38,7 +38,7 @@ def space() -> GwentAbilitiesSpace:
 def test_the_space_is_registered_and_its_settings_default_to_the_games_own():
     assert SPACES["gwent_abilities"] is GwentAbilitiesSpace
     config = EvolveConfig(game="gwent_abilities")
-    assert config.agent == "heuristic" and config.yardstick == ["decks/gwent_abilities/yardstick"]
+    assert config.agent == "gwent_abilities_evaluator" and config.yardstick == ["decks/gwent_abilities/yardstick"]
     assert config.validation_panel == ["decks/gwent_abilities"]
 
 
@@ -79,7 +79,7 @@ def test_a_tight_budget_still_gives_legal_decks():
 def test_the_reference_and_yardstick_decks_are_legal_distinct_and_inside_the_archive(space):
     refs = space.references(["decks/gwent_abilities"])
     yardstick = space.references(["decks/gwent_abilities/yardstick"])
-    assert len(refs) == 5 and len(yardstick) == 8
+    assert len(refs) == 5 and len(yardstick) == 10
     assert not {r.cards for r in refs} & {r.cards for r in yardstick}
     _, ranges = space.descriptor_space()
     for ref in refs + yardstick:
@@ -122,9 +122,9 @@ def test_the_yardstick_measures_every_generation_and_chooses_the_champion(cli_ru
     for gen in range(2):
         decks = json.loads((cli_run / f"generations/gen_{gen:04d}.json").read_text())["decks"]
         measured = [d["yardstick"] for d in decks if d.get("yardstick")]
-        assert len(measured) == 3 and all(y["games"] == 8 * 2 for y in measured)  # 3 best x 8 decks x 2 games
+        assert len(measured) == 3 and all(y["games"] == 10 * 2 for y in measured)  # 3 best x 10 decks x 2 games
     champion = json.loads((cli_run / "champion.json").read_text())
-    assert champion["how"].startswith("best against the yardstick (8 decks)")
+    assert champion["how"].startswith("best against the yardstick (10 decks)")
     assert champion["cards"] == champion["yardstick"][0]["cards"]
 
 

@@ -29,7 +29,7 @@ def register(sub) -> None:
         "OUT/RULE=VALUE/ (no reference validation or yardstick: their decks are built for the default rules). "
         "Each champion then plays, under its rule, --heldout-games mirrored games against each of --heldout-decks "
         "random legal decks and of as many other decks of its run's last generation (the rivals), fresh seeds. "
-        "A champion is dominant when its 95%% CI against the rivals lies above --dominance. Writes OUT/sweep.json, "
+        "A champion is dominant when its 95% CI against the rivals lies above --dominance. Writes OUT/sweep.json, "
         "sweep.md, sweep.csv and sweep.png. Run again with the same OUT to resume: finished runs are kept, an "
         "unfinished one is resumed.",
     )

@@ -4,11 +4,13 @@ matches (evolution.scoring.fitness's pairings and scores, played on Gwent Abilit
 against the reference decks of decks/gwent_abilities.
 
 A deck is the sorted list of its cards' indices into CARDS (a copy per entry). The agent plays every
-seat; a run's default agent is the rule bot `heuristic`. The opponents are the population, the hall
-of fame and fresh random legal decks. The best decks of every generation are measured against a
-fixed yardstick of eight archetype decks (decks/gwent_abilities/yardstick, never part of the fitness
-nor of the validation), which chooses the champion as in Gwent Lite (evolution.scoring.yardstick);
-without a yardstick the champion is the best deck of the last generation.
+seat; a run's default agent is the game's evaluator, `gwent_abilities_evaluator` (agents.PANELS:
+three networks trained alike from independent seeds, each deal played by one). The opponents are
+the population, the hall of fame and fresh random legal decks. The best decks of every generation
+are measured against a fixed yardstick (decks/gwent_abilities/yardstick: decks of an independent
+run and random legal decks, never part of the fitness nor of the validation), which chooses the
+champion as in Gwent Lite (evolution.scoring.yardstick); without a yardstick the champion is the
+best deck of the last generation.
 
 One module: a deck game's whole behaviour in evolution (operators, repair, scoring, validation,
 descriptors, report rows) is one deck space, so that a reader finds all of it on one page.
@@ -48,6 +50,8 @@ from games.gwent_abilities_cards import (
 GAME = "gwent_abilities"
 #: the reference decks a champion is validated against
 REFERENCE_DECKS = ["decks/gwent_abilities"]
+#: the default agent: the panel of the game's three trained networks (agents.PANELS)
+EVALUATOR = "gwent_abilities_evaluator"
 #: the fixed decks the best decks of every generation are measured against
 YARDSTICK = ["decks/gwent_abilities/yardstick"]
 #: the Gwent Lite defaults of the settings this space reads differently
@@ -296,14 +300,14 @@ class GwentAbilitiesSpace:
     # --- settings ---------------------------------------------------------------------------------
     @classmethod
     def check_config(cls, config) -> None:
-        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `heuristic`, the
+        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `gwent_abilities_evaluator`, the
         validation panel to decks/gwent_abilities and the yardstick to decks/gwent_abilities/yardstick
         (none under other than the default deck rules, for which its decks are built)."""
         need(not config.game_config, "game_config applies to exploding_kittens only")
         need(not config.constraints, "constraints apply to gwent_lite only")
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
         if config.agent == _GWENT_DEFAULTS["agent"]:
-            config.agent = "heuristic"
+            config.agent = EVALUATOR
         if config.validation_panel == _GWENT_DEFAULTS["validation_panel"]:
             config.validation_panel = list(REFERENCE_DECKS)
         if config.yardstick == _GWENT_DEFAULTS["yardstick"]:  # its decks are built for the default rules

@@ -93,7 +93,7 @@ def test_archetypes_against_the_yardstick_and_each_other(which, request, capsys)
 def test_archetypes_table_and_fresh_seeds(abilities_run, capsys):
     assert main(["decks", str(abilities_run), "--archetypes", "2", "--games", "2"]) == 0
     text = capsys.readouterr().out
-    assert "ability_share  mean_provision  archive  yardstick [95% CI]" in text
+    assert "advantage_share  synergy_share  archive  yardstick [95% CI]" in text
     assert "matchups: the row deck's score against the column deck, 2 games per pair" in text
     assert f"wrote {abilities_run / 'archetypes.json'}" in text
     first = archetypes(abilities_run, capsys)

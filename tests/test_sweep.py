@@ -53,7 +53,7 @@ def test_one_run_per_value_under_that_values_rules(swept):
 def test_the_report_files_hold_one_row_per_value(swept, capsys):
     report = json.loads((swept / "sweep.json").read_text())
     assert [r["value"] for r in report["rows"]] == [1, 2]
-    assert report["descriptors"] == ["ability_share", "mean_provision"]
+    assert report["descriptors"] == ["advantage_share", "synergy_share"]
     for row in report["rows"]:
         assert row["random"]["games"] == 3 * 2 and 0 <= row["random"]["score"] <= 1
         assert row["rivals"]["games"] <= 3 * 2 and row["dominant"] == (row["rivals"]["ci95"][0] > 0.6)

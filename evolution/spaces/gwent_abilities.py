@@ -38,9 +38,15 @@ from evolution.studies import validation
 from games.config import need
 from games.errors import UserError
 from games.gwent_abilities_cards import (
+    BOND,
     CARD_INDEX,
     CARDS,
-    PLAIN,
+    DECOY,
+    HORN,
+    MEDIC,
+    MORALE,
+    MUSTER,
+    SPY,
     AbilityDeck,
     AbilityDeckRules,
     load_ability_deck,
@@ -48,6 +54,9 @@ from games.gwent_abilities_cards import (
 )
 
 GAME = "gwent_abilities"
+#: the abilities of the archive's two descriptors: cards that bring cards, and units worth more beside others
+ADVANTAGE = frozenset({SPY, MEDIC, DECOY})
+SYNERGY = frozenset({BOND, MORALE, HORN, MUSTER})
 #: the reference decks a champion is validated against
 REFERENCE_DECKS = ["decks/gwent_abilities"]
 #: the default agent: the panel of the game's three trained networks (agents.PANELS)
@@ -456,16 +465,17 @@ class GwentAbilitiesSpace:
 
     # --- MAP-Elites -------------------------------------------------------------------------------
     def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]:
-        """The share of cards with an ability (0 .. 1) and the mean provision cost, from the
-        cheapest card to the budget spread over min_cards: cheap swarms against a few dear cards."""
-        cheapest = min(c.provision for c in CARDS)
-        dearest = min(max(c.provision for c in CARDS), self.rules.provision_budget / self.rules.min_cards)
-        return ("ability_share", "mean_provision"), [(0.0, 1.0), (float(cheapest), float(dearest))]
+        """The deck's share of card-advantage cards (spy, medic, decoy: cards that bring or bring back
+        cards) and its share of board-synergy cards (tight bond, morale, horn, muster: units worth
+        more beside others), each 0 .. 1: control decks that out-card the opponent, engine decks
+        that multiply a row, and plain decks of strong units and heroes near the origin."""
+        return ("advantage_share", "synergy_share"), [(0.0, 1.0), (0.0, 1.0)]
 
     def descriptors(self, cards) -> tuple[float, float]:
         cards = list(cards)
-        ability = sum(CARDS[k].ability != PLAIN for k in cards)
-        return float(ability / len(cards)), float(self.provisions(cards) / len(cards))
+        advantage = sum(CARDS[k].ability in ADVANTAGE for k in cards)
+        synergy = sum(CARDS[k].ability in SYNERGY for k in cards)
+        return float(advantage / len(cards)), float(synergy / len(cards))
 
     @property
     def max_cards(self) -> int:

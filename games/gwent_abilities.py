@@ -10,7 +10,8 @@ while a choice is pending, revive it from the discard pile (medic) or take it ba
 (decoy). Zones are kept as counts per card, so no order but the draw pile's carries information.
 
 Chance (§8.8): all of it happens in `new_initial_state(rng)`, which draws, in this order, the
-round-1 leader, one shuffle seed per seat, and (without given decks) a seed for the two random decks.
+round-1 leader, one shuffle seed per seat, and (without given decks) a seed for the two seats' decks
+(random, or from a deck_pool).
 
 Observation (§8.9) of `player` (float32, length `8 * K + 22`, K = len(CARDS) cards), every feature in
 [0, 1]; card counts are scaled by 2 x copy_limit (the most copies two decks can hold), strengths by
@@ -97,6 +98,12 @@ class GwentAbilitiesConfig:
     decks: list[list[str]] | None = setting(
         None, "each seat's deck as card names; none: a random legal deck per seat at every new game", flag=False
     )
+    deck_pool: list[list[str]] | None = setting(
+        None,
+        "with decks none: each seat's deck is one of these (with chance pool_share; else a random legal deck)",
+        flag=False,
+    )
+    pool_share: float = setting(1.0, "with a deck_pool: the chance that a seat's deck comes from it", metavar="P")
     hand_size: int = setting(10, "cards each player draws to start; round draws stop at this many", metavar="N")
     round_draw: int = setting(2, "cards each player draws after a round (fewer if the hand is full)", metavar="N")
     spy_draw: int = setting(2, "cards a spy's player draws", metavar="N")
@@ -126,6 +133,19 @@ class GwentAbilitiesConfig:
             )
             decks = [self.rules.validate(d, what=f"gwent_abilities: seat {p}'s deck") for p, d in enumerate(self.decks)]
             object.__setattr__(self, "decks", decks)
+        need(
+            isinstance(self.pool_share, (int, float)) and 0.0 <= self.pool_share <= 1.0,
+            f"gwent_abilities: pool_share must be in [0, 1], got {self.pool_share!r}",
+        )
+        if self.deck_pool is not None:
+            need(
+                isinstance(self.deck_pool, (list, tuple)) and len(self.deck_pool) >= 1,
+                "gwent_abilities: deck_pool must be a non-empty list of decks (card names) or None",
+            )
+            pool = [
+                self.rules.validate(d, what=f"gwent_abilities: deck_pool[{i}]") for i, d in enumerate(self.deck_pool)
+            ]
+            object.__setattr__(self, "deck_pool", pool)
 
 
 class GwentAbilities(Game):
@@ -147,18 +167,26 @@ class GwentAbilities(Game):
 
     def new_initial_state(self, rng: np.random.Generator | int) -> GwentAbilitiesState:
         """A fresh game from `rng` (a Generator or a seed; required): the leader coin, then one
-        shuffle seed per seat, then (decks=None) the random decks."""
+        shuffle seed per seat, then (decks=None) the seed of both seats' decks (`_dealt_deck`)."""
         rng = as_generator(rng)
         leader = int(rng.integers(2))
         seat_seeds = rng.integers(2**63, size=2).tolist()
         decks = self.config.decks
         if decks is None:
             deck_rng = np.random.default_rng(int(rng.integers(2**63)))
-            decks = [self.config.rules.random_deck(deck_rng), self.config.rules.random_deck(deck_rng)]
+            decks = [self._dealt_deck(deck_rng), self._dealt_deck(deck_rng)]
         orders = [
             np.random.default_rng(seat_seeds[p]).permutation([CARD_INDEX[c] for c in decks[p]]).tolist() for p in (0, 1)
         ]
         return GwentAbilitiesState(self, orders, leader)
+
+    def _dealt_deck(self, deck_rng: np.random.Generator) -> list[str]:
+        """A random legal deck, or (with a deck_pool) one of the pool's with chance pool_share; without
+        a pool no draw decides, so such games deal as the rules' own `random_deck` always has."""
+        c = self.config
+        if c.deck_pool and deck_rng.random() < c.pool_share:
+            return c.deck_pool[int(deck_rng.integers(len(c.deck_pool)))]
+        return c.rules.random_deck(deck_rng)
 
     def action_name(self, action: int) -> str:
         return "pass" if action == 0 else f"play {CARDS[action - 1].name}"

@@ -477,6 +477,24 @@ def test_the_same_seed_deals_the_same_random_decks():
     assert game.new_initial_state(6).cards() != a.cards()
 
 
+def test_a_deck_pool_deals_its_decks_the_same_way_per_seed():
+    pool = [load_ability_deck(f).cards for f in REFERENCE_DECKS[:2]]
+    game = games.make("gwent_abilities", deck_pool=pool)
+    dealt = [game.new_initial_state(seed) for seed in range(12)]
+    pooled = [Counter(d) for d in pool]
+    assert all(s.cards() in ([a + b for a in pooled for b in pooled]) for s in dealt)
+    assert [s.cards() for s in dealt] == [game.new_initial_state(seed).cards() for seed in range(12)]
+    assert len({tuple(sorted(s.unplayed(0))) for s in dealt}) == 2  # both pool decks deal to seat 0
+    mixed = games.make("gwent_abilities", deck_pool=pool, pool_share=0.5)
+    outside = [s for s in (mixed.new_initial_state(seed) for seed in range(40)) if Counter(s.unplayed(0)) not in pooled]
+    assert 5 <= len(outside) <= 35  # about half the seats get a random legal deck
+    with pytest.raises(UserError, match="pool_share") as bad_share:
+        games.make("gwent_abilities", deck_pool=pool, pool_share=2)
+    with pytest.raises(UserError, match=r"deck_pool\[0\] is illegal") as bad_deck:
+        games.make("gwent_abilities", deck_pool=[["geralt"]])
+    assert all("\n" not in str(e.value) for e in (bad_share, bad_deck))
+
+
 def test_words_show_the_board_and_hide_the_opponents_hand():
     s = position([["champion", "frost"] + FILL, ["geralt", "informant"] + FILL])
     before = s.clone()

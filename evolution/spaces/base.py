@@ -99,6 +99,13 @@ class DeckSpace(Protocol):
         """The ReferenceDecks of the deck files named by `paths` (files or folders), legal under the
         space's rules; UserError in one line if one is bad. Only where `reference_decks`."""
 
+    def build_agent(self, spec: str, seed: int):
+        """The agent of every seat of the space's games (a comma list of specs: a panel sharing the
+        games); UserError in one line. Only where `reference_decks`."""
+
+    def game_deck(self, cards) -> list:
+        """A deck as the game's settings name one (`decks`, `deck_pool`). Only where `reference_decks`."""
+
     def measure_yardstick(self, pool: list, inputs: RunInputs, config, pmap, gen: int, progress=None) -> int:
         """The pool's best decks against the yardstick (recorded in their stats); games played."""
 

@@ -144,10 +144,18 @@ class GwentSpace:
                 raise UserError(f"yardstick deck {both[0]} is also a validation deck; the validation must be held out")
         return RunInputs(agent, panel, refs)
 
+    def build_agent(self, spec: str, seed: int):
+        """The agent of every seat (a comma list of specs: a panel sharing the games); UserError in one line."""
+        return fit.build_agent(spec, self.rules, seed=seed)
+
     def references(self, paths) -> list[ReferenceDeck]:
         """Every deck file named by `paths` (files or folders), legal under the space's rules;
         UserError if one is bad."""
         return load_panel(paths, self.rules)
+
+    def game_deck(self, cards) -> list[int]:
+        """The deck as the game's settings name one (`decks`, `deck_pool`): its card powers."""
+        return list(cards)
 
     def evaluator(self, config, inputs: RunInputs, pmap) -> Evaluator:
         return Evaluator(config, inputs.agent, pmap, inputs.panel)

@@ -300,8 +300,12 @@ class GwentAbilitiesSpace:
         # "total" of a Gwent Lite deck is its power budget; here the provision cost
         return {"deck": {n: k for n, k in self.deck(cards).items() if k}, "total": self.provisions(cards)}
 
+    def game_deck(self, cards) -> list[str]:
+        """The deck as the game's settings name one (`decks`, `deck_pool`): its card names."""
+        return names(cards)
+
     def game_settings(self, cards) -> dict:
-        return {"decks": [names(cards), names(cards)], "rules": asdict(self.rules)}
+        return {"decks": [self.game_deck(cards), self.game_deck(cards)], "rules": asdict(self.rules)}
 
     def save(self, cards, path, name: str, comment: str) -> None:
         save_ability_deck(AbilityDeck(names(cards), self.rules, name=name), path, comment=comment)

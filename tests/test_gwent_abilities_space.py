@@ -270,3 +270,16 @@ def test_a_comma_list_of_agents_is_a_panel_and_a_bad_one_is_one_line(space):
     assert isinstance(panel, AgentPanel) and panel.specs == ("heuristic", "random")
     with pytest.raises(UserError, match="agent 'nonsense'"):
         space.build_agent("heuristic,nonsense", seed=0)
+
+
+def test_match_plays_gwent_abilities_deck_files(capsys):
+    bond, evolved = "decks/gwent_abilities/bond.toml", "decks/gwent_abilities/yardstick/evolved_01.toml"
+    assert main(["match", "gwent_abilities", "heuristic", "heuristic", "--games", "20", "--deck", bond]) == 0
+    args = ["match", "gwent_abilities", "heuristic", "heuristic", "--games", "40", "--seed", "3", "--json"]
+    assert main([*args, "--deck", bond, "--deck", evolved]) == 0
+    one = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert main([*args, "--deck", evolved, "--deck", bond]) == 0
+    other = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert one != other  # the decks reached the seats
+    assert main(["match", "gwent_abilities", "heuristic", "random", "--games", "2", "--deck", "decks/flat.toml"]) == 2
+    assert "cards must be text" in capsys.readouterr().err

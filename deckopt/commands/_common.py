@@ -12,6 +12,10 @@ from evolution.config import MAX_GAMES_PER_PAIR
 from games import GAME_NAMES
 from games.decks import load_deck
 from games.errors import UserError
+from games.gwent_abilities_cards import load_ability_deck
+
+#: the games whose decks `--deck FILE` reads, and the reader of their deck files (cards and rules)
+DECK_FILES = {"gwent_lite": load_deck, "gwent_abilities": load_ability_deck}
 
 GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
 
@@ -185,7 +189,8 @@ def game_config_args(parser) -> None:
         action="append",
         default=None,
         metavar="FILE",
-        help="gwent_lite deck file; once for every seat in seat order, or once for all (default: random legal decks)",
+        help="gwent_lite or gwent_abilities deck file; once for every seat in seat order, or once for all "
+        "(default: random legal decks)",
     )
     parser.add_argument(
         "--set",
@@ -233,10 +238,9 @@ def make_game(args):
             raise UserError(f"--set {key}: given twice")
         config[key] = value
     if getattr(args, "deck", None):
-        if args.game != "gwent_lite":
-            raise UserError(f"--deck applies to gwent_lite only, not {args.game}")
-
-        decks = [load_deck(path) for path in args.deck]
+        if args.game not in DECK_FILES:
+            raise UserError(f"--deck applies to {' and '.join(DECK_FILES)} only, not {args.game}")
+        decks = [DECK_FILES[args.game](path) for path in args.deck]
         if len(decks) == 1:
             decks = decks * 2
         if len(decks) != 2:

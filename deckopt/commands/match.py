@@ -47,8 +47,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_table(result, num_players: int, out=sys.stdout) -> None:
-    """Results per agent: wins, draws, losses, win rate with 95 % CI, and the win rate per seat."""
+def print_table(result, num_players: int, out=None) -> None:
+    """Results per agent: wins, draws, losses, win rate with 95 % CI, and the win rate per seat, on
+    `out` (default: the standard output of the moment)."""
+    out = out or sys.stdout
     d = result.as_dict()
     width = max(12, *(len(a["spec"]) for a in d["agents"])) + 2
     print(f"{d['game']}: {d['games']} games, seed {d['seed']}, {result.seconds:.1f} s", file=out)

@@ -12,9 +12,10 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution.designer.advisor import AdviceConfig, advise, neighbours, remeasure, without_card
+from evolution.designer.advisor import AdviceConfig, PowerNeighbourhood, advise, neighbours, remeasure, without_card
 from evolution.scoring import fitness as fit
 from evolution.spaces.genome import random_deck
+from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from games.decks import DeckConstraints, DeckRules
 
 
@@ -90,10 +91,19 @@ FIELD = [(2,) * 6, (1, 1, 1, 1, 4, 4)]
 SMALL = AdviceConfig(games=16, rounds=4, z=2.0, contribution_games=8)
 
 
+def play_of(agent, pmap):
+    """Gwent Lite matches under RULES by `agent` (evolution.scoring.yardstick.Play)."""
+
+    def play(pairings, prefix, progress, what):
+        return fit.play_pairings(pairings, agent, RULES, pmap, 200, prefix, progress, what)
+
+    return play
+
+
 def run_advice(seed=0, jobs=1):
     agent = fit.build_agent("heuristic", RULES, seed=seed)
     with Mapper(jobs) as pmap:
-        return advise(WEAK, FIELD, RULES, agent, pmap, seed, SMALL)
+        return advise(WEAK, FIELD, PowerNeighbourhood(RULES), play_of(agent, pmap), seed, SMALL)
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +134,7 @@ def test_only_changes_that_keep_the_decks_constraints_are_advised(advice):
     limits = DeckConstraints(locked=(1, 1, 1, 1, 1, 1), forbidden=(9,))
     agent = fit.build_agent("heuristic", RULES, seed=0)
     with Mapper(1) as pmap:
-        out = advise(WEAK, FIELD, RULES, agent, pmap, 0, SMALL, constraints=limits)
+        out = advise(WEAK, FIELD, PowerNeighbourhood(RULES, limits), play_of(agent, pmap), 0, SMALL)
     assert out["candidates"] and all(not limits.problems(c["cards"]) for c in out["candidates"])
     assert len(out["candidates"]) < len(advice["candidates"])
 
@@ -137,7 +147,7 @@ def test_contributions_are_paired_on_their_own_deals(advice):
     deck = [1, 1, 1, 1, 1, 1, 9]
     agent = fit.build_agent("heuristic", RULES, seed=0)
     with Mapper(1) as pmap:
-        out = advise(deck, FIELD, RULES, agent, pmap, 0, SMALL)
+        out = advise(deck, FIELD, PowerNeighbourhood(RULES), play_of(agent, pmap), 0, SMALL)
     nine = next(c for c in out["contributions"] if c["power"] == 9)
     assert nine["without"] == [1] * 6 and nine["games"] == SMALL.contribution_games * len(FIELD)
     assert nine["contribution"] == pytest.approx(nine["score_with"] - nine["score_without"])
@@ -147,8 +157,8 @@ def test_contributions_are_paired_on_their_own_deals(advice):
 def test_remeasure_uses_fresh_deals_and_says_whether_the_gain_clears_its_interval():
     agent = fit.build_agent("heuristic", RULES, seed=0)
     with Mapper(1) as pmap:
-        same = remeasure(WEAK, WEAK, FIELD, RULES, agent, pmap, 7, 10)
-        better = remeasure(WEAK, [1] * 5 + [20], FIELD, RULES, agent, pmap, 7, 10)
+        same = remeasure(WEAK, WEAK, FIELD, play_of(agent, pmap), 7, 10)
+        better = remeasure(WEAK, [1] * 5 + [20], FIELD, play_of(agent, pmap), 7, 10)
     assert same["delta"] == 0 and not same["improvement_clears_ci"]
     assert better["delta"] > 0 and better["improvement_clears_ci"] == (better["delta_ci95"][0] > 0)
     assert better["base"] == same["base"]  # the same deals for the deck in both calls
@@ -186,3 +196,29 @@ def test_the_command_prints_json_with_a_check(capsys, tmp_path):
     data = json.loads(capsys.readouterr().out)
     assert data["check"]["cards"] == data["candidates"][0]["cards"] and data["contributions"] == []
     assert data["check"]["games"] == 10 and data["agent"] == "heuristic"
+
+
+def test_gwent_abilities_advice_offers_legal_single_card_changes(capsys):
+    argv = ["advise", "--game", "gwent_abilities", "decks/gwent_abilities/bond.toml", "--agent", "heuristic"]
+    sizes = ["--games", "2", "--rounds", "1", "--top", "3", "--contribution-games", "2", "--json"]
+    assert main(argv + sizes) == 0
+    data = json.loads(capsys.readouterr().out)
+    space = GwentAbilitiesSpace()
+    deck = Counter(data["deck"])
+    assert data["field_decks"] == 5 and data["agent"] == "heuristic"  # default field: decks/gwent_abilities
+    assert {c["kind"] for c in data["candidates"]} == {"swap", "add", "remove"}
+    for c in data["candidates"]:
+        assert space.problems(c["cards"]) == []
+        changed = Counter(c["cards"])
+        assert sum(((deck - changed) + (changed - deck)).values()) == {"swap": 2, "add": 1, "remove": 1}[c["kind"]]
+    contributions = {c["card"]: c for c in data["contributions"]}
+    assert contributions["geralt"]["copies"] == 1 and len(contributions["geralt"]["without"]) == len(data["deck"]) - 1
+
+
+def test_gwent_abilities_bad_inputs_are_one_line(capsys):
+    abilities = ["advise", "--game", "gwent_abilities"]
+    refused(abilities + ["decks/flat.toml"], capsys, "read as gwent_abilities decks")
+    refused(["advise", "decks/gwent_abilities/bond.toml"], capsys, "read as gwent_lite decks")
+    refused(abilities + ["decks/gwent_abilities"], capsys, "folder")
+    refused(abilities + ["decks/gwent_abilities/bond.toml", "--step", "2"], capsys, "--step")
+    refused(["advise", "--game", "exploding_kittens", "decks/flat.toml"], capsys, "no reference decks")

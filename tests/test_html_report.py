@@ -58,7 +58,10 @@ def test_matchups_in_the_run_folder_show_in_the_report(run, tmp_path):
     agent = fit.build_agent("heuristic", rules)
     field, _ = load_decks(["decks/flat.toml", "decks/random_1.toml"])
     with Mapper(1) as pmap:
-        write_matchups(play_matchups(decks, rules, agent, pmap, 4, 0, field, "heuristic"), copy)
+        play = lambda pairings, prefix, progress, what: fit.play_pairings(  # noqa: E731
+            pairings, agent, rules, pmap, 200, prefix, progress, what
+        )
+        write_matchups(play_matchups(decks, play, 4, 0, field, "heuristic"), copy)
     page = write_report(copy, space_of(copy)).read_text(encoding="utf-8")
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 3
     assert "no matchups in this run folder" not in page and "random_1" in page

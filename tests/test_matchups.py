@@ -34,7 +34,10 @@ DECKS = [
 def table(jobs=1, seed=3, games=20, field=None):
     agent = fit.build_agent("heuristic", RULES, seed=seed)
     with Mapper(jobs) as pmap:
-        return play_matchups(DECKS, RULES, agent, pmap, games, seed, field, "heuristic", games_per_task=30)
+        play = lambda pairings, prefix, progress, what: fit.play_pairings(  # noqa: E731
+            pairings, agent, RULES, pmap, 30, prefix, progress, what
+        )
+        return play_matchups(DECKS, play, games, seed, field, "heuristic")
 
 
 @pytest.fixture(scope="module")
@@ -124,3 +127,26 @@ def test_the_command_prints_the_ranking_and_writes_the_files(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["ranking"][0]["deck"] == "flat" and data["ranking"][0]["games"] == 20
     assert sorted(p.name for p in out.iterdir()) == ["matchups.csv", "matchups.json", "matchups.png"]
+
+
+def test_gwent_abilities_decks_in_a_round_robin_and_against_a_field(capsys):
+    argv = ["matchups", "--game", "gwent_abilities", "decks/gwent_abilities", "--games", "2", "--agent", "heuristic"]
+    assert main(argv + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    names = [d["name"] for d in data["decks"]]
+    assert sorted(names) == ["bond", "horn", "morale_swarm", "plain", "spy_medic"]  # the files' deck names
+    cells = {(c["deck"], c["opponent"]): c["score"] for c in data["cells"]}
+    assert len(cells) == 5 * 4
+    assert all(cells[(a, b)] + cells[(b, a)] == 1.0 for a, b in cells)
+    field = ["--field", "decks/gwent_abilities/plain.toml", "decks/gwent_abilities/horn.toml"]
+    assert main(argv[:3] + ["decks/gwent_abilities/bond.toml"] + argv[4:] + field + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["deck"] for r in data["ranking"]] == ["bond"] and data["ranking"][0]["games"] == 4
+
+
+def test_decks_of_another_game_or_a_game_without_decks_are_one_line(capsys):
+    abilities = ["matchups", "--game", "gwent_abilities"]
+    refused(abilities + ["decks/flat.toml", "decks/gwent_abilities"], capsys, "read as gwent_abilities decks")
+    refused(["matchups", "decks/gwent_abilities/bond.toml", "decks/flat.toml"], capsys, "read as gwent_lite decks")
+    refused(["matchups", "--game", "exploding_kittens", "decks/flat.toml"], capsys, "no reference decks")
+    refused(["matchups", "--game", "nosuch", "decks/flat.toml"], capsys, "no deck space")

@@ -8,7 +8,8 @@ import sys
 
 import games
 from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
-from evolution.config import MAX_GAMES_PER_PAIR
+from evolution.config import MAX_GAMES_PER_PAIR, EvolveConfig
+from evolution.spaces.registry import space_class, space_for, space_names
 from games import GAME_NAMES
 from games.decks import load_deck
 from games.errors import UserError
@@ -18,6 +19,17 @@ from games.gwent_abilities_cards import load_ability_deck
 DECK_FILES = {"gwent_lite": load_deck, "gwent_abilities": load_ability_deck}
 
 GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
+
+
+def designer_game(game: str, seed: int, rules=None):
+    """(evolution settings, deck space) that the designer commands play `game`'s decks under (Gwent
+    Lite under the decks' `rules`); UserError in one line for a game without a deck space or without
+    reference decks."""
+    if not space_class(game).reference_decks:
+        with_decks = ", ".join(g for g in space_names() if space_class(g).reference_decks)
+        raise UserError(f"game {game!r} has no reference decks; the designer commands read decks of {with_decks}")
+    config = EvolveConfig(game=game, seed=seed, validate=False, **({"rules": rules} if rules is not None else {}))
+    return config, space_for(config)
 
 
 def print_json(obj) -> None:

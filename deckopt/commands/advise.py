@@ -10,6 +10,7 @@ from deckopt.commands._common import (
     MAX_PAIR_TEXT,
     Progress,
     count,
+    designer_game,
     int_at_least,
     pair_games,
     pair_games_or_none,
@@ -18,9 +19,18 @@ from deckopt.commands._common import (
     seed_int,
     worker_args,
 )
-from evolution.designer.advisor import AdviceConfig, advice_table, advise, remeasure
-from evolution.designer.matchups import load_decks
-from evolution.scoring import fitness as fit
+from deckopt.commands.matchups import deck_files_of, game_args
+from evolution.designer.advisor import (
+    AdviceConfig,
+    CardNeighbourhood,
+    PowerNeighbourhood,
+    advice_table,
+    advise,
+    remeasure,
+)
+from evolution.designer.matchups import load_decks, load_space_decks
+from evolution.scoring.panel import resolve_path
+from evolution.spaces.base import RunInputs
 from games.decks import load_deck
 from games.errors import UserError
 
@@ -30,10 +40,11 @@ _non_negative = int_at_least(0)
 def register(sub) -> None:
     p = sub.add_parser(
         "advise",
-        help="the single-card changes that most improve a Gwent Lite deck against a field, and what each card adds",
+        help="the single-card changes that most improve a deck against a field, and what each card adds",
         description="Every legal single-card change of DECK (move 1..--step power units between two cards, "
         "raise or lower one card by 1..--step within the budget, add a card with spare budget, remove a card "
-        "above the minimum count) plays the field on the same deals as DECK; racing gives the games to "
+        "above the minimum count; --game gwent_abilities: swap a card for another of the pool, add or remove a "
+        "copy, each legal under the deck rules) plays the field on the same deals as DECK; racing gives the games to "
         "the changes still in doubt of being the best. Prints the top changes with the score "
         "difference and its 95% CI, and each card power's contribution (DECK's score minus its score "
         "without one such card). --check N re-measures the top change on fresh seeds.",
@@ -43,12 +54,10 @@ def register(sub) -> None:
         "--vs",
         nargs="+",
         metavar="FIELD",
-        default=["decks/yardstick"],
-        help="the field: deck files, folders of deck files, run folders (default decks/yardstick)",
+        help="the field: deck files, folders of deck files, run folders (default decks/yardstick; the game's "
+        "reference decks for another game: decks/gwent_abilities)",
     )
-    p.add_argument(
-        "--agent", default="pretrained", metavar="SPEC", help="the agent playing every seat (default pretrained)"
-    )
+    game_args(p)
     p.add_argument(
         "--games",
         type=pair_games,
@@ -63,7 +72,7 @@ def register(sub) -> None:
         default=None,
         metavar="K",
         help="largest change of one card's power: moves of 1..K units between two cards, raises and lowers by "
-        "1..K (default: any size)",
+        "1..K (default: any size; gwent_lite only)",
     )
     p.add_argument("--rounds", type=count, default=8, metavar="R", help="racing rounds (default 8)")
     p.add_argument(
@@ -94,45 +103,45 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--games must be a multiple of 2 x --rounds ({2 * args.rounds}), got {args.games}")
     if args.check % 2 or args.contribution_games % 2:
         raise UserError("--check and --contribution-games must be even (mirrored pairs of games)")
-    deck = load_deck(args.deck)
-    field, rules = load_decks(args.vs, what="field deck")
-    if rules != deck.rules:
-        raise UserError(f"the field's {rules.describe()} differ from the deck's {deck.rules.describe()}")
-    config = AdviceConfig(
+    if args.game == "gwent_lite":
+        args.vs = args.vs or ["decks/yardstick"]
+        with deck_files_of(args.game):
+            deck = load_deck(args.deck)
+            field, rules = load_decks(args.vs, what="field deck")
+        if rules != deck.rules:
+            raise UserError(f"the field's {rules.describe()} differ from the deck's {deck.rules.describe()}")
+        config, space = designer_game(args.game, args.seed, rules)
+        cards, neighbourhood = deck.cards, PowerNeighbourhood(rules, deck.constraints)
+    else:
+        if args.step is not None:
+            raise UserError("--step sizes power changes of gwent_lite decks; other games change one card")
+        config, space = designer_game(args.game, args.seed)
+        if resolve_path(args.deck).is_dir():
+            raise UserError(f"deck {args.deck!r} is a folder; name one deck file")
+        with deck_files_of(args.game):
+            [deck] = load_space_decks([args.deck], space)
+        args.vs = args.vs or list(config.validation_panel)
+        with deck_files_of(args.game):
+            field = load_space_decks(args.vs, space, what="field deck")
+        cards, neighbourhood = deck.cards, CardNeighbourhood(space)
+    advice_config = AdviceConfig(
         games=args.games, rounds=args.rounds, step=args.step, contribution_games=args.contribution_games, top=args.top
     )
-    agent = fit.build_agent(args.agent, rules, seed=args.seed)
+    spec = args.agent or config.agent
+    agent = space.build_agent(spec, args.seed)
     field_cards = [d.cards for d in field]
     try:
         with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
-            advice = advise(
-                deck.cards,
-                field_cards,
-                rules,
-                agent,
-                pmap,
-                args.seed,
-                config,
-                progress=bar,
-                constraints=deck.constraints,
-            )
-            advice["agent"] = args.agent
+            play = space.evaluator(config, RunInputs(agent), pmap).play
+            advice = advise(cards, field_cards, neighbourhood, play, args.seed, advice_config, progress=bar)
+            advice["agent"] = spec
+            advice["game"] = args.game
             if args.check and advice["candidates"]:
                 top = advice["candidates"][0]
                 advice["check"] = {
                     "change": top["change"],
                     "cards": top["cards"],
-                    **remeasure(
-                        deck.cards,
-                        top["cards"],
-                        field_cards,
-                        rules,
-                        agent,
-                        pmap,
-                        args.seed + 1,
-                        args.check,
-                        progress=bar,
-                    ),
+                    **remeasure(cards, top["cards"], field_cards, play, args.seed + 1, args.check, progress=bar),
                 }
     except WorkerFailure as exc:
         print(f"deckopt advise: error: {exc}", file=sys.stderr)
@@ -140,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(advice)
         return 0
-    print(f"agent {args.agent}, field {' '.join(args.vs)}, seed {args.seed}")
+    print(f"agent {advice['agent']}, field {' '.join(args.vs)}, seed {args.seed}")
     print(advice_table(advice, args.top))
     if "check" in advice:
         c = advice["check"]

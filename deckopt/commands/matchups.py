@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
 
 from agents.parallel import Mapper, WorkerFailure
-from deckopt.commands._common import MAX_PAIR_TEXT, Progress, pair_games, print_json, seed_int, worker_args
-from evolution.designer.matchups import load_decks, play_matchups, ranking_table, write_matchups
-from evolution.scoring import fitness as fit
+from deckopt.commands._common import (
+    MAX_PAIR_TEXT,
+    Progress,
+    designer_game,
+    pair_games,
+    print_json,
+    seed_int,
+    worker_args,
+)
+from evolution.designer.matchups import load_decks, load_space_decks, play_matchups, ranking_table, write_matchups
+from evolution.spaces.base import RunInputs
 from games.errors import UserError
 from games.fileio import check_writable_dir
 
@@ -16,19 +25,17 @@ from games.fileio import check_writable_dir
 def register(sub) -> None:
     p = sub.add_parser(
         "matchups",
-        help="pairwise score matrix of Gwent Lite decks with CIs; the best deck against your field",
+        help="pairwise score matrix of decks with CIs; the best deck against your field",
         description="A round robin of the given decks (mirrored games: a cell and its transpose add "
         "up to 1), or, with --field, every deck against every field deck and the decks ranked by "
         "their pooled score against the field (a personal meta). A deck is a deck file, a folder of "
-        "deck files or an evolution run folder (its champion and the best decks of its last 3 "
+        "deck files or (Gwent Lite) an evolution run folder (its champion and the best decks of its last 3 "
         "generations). Prints the ranking; --out writes matchups.csv, matchups.json and a heatmap "
         "matchups.png.",
     )
     p.add_argument("decks", nargs="+", metavar="DECK_OR_DIR", help="deck files, folders of deck files, run folders")
     p.add_argument("--field", nargs="+", metavar="DECK_OR_DIR", help="the opponents (default: a round robin)")
-    p.add_argument(
-        "--agent", default="pretrained", metavar="SPEC", help="the agent playing every seat (default pretrained)"
-    )
+    game_args(p)
     p.add_argument(
         "--games",
         type=pair_games,
@@ -43,24 +50,60 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+@contextmanager
+def deck_files_of(game: str):
+    """A UserError while reading deck files names the game they were read for (a deck file of
+    another game fails on its cards)."""
+    try:
+        yield
+    except UserError as exc:
+        raise UserError(f"{exc} (read as {game} decks; --game names the game of the decks)") from None
+
+
+def game_args(p) -> None:
+    """--game and --agent, shared by the designer commands (matchups, advise)."""
+    p.add_argument(
+        "--game",
+        default="gwent_lite",
+        metavar="GAME",
+        help="the game of the decks: gwent_lite (default) or another game with reference decks (gwent_abilities)",
+    )
+    p.add_argument(
+        "--agent",
+        metavar="SPEC",
+        help="the agent playing every seat (default: the game's evaluation agent, pretrained for gwent_lite)",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
 
     if args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
-    decks, rules = load_decks(args.decks)
     field = None
-    if args.field is not None:
-        field, field_rules = load_decks(args.field, what="field deck")
-        if field_rules != rules:
+    if args.game == "gwent_lite":
+        with deck_files_of(args.game):
+            decks, rules = load_decks(args.decks)
+            if args.field is not None:
+                field, field_rules = load_decks(args.field, what="field deck")
+        if field is not None and field_rules != rules:
             raise UserError(f"the field's {field_rules.describe()} differ from the decks' {rules.describe()}")
-    elif len(decks) < 2:
+        config, space = designer_game(args.game, args.seed, rules)
+    else:
+        config, space = designer_game(args.game, args.seed)
+        with deck_files_of(args.game):
+            decks = load_space_decks(args.decks, space)
+            if args.field is not None:
+                field = load_space_decks(args.field, space, what="field deck")
+    if field is None and len(decks) < 2:
         raise UserError("give at least two decks for a round robin, or --field to play one deck against")
     if args.out:
         check_writable_dir(args.out, "output folder (--out)")  # before the games
-    agent = fit.build_agent(args.agent, rules, seed=args.seed)
+    spec = args.agent or config.agent
+    agent = space.build_agent(spec, args.seed)
     try:
         with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
-            table = play_matchups(decks, rules, agent, pmap, args.games, args.seed, field, args.agent, progress=bar)
+            play = space.evaluator(config, RunInputs(agent), pmap).play
+            table = play_matchups(decks, play, args.games, args.seed, field, spec, progress=bar)
     except WorkerFailure as exc:
         print(f"deckopt matchups: error: {exc}", file=sys.stderr)
         return 1
@@ -68,7 +111,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**table.to_json(), "files": [str(p) for p in paths]})
     else:
-        print(ranking_table(table))
+        if args.game == "gwent_lite":
+            print(ranking_table(table))
+        else:
+            print(ranking_table(table, space.short_text, "cards (copies x card)"))
         for p in paths:
             print(f"wrote {p}")
     return 0

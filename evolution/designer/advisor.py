@@ -38,6 +38,7 @@ import numpy as np
 from agents.stats import Z95
 from evolution.scoring import fitness as fit
 from evolution.scoring.racing import decide, mean_se
+from evolution.scoring.yardstick import Play
 from evolution.spaces.genome import counts_text
 from games.decks import DeckConstraints, DeckRules
 from games.errors import UserError
@@ -69,8 +70,11 @@ class Change:
     out: tuple[int, ...]
     into: tuple[int, ...]
     cards: tuple[int, ...]
+    text: str = ""  # the change in words where the cards are not powers (CardNeighbourhood)
 
     def describe(self) -> str:
+        if self.text:
+            return self.text
         o, i = ", ".join(map(str, self.out)), ", ".join(map(str, self.into))
         if self.kind == "move":
             k = self.out[0] - self.into[0]
@@ -139,6 +143,87 @@ def without_card(cards, power: int, rules: DeckRules) -> tuple[int, ...] | None:
     return _changed(count, (power,), (rules.min_power,))
 
 
+class PowerNeighbourhood:
+    """Gwent Lite decks: the changes of `neighbours` under `rules` that keep the deck's
+    `constraints`, and each power's contribution measured without one card of it (`without_card`)."""
+
+    key = "power"
+
+    def __init__(self, rules: DeckRules, constraints: DeckConstraints | None = None):
+        self.rules, self.constraints = rules, constraints
+
+    def check(self, cards) -> tuple[int, ...]:
+        return tuple(self.rules.validate(cards))
+
+    def changes(self, cards, step: int | None) -> list[Change]:
+        out = neighbours(cards, self.rules, step)
+        if self.constraints:
+            out = [c for c in out if not self.constraints.problems(c.cards)]
+        return out
+
+    def without(self, cards) -> list[tuple[int, int, tuple[int, ...] | None]]:
+        """(power, copies, the deck without one card of it or None) per distinct power."""
+        return [(p, list(cards).count(p), without_card(cards, p, self.rules)) for p in sorted(set(cards))]
+
+    def short_text(self, cards) -> str:
+        return counts_text(cards)
+
+    def text(self, cards) -> str:
+        return f"{counts_text(cards)} (total {sum(cards)}, {len(cards)} cards)"
+
+
+class CardNeighbourhood:
+    """Decks of a card pool under a deck space's rules (Gwent Abilities): swap one copy of a held
+    card for a card of the pool, add a copy of a card, or remove a copy; only the results legal
+    under the space's rules (`space.problems`), each once. A card's contribution is measured
+    without one copy of it, where that deck is legal. A deck is the sorted list of its cards'
+    indices into the pool; `space.deck(())` names the pool in order."""
+
+    key = "card"
+
+    def __init__(self, space):
+        self.space = space
+        self.pool = list(space.deck(()))
+
+    def check(self, cards) -> tuple[int, ...]:
+        problems = self.space.problems(cards)
+        if problems:
+            raise UserError(f"the deck is illegal: {problems[0]}")
+        return tuple(sorted(int(k) for k in cards))
+
+    def _legal(self, count: Counter, out: tuple[int, ...], into: tuple[int, ...]) -> tuple[int, ...] | None:
+        deck = _changed(count, out, into)
+        return None if self.space.problems(deck) else deck
+
+    def changes(self, cards, step: int | None = None) -> list[Change]:
+        """Swaps (held cards in pool order, then the cards coming in), adds, removes; `step` unused."""
+        count = Counter(int(k) for k in cards)
+        seen = {tuple(sorted(count.elements()))}
+        out: list[Change] = []
+        held, pool = sorted(count), range(len(self.pool))
+        steps = [("swap", (k,), (j,)) for k in held for j in pool if j != k]
+        steps += [("add", (), (j,)) for j in pool] + [("remove", (k,), ()) for k in held]
+        for kind, taken, given in steps:
+            deck = self._legal(count, taken, given)
+            if deck is not None and deck not in seen:
+                seen.add(deck)
+                words = [self.pool[k] for k in taken + given]
+                text = {"swap": "swap a {} for a {}", "add": "add a {}", "remove": "remove a {}"}[kind].format(*words)
+                out.append(Change(kind, taken, given, deck, text))
+        return out
+
+    def without(self, cards) -> list[tuple[str, int, tuple[int, ...] | None]]:
+        """(card name, copies, the deck without one copy or None where that is illegal) per held card."""
+        count = Counter(int(k) for k in cards)
+        return [(self.pool[k], count[k], self._legal(count, (k,), ())) for k in sorted(count)]
+
+    def short_text(self, cards) -> str:
+        return self.space.short_text(cards)
+
+    def text(self, cards) -> str:
+        return self.space.text(cards)
+
+
 # ------------------------------------------------------------------------------------------------
 # Playing on shared deals
 
@@ -147,10 +232,9 @@ class _FieldPlayer:
     """Plays decks against the field on round r's deals: the same seed keys for every deck, so
     their deal scores pair up deal by deal."""
 
-    def __init__(self, field, rules, agent, mapper, seed, deals_per_round, games_per_task, stage, progress):
+    def __init__(self, field, play: Play, seed, deals_per_round, stage, progress):
         self.field = [tuple(f) for f in field]
-        self.rules, self.agent, self.mapper, self.seed = rules, agent, mapper, seed
-        self.deals, self.games_per_task, self.stage, self.progress = deals_per_round, games_per_task, stage, progress
+        self.play, self.seed, self.deals, self.stage, self.progress = play, seed, deals_per_round, stage, progress
 
     def round(self, decks: list[tuple[int, ...]], r: int, what: str) -> list[np.ndarray]:
         """Each deck's deal scores in round r, field deck by field deck, deal by deal."""
@@ -159,16 +243,7 @@ class _FieldPlayer:
             for d in decks
             for k, f in enumerate(self.field)
         ]
-        results = fit.play_pairings(
-            pairings,
-            self.agent,
-            self.rules,
-            self.mapper,
-            self.games_per_task,
-            (self.seed, self.stage, r),
-            progress=self.progress,
-            what=what,
-        )
+        results = self.play(pairings, (self.seed, self.stage, r), self.progress, what)
         per = len(self.field)
         return [
             np.concatenate([(o.astype(np.float64) + 1.0).mean(axis=1) / 2.0 for o in results[i * per : (i + 1) * per]])
@@ -194,28 +269,23 @@ def diff_summary(deck_scores: np.ndarray, base_scores: np.ndarray) -> dict:
 def advise(
     cards,
     field: list[tuple[int, ...]],
-    rules: DeckRules,
-    agent,
-    mapper,
+    neighbourhood,
+    play: Play,
     seed: int,
     config: AdviceConfig | None = None,
     progress: Callable | None = None,
-    constraints: DeckConstraints | None = None,
 ) -> dict:
-    """The deck's neighbourhood raced against `field`; returns {"deck", "base", "config",
-    "candidates" (every candidate, best difference first), "contributions"}. With the deck's
-    `constraints`, only changes that keep them are candidates."""
+    """The deck's single-card changes (`neighbourhood`: PowerNeighbourhood, CardNeighbourhood) raced
+    against `field`, every game played by `play` (a deck space's matches); returns {"deck",
+    "deck_text", "base", "config", "candidates" (every candidate, best difference first),
+    "contributions"}."""
     config = config or AdviceConfig()
-    cards = tuple(rules.validate(cards))
+    cards = neighbourhood.check(cards)
     deals = config.games // 2
     if deals < config.rounds or deals % config.rounds:
         raise ValueError(f"games / 2 ({deals}) must split into {config.rounds} equal rounds")
-    player = _FieldPlayer(
-        field, rules, agent, mapper, seed, deals // config.rounds, config.games_per_task, STAGE_ADVISE, progress
-    )
-    changes = neighbours(cards, rules, config.step)
-    if constraints:
-        changes = [c for c in changes if not constraints.problems(c.cards)]
+    player = _FieldPlayer(field, play, seed, deals // config.rounds, STAGE_ADVISE, progress)
+    changes = neighbourhood.changes(cards, config.step)
     if not changes:
         raise UserError("no single-card change keeps the deck's rules and constraints: nothing to advise")
     base: list[np.ndarray] = []
@@ -242,42 +312,53 @@ def advise(
     for i, ch in enumerate(changes):
         played = len(own[i])
         e = diff_summary(np.concatenate(own[i]), np.concatenate(base[:played]))
-        entries.append({"change": ch.describe(), "kind": ch.kind, "cards": list(ch.cards), **e, "rounds": played})
+        entries.append(
+            {
+                "change": ch.describe(),
+                "kind": ch.kind,
+                "cards": list(ch.cards),
+                "deck_text": neighbourhood.short_text(ch.cards),
+                **e,
+                "rounds": played,
+            }
+        )
     entries.sort(key=lambda e: -e["delta"])
     base_all = np.concatenate(base)
     lo, hi = fit.score_interval(base_all)
     out = {
         "deck": list(cards),
+        "deck_text": neighbourhood.text(cards),
         "field_decks": len(field),
         "seed": seed,
         "config": asdict(config),
         "base": {"score": float(base_all.mean()), "ci95": [float(lo), float(hi)], "games": 2 * base_all.size},
         "candidates": entries,
         "rounds_played": rounds_played,
-        "contributions": contributions(cards, field, rules, agent, mapper, seed, config, progress),
+        "contribution_key": neighbourhood.key,
+        "contributions": contributions(cards, field, neighbourhood, play, seed, config, progress),
     }
     return out
 
 
-def contributions(cards, field, rules, agent, mapper, seed, config: AdviceConfig, progress=None) -> list[dict]:
-    """Per distinct power: the deck's score minus its score without one card of that power, paired
-    on the same deals, `config.contribution_games` per field deck."""
+def contributions(cards, field, neighbourhood, play: Play, seed, config: AdviceConfig, progress=None) -> list[dict]:
+    """Per distinct card (`neighbourhood.key`: its power or its name): the deck's score minus its
+    score without one copy of it (`neighbourhood.without`), paired on the same deals,
+    `config.contribution_games` per field deck; `contribution` None where no such deck exists."""
     deals = config.contribution_games // 2
     if deals < 1:
         return []
-    variants = [(p, without_card(cards, p, rules)) for p in sorted(set(cards))]
-    played = [(p, v) for p, v in variants if v is not None]
-    player = _FieldPlayer(
-        field, rules, agent, mapper, seed, deals, config.games_per_task, STAGE_ADVISE, progress
-    )  # round index past the race's: deals of their own
-    scores = player.round([tuple(cards)] + [v for _, v in played], config.rounds, "card contributions")
+    key = neighbourhood.key
+    variants = neighbourhood.without(cards)
+    played = [(label, copies, v) for label, copies, v in variants if v is not None]
+    player = _FieldPlayer(field, play, seed, deals, STAGE_ADVISE, progress)  # round index past the race's
+    scores = player.round([tuple(cards)] + [v for _, _, v in played], config.rounds, "card contributions")
     out = []
-    for (p, v), s in zip(played, scores[1:]):
+    for (label, copies, v), s in zip(played, scores[1:]):
         e = diff_summary(scores[0], s)  # base minus the deck without the card
         out.append(
             {
-                "power": p,
-                "copies": list(cards).count(p),
+                key: label,
+                "copies": copies,
                 "without": list(v),
                 "contribution": e["delta"],
                 "ci95": e["delta_ci95"],
@@ -286,28 +367,20 @@ def contributions(cards, field, rules, agent, mapper, seed, config: AdviceConfig
                 "games": e["games"],
             }
         )
-    for p, v in variants:
-        if v is None:
-            out.append({"power": p, "copies": list(cards).count(p), "without": None, "contribution": None})
-    return sorted(out, key=lambda e: e["power"])
+    out += [
+        {key: label, "copies": copies, "without": None, "contribution": None}
+        for label, copies, v in variants
+        if v is None
+    ]
+    order = [label for label, _, _ in variants]
+    return sorted(out, key=lambda e: order.index(e[key]))
 
 
-def remeasure(
-    cards,
-    changed,
-    field,
-    rules: DeckRules,
-    agent,
-    mapper,
-    seed: int,
-    games: int,
-    games_per_task: int = 200,
-    progress=None,
-) -> dict:
+def remeasure(cards, changed, field, play: Play, seed: int, games: int, progress=None) -> dict:
     """The deck and a changed deck against `field` again, `games` mirrored games per field deck on
     deals of their own (stage STAGE_REMEASURE): the changed deck's paired difference with its 95 %
     interval, and whether the improvement clears it (interval above 0)."""
-    player = _FieldPlayer(field, rules, agent, mapper, seed, games // 2, games_per_task, STAGE_REMEASURE, progress)
+    player = _FieldPlayer(field, play, seed, games // 2, STAGE_REMEASURE, progress)
     base, new = player.round([tuple(cards), tuple(changed)], 0, "re-measure")
     e = diff_summary(new, base)
     lo, hi = fit.score_interval(base)
@@ -325,7 +398,7 @@ def advice_table(advice: dict, top: int = 10) -> str:
 
     b = advice["base"]
     lines = [
-        f"deck {counts_text(advice['deck'])} (total {sum(advice['deck'])}, {len(advice['deck'])} cards): "
+        f"deck {advice['deck_text']}: "
         f"score {b['score']:.3f} [{b['ci95'][0]:.3f}, {b['ci95'][1]:.3f}] against {advice['field_decks']} field decks "
         f"({b['games']} games)",
         f"{len(advice['candidates'])} single-card changes raced over {advice['rounds_played']} rounds; "
@@ -351,19 +424,22 @@ def advice_table(advice: dict, top: int = 10) -> str:
             if best["delta_ci95"][0] > 0
             else "not clearly better (its interval reaches 0)"
         )
-        lines.append(f"top change: {best['change']} -> {counts_text(best['cards'])}: {verdict}")
+        lines.append(f"top change: {best['change']} -> {best['deck_text']}: {verdict}")
     contrib = advice.get("contributions") or []
     if contrib:
-        lines.append("card contributions (score of the deck minus its score without one card of the power):")
-        rows = [("power", "copies", "contribution [95% CI]", "score with / without it")]
+        key = advice["contribution_key"]
+        of = "one card of the power" if key == "power" else "one copy of the card"
+        floor = "at the floor: nothing to take away" if key == "power" else "no legal deck without it"
+        lines.append(f"card contributions (score of the deck minus its score without {of}):")
+        rows = [(key, "copies", "contribution [95% CI]", "score with / without it")]
         for c in contrib:
             if c["contribution"] is None:
-                rows.append((str(c["power"]), str(c["copies"]), "- (at the floor: nothing to take away)", ""))
+                rows.append((str(c[key]), str(c["copies"]), f"- ({floor})", ""))
             else:
                 lo, hi = c["ci95"]
                 rows.append(
                     (
-                        str(c["power"]),
+                        str(c[key]),
                         str(c["copies"]),
                         f"{c['contribution']:+.3f} [{lo:+.3f}, {hi:+.3f}]",
                         f"{c['score_with']:.3f} / {c['score_without']:.3f} over {c['games']} games",

@@ -33,8 +33,9 @@ from evolution.designer.verdicts import deck_words
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
 from evolution.scoring.panel import load_panel
+from evolution.spaces.base import RunInputs
 from evolution.spaces.genome import counts_text
-from evolution.spaces.registry import GAME_SETTINGS
+from evolution.spaces.registry import GAME_SETTINGS, space_for
 from games.config import settings_help
 from games.errors import UserError
 from games.fileio import atomic_write_text, check_writable_dir
@@ -358,8 +359,7 @@ def run_matchups(folder: RunFolder, games: int, agent_spec: str | None = None, j
     spec = agent_spec or config.agent
     agent = fit.build_agent(spec, rules, seed=config.seed)
     with Mapper(jobs, task_timeout=config.task_timeout) as pmap:
-        table = play_matchups(
-            decks, rules, agent, pmap, games, config.seed + 2, field, spec, config.games_per_task, progress
-        )
+        play = space_for(config).evaluator(config, RunInputs(agent), pmap).play
+        table = play_matchups(decks, play, games, config.seed + 2, field, spec, progress)
     write_matchups(table, folder.path)
     return table

@@ -28,6 +28,7 @@ from evolution.designer.plots import png_bytes
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
 from evolution.scoring.panel import resolve_path
+from evolution.scoring.yardstick import Play
 from evolution.spaces.genome import counts_text
 from games.decks import DeckRules, load_deck
 from games.errors import UserError
@@ -84,6 +85,16 @@ def load_decks(paths, run_best: int = 3, what: str = "deck") -> tuple[list[Named
     if not decks or rules is None:
         raise UserError(f"no {what}s given")
     return decks, rules
+
+
+def load_space_decks(paths, space, what: str = "deck") -> list[NamedDeck]:
+    """Every deck file named by `paths` (files or folders of deck files) read by a deck space's
+    `references`, each named by its file's deck name; UserError in one line for a missing path or
+    a bad or illegal deck."""
+    found = [NamedDeck(r.name, tuple(r.cards)) for r in space.references(paths)]
+    if not found:
+        raise UserError(f"no {what}s given")
+    return found
 
 
 def _same_rules(a: DeckRules, b: DeckRules, where_a: str, where_b: str) -> None:
@@ -171,19 +182,17 @@ class Matchups:
 
 def play_matchups(
     decks: list[NamedDeck],
-    rules: DeckRules,
-    agent,
-    mapper,
+    play: Play,
     games_per_pair: int,
     seed: int,
     field: list[NamedDeck] | None = None,
     agent_spec: str = "?",
-    games_per_task: int = 200,
     progress: Callable | None = None,
 ) -> Matchups:
     """A round robin of `decks` (no `field`), or every deck against every `field` deck;
-    `games_per_pair` mirrored games per pairing (rounded down to even). The result depends on the
-    seed and the arguments only, never on the mapper's workers."""
+    `games_per_pair` mirrored games per pairing (rounded down to even), played by `play` (a deck
+    space's matches, evolution.scoring.yardstick.Play). The result depends on the seed and the
+    arguments only, never on the workers."""
     deals = games_per_pair // 2
     if deals < 1:
         raise UserError(f"games per pair must be at least 2 (mirrored pairs), got {games_per_pair}")
@@ -196,9 +205,7 @@ def play_matchups(
         pairings, who = fit.round_robin(cards, deals, seed, STAGE_MATCHUPS, 0)
     else:
         pairings, who = fit.against(cards, [d.cards for d in field], deals, seed, STAGE_MATCHUPS, 0)
-    results = fit.play_pairings(
-        pairings, agent, rules, mapper, games_per_task, (seed, STAGE_MATCHUPS, 0), progress=progress, what="matchups"
-    )
+    results = play(pairings, (seed, STAGE_MATCHUPS, 0), progress, "matchups")
     table = Matchups(
         list(decks), list(field if field is not None else decks), field is None, 2 * deals, agent_spec, seed
     )
@@ -282,8 +289,11 @@ def write_matchups(table: Matchups, out: str | Path) -> list[Path]:
     return paths
 
 
-def ranking_table(table: Matchups) -> str:
-    """The decks, best pooled score first, as text."""
+def ranking_table(
+    table: Matchups, deck_text: Callable = counts_text, cards_head: str = "powers (count x power)"
+) -> str:
+    """The decks, best pooled score first, as text; `deck_text(cards)` words a deck's cards (a deck
+    space's `short_text`) under the column head `cards_head`."""
 
     against = "the other decks" if table.round_robin else f"the field ({len(table.field)} decks)"
     rows = []
@@ -291,8 +301,8 @@ def ranking_table(table: Matchups) -> str:
         s = table.overall(i)
         lo, hi = s.ci95
         d = table.decks[i]
-        rows.append((str(rank), d.name, f"{s.score:.3f} [{lo:.3f}, {hi:.3f}]", str(s.games), counts_text(d.cards)))
-    head = ("rank", "deck", f"score vs {against} [95% CI]", "games", "powers (count x power)")
+        rows.append((str(rank), d.name, f"{s.score:.3f} [{lo:.3f}, {hi:.3f}]", str(s.games), deck_text(d.cards)))
+    head = ("rank", "deck", f"score vs {against} [95% CI]", "games", cards_head)
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]
     lines = [f"agent {table.agent}, {table.games_per_pair} games per pair, seed {table.seed}"]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]

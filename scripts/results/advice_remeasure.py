@@ -18,9 +18,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's packages, whatever is installed
 
 from agents.parallel import Mapper  # noqa: E402
+from evolution.config import EvolveConfig  # noqa: E402
 from evolution.designer.advisor import neighbours, remeasure  # noqa: E402
 from evolution.designer.matchups import load_decks  # noqa: E402
 from evolution.scoring.fitness import build_agent  # noqa: E402
+from evolution.spaces.base import RunInputs  # noqa: E402
+from evolution.spaces.registry import space_for  # noqa: E402
 from games.decks import load_deck  # noqa: E402
 
 
@@ -36,7 +39,9 @@ def remeasured(deck_path: str, change: str, field_paths: list[str], agent_spec: 
     with Mapper(jobs) as pmap:
         for seed in seeds:
             agent = build_agent(agent_spec, rules, seed=seed)
-            report = remeasure(deck.cards, by_text[change].cards, field_cards, rules, agent, pmap, seed, games)
+            config = EvolveConfig(game="gwent_lite", rules=rules, seed=seed, validate=False)
+            play = space_for(config).evaluator(config, RunInputs(agent), pmap).play
+            report = remeasure(deck.cards, by_text[change].cards, field_cards, play, seed, games)
             out.append((seed, report))
     return out
 

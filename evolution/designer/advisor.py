@@ -1,7 +1,10 @@
 """The swap advisor: which single-card change most improves a deck against a field of decks, and
-what each of its cards contributes.
+what each of its cards contributes. The games are played by a deck space's `play` callable
+(evolution.scoring.yardstick.Play), the changes come from a neighbourhood: `PowerNeighbourhood` for
+Gwent Lite decks (below), `CardNeighbourhood` for decks of a card pool (Gwent Abilities: swap a copy
+for another card of the pool, add a copy, remove a copy, each legal under the space's rules).
 
-The neighbourhood of a deck (`neighbours`), every change keeping the deck legal under its rules,
+The neighbourhood of a Gwent Lite deck (`neighbours`), every change keeping the deck legal under its rules,
 with k = 1 .. `step` power units (step 1: the finest changes; the default: any size, measured to find
 real improvements where unit moves alone did not, see docs/results/designer-tools.md):
 - move:   k power units from one card to another (a p becomes p-k, a q becomes q+k; p-k >= min_power);

@@ -6,9 +6,11 @@ Two shapes, one function (`play_matchups`):
 - decks against a field the user supplies (a "personal meta"): every deck plays every field deck;
   each deck's pooled score against the whole field, with its interval, ranks the decks.
 
-Decks come from deck files, folders of deck files and evolution run folders (`load_decks`): a run
-folder stands for its champion and the best decks of its last generations. Every deck must be legal
-under one set of rules. Results are written as `matchups.csv` (one row per cell), `matchups.json`
+Gwent Lite decks come from deck files, folders of deck files and evolution run folders
+(`load_decks`): a run folder stands for its champion and the best decks of its last generations.
+Every deck must be legal under one set of rules. The decks of another game come through its deck
+space (`load_space_decks`); a deck space's `play` callable plays the games.
+Results are written as `matchups.csv` (one row per cell), `matchups.json`
 (everything, for the HTML report) and `matchups.png` (a heatmap).
 """
 

@@ -73,7 +73,7 @@ def test_archetypes_against_the_yardstick_and_each_other(which, request, capsys)
     yardstick_decks = len(space.references(Run(run).config.yardstick))
     elites = json.loads((run / "archive.json").read_text())["entries"]
     for distance in (0.25, 0.1):
-        out = archetypes(run, capsys, "--archetype-distance", str(distance))
+        out = archetypes(run, capsys, "--archetype-distance", str(distance), "--screen-games", "0")
         chosen = out["archetypes"]
         assert 1 <= len(chosen) <= 3 and out["yardstick"] and len(out["yardstick"]) == yardstick_decks
         assert chosen[0]["archive_score"] == max(e["score"] for e in elites)  # the best elite comes first
@@ -88,6 +88,13 @@ def test_archetypes_against_the_yardstick_and_each_other(which, request, capsys)
         for i, j in combinations(range(len(chosen)), 2):
             assert score[i][j] + score[j][i] == 1.0
     assert len(chosen) >= 2  # the tiny archive has elites 0.1 apart: a matchup was played
+    # screened: every elite plays the yardstick first; the archetypes come best first by that screening
+    screened = archetypes(run, capsys, "--archetype-distance", "0", "--screen-games", "4")
+    chosen = screened["archetypes"]
+    assert screened["screen_games"] == 4 and len(chosen) == min(3, len(elites))
+    assert all(e["screen"]["games"] == yardstick_decks * 4 for e in chosen)
+    assert [e["screen"]["score"] for e in chosen] == sorted((e["screen"]["score"] for e in chosen), reverse=True)
+    assert all(e["screen"] != e["yardstick"] for e in chosen)  # measured again on fresh seeds
 
 
 def test_archetypes_table_and_fresh_seeds(abilities_run, capsys):
@@ -108,6 +115,8 @@ def test_archetypes_refused_in_one_line(lite_run, tmp_path, capsys):
     assert "--archetypes takes a number of archetypes >= 1, got 0" in capsys.readouterr().err
     assert main(["decks", str(lite_run), "--archetypes", "2", "--games", "3"]) != 0
     assert "--games must be even" in capsys.readouterr().err
+    assert main(["decks", str(lite_run), "--archetypes", "2", "--screen-games", "3"]) != 0
+    assert "--screen-games takes an even number of games >= 0, got 3" in capsys.readouterr().err
     plain = tmp_path / "plain"
     shutil.copytree(lite_run, plain)
     (plain / "archive.json").unlink()

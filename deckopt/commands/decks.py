@@ -14,10 +14,11 @@ from deckopt.commands._common import (
     int_at_least,
     job_count,
     pair_games,
+    pair_games_or_none,
     print_json,
     seed_int,
 )
-from evolution.archive.archetypes import DEFAULT_DISTANCE, archetypes_report, archetypes_table
+from evolution.archive.archetypes import DEFAULT_DISTANCE, DEFAULT_SCREEN, archetypes_report, archetypes_table
 from evolution.archive.results import best_elite_cards, elites_table
 from evolution.designer.html_report import run_matchups
 from evolution.designer.matchups import ranking_table
@@ -62,9 +63,17 @@ def register(sub) -> None:
         "--archetypes",
         type=int,
         metavar="K",
-        help="an archive run's archetypes: up to K elites far apart in descriptor space, best first by pooled "
-        "fitness, measured against the run's yardstick (fresh seeds) and against each other in a round robin; "
-        "written to archetypes.json in the run folder",
+        help="an archive run's archetypes: up to K elites far apart in descriptor space, best first by every "
+        "elite's screening against the run's yardstick, measured again against it (fresh seeds) and against each "
+        "other in a round robin; written to archetypes.json in the run folder",
+    )
+    p.add_argument(
+        "--screen-games",
+        type=pair_games_or_none,
+        default=DEFAULT_SCREEN,
+        metavar="N",
+        help=f"--archetypes: every elite's games against each yardstick deck before the archetypes are chosen, even "
+        f"(default {DEFAULT_SCREEN}; 0: choose by pooled fitness)",
     )
     p.add_argument(
         "--archetype-distance",
@@ -187,7 +196,9 @@ def _archetypes(r, space, args) -> int:
     games = args.games or r.config.playoff_games_per_pair
     try:
         with Progress(enabled=not args.json) as bar:
-            report = archetypes_report(data, space, config, args.archetypes, args.archetype_distance, games, bar)
+            report = archetypes_report(
+                data, space, config, args.archetypes, args.archetype_distance, games, args.screen_games, bar
+            )
     except WorkerFailure as exc:
         print(f"deckopt decks: error: {exc}", file=sys.stderr)
         return 1

@@ -1,13 +1,17 @@
 """The archetypes of a quality-diversity run: a few elites far apart in descriptor space, each the
 best of its region, measured against the run's yardstick with fresh seeds and against each other.
 
-    chosen = choose_archetypes(entries, names, ranges, k, distance)  # greedy, best pooled score first
-    report = archetypes_report(archive_json, space, config, k, distance, games, progress)  # chosen, measured
+    chosen = choose_archetypes(entries, names, ranges, k, distance)  # greedy, best first by "score"
+    report = archetypes_report(archive_json, space, config, k, distance, games, screen, progress)
     text = archetypes_table(report)
 
-An elite's pooled fitness is relative to the opponents of the generations it was measured in; the
-yardstick is fixed, so the archetypes' scores against it (and their interval's lower bound against
-0.5) say which styles of deck hold up, and the round robin says which beats which.
+An elite's pooled fitness is relative to the opponents of the generations it was measured in, and
+noisy where an elite met few of them; the yardstick is fixed. So every elite is first screened
+against the yardstick (`screen` games per yardstick deck, seeds of their own), the archetypes are
+chosen best first by that screening, and then measured again with fresh seeds (`games` per yardstick
+deck), so that the luck that ranked a deck high does not also score it. Their scores against the
+yardstick (and their interval's lower bound against 0.5) say which styles of deck hold up, and the
+round robin says which beats which. With `screen` 0 the archetypes are chosen by pooled fitness.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ from games.errors import UserError
 
 #: the least distance between two archetypes' descriptors, each scaled to 0..1 over its range
 DEFAULT_DISTANCE = 0.25
-#: the round robin's seed-key generation (the yardstick games use generation 0 of the same stage)
-_MATCHUPS = 1
+#: games per yardstick deck of every elite's screening
+DEFAULT_SCREEN = 40
+#: the seed-key generations of the stage's games: the archetypes on the yardstick, their round
+#: robin, the screening of every elite
+_YARDSTICK, _MATCHUPS, _SCREEN = 0, 1, 2
 
 
 def normalised(entry: dict, names, ranges) -> np.ndarray:
@@ -33,7 +40,7 @@ def normalised(entry: dict, names, ranges) -> np.ndarray:
 
 
 def choose_archetypes(entries: list[dict], names, ranges, k: int, distance: float) -> list[dict]:
-    """Up to `k` elites, greedily best first by pooled score (ties in cell order): an elite is taken
+    """Up to `k` elites, greedily best first by their `score` (ties in cell order): an elite is taken
     only if its normalised descriptors are at least `distance` (Euclidean) from every elite already
     taken, so each archetype is the best of its region of the descriptor space."""
     if k < 1:
@@ -53,25 +60,45 @@ def choose_archetypes(entries: list[dict], names, ranges, k: int, distance: floa
 
 
 def archetypes_report(
-    data: dict, space, config, k: int, distance: float, games: int, progress: Callable | None = None
+    data: dict,
+    space,
+    config,
+    k: int,
+    distance: float,
+    games: int,
+    screen: int = DEFAULT_SCREEN,
+    progress: Callable | None = None,
 ) -> dict:
-    """The archetypes of an archive.json's elites (`choose_archetypes`) against the run's yardstick
-    (`games` mirrored games per yardstick deck, fresh seeds of fit.STAGE_ARCHETYPES) and in a round
+    """The archetypes of an archive.json's elites (`choose_archetypes`, best first by every elite's
+    screening against the yardstick, `screen` games per yardstick deck; by pooled fitness with
+    `screen` 0) against the run's yardstick (`games` mirrored games per yardstick deck, fresh seeds
+    of fit.STAGE_ARCHETYPES) and in a round
     robin among themselves (`games` per pair, on mirrored deals), played with `config`'s agent, seed
     and jobs; UserError if the run has no yardstick or `k` < 1. The report: each archetype
     (descriptors, pooled archive score, yardstick score with its 95 % interval and whether that
     interval is above 0.5, the deck) and the matrix of row-deck scores."""
     if not space.reference_decks or not config.yardstick:
         raise UserError(f"archetypes are measured against the run's yardstick, and this {space.name} run has none")
+    if screen < 0 or screen % 2:
+        raise UserError(f"--screen-games takes an even number of games >= 0, got {screen}")
     names, ranges = space.descriptor_space()
-    chosen = choose_archetypes(data["entries"], names, ranges, k, distance)
+    choose_archetypes([], names, ranges, k, distance)  # k and distance checked before any game
     inputs = space.inputs(config)
-    decks = [tuple(e["cards"]) for e in chosen]
     with Mapper(config.jobs, "loky", task_timeout=config.task_timeout) as pmap:  # runs locally
         play = space.evaluator(config, inputs, pmap).play
+        entries = data["entries"]
+        if screen:
+            screened = yardstick.measure(
+                [tuple(e["cards"]) for e in entries], inputs.yardstick, play, config, _SCREEN, screen,
+                fit.STAGE_ARCHETYPES, progress, "elites on the yardstick",
+            )  # fmt: skip
+            entries = [{**e, "archive_score": e["score"], "screen": s.as_dict()} for e, s in zip(entries, screened)]
+            entries = [{**e, "score": e["screen"]["score"]} for e in entries]
+        chosen = choose_archetypes(entries, names, ranges, k, distance)
+        decks = [tuple(e["cards"]) for e in chosen]
         what = "archetypes on the yardstick"
         scores = yardstick.measure(
-            decks, inputs.yardstick, play, config, 0, games, fit.STAGE_ARCHETYPES, progress, what
+            decks, inputs.yardstick, play, config, _YARDSTICK, games, fit.STAGE_ARCHETYPES, progress, what
         )
         matrix = _round_robin(decks, play, config, games, progress)
     archetypes = []
@@ -83,7 +110,8 @@ def archetypes_report(
                 "cell": e["cell"],
                 **{n: e[n] for n in names},
                 "normalised": [round(float(v), 6) for v in normalised(e, names, ranges)],
-                "archive_score": e["score"],
+                "archive_score": e.get("archive_score", e["score"]),
+                **({"screen": e["screen"]} if "screen" in e else {}),
                 "archive_ci95": e["ci95"],
                 "archive_games": e["games"],
                 "yardstick": measured,
@@ -102,6 +130,7 @@ def archetypes_report(
         "agent": config.agent,
         "seed": config.seed,
         "games": games,
+        "screen_games": screen,
         "yardstick": [r.name for r in inputs.yardstick],
         "archetypes": archetypes,
         "matchups": matrix,
@@ -132,8 +161,14 @@ def archetypes_table(report: dict) -> str:
     a = report["archetypes"]
     lines = [
         f"{len(a)} archetypes of {report['elites']} elites (descriptors at least {report['distance']:g} apart, "
-        f"each scaled to 0..1), best first by pooled fitness; against the yardstick ({len(report['yardstick'])} "
-        f"decks, {report['games']} games each, seed {report['seed']}, agent {report['agent']})",
+        f"each scaled to 0..1), best first by "
+        + (
+            f"every elite's screening on the yardstick ({report['screen_games']} games per yardstick deck)"
+            if report.get("screen_games")
+            else "pooled fitness"
+        )
+        + f"; against the yardstick ({len(report['yardstick'])} decks, {report['games']} games each, fresh seeds, "
+        f"seed {report['seed']}, agent {report['agent']})",
         "  #  "
         + "  ".join(f"{n:>{max(len(n), 6)}}" for n in names)
         + "  archive  yardstick [95% CI]      games  LB>0.5  deck",

@@ -12,7 +12,8 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution.designer.advisor import AdviceConfig, PowerNeighbourhood, advise, neighbours, remeasure, without_card
+from evolution.designer.advisor import AdviceConfig, advise, remeasure
+from evolution.designer.neighbourhoods import PowerNeighbourhood, neighbours, without_card
 from evolution.scoring import fitness as fit
 from evolution.spaces.genome import random_deck
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace

@@ -20,15 +20,9 @@ from deckopt.commands._common import (
     worker_args,
 )
 from deckopt.commands.matchups import deck_files_of, game_args
-from evolution.designer.advisor import (
-    AdviceConfig,
-    CardNeighbourhood,
-    PowerNeighbourhood,
-    advice_table,
-    advise,
-    remeasure,
-)
+from evolution.designer.advisor import AdviceConfig, advice_table, advise, remeasure
 from evolution.designer.matchups import load_decks, load_space_decks
+from evolution.designer.neighbourhoods import CardNeighbourhood, PowerNeighbourhood
 from evolution.scoring.panel import resolve_path
 from evolution.spaces.base import RunInputs
 from games.decks import load_deck

@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's 
 
 from agents.parallel import Mapper  # noqa: E402
 from evolution.config import EvolveConfig  # noqa: E402
-from evolution.designer.advisor import neighbours, remeasure  # noqa: E402
+from evolution.designer.advisor import remeasure  # noqa: E402
 from evolution.designer.matchups import load_decks  # noqa: E402
+from evolution.designer.neighbourhoods import neighbours  # noqa: E402
 from evolution.scoring.fitness import build_agent  # noqa: E402
 from evolution.spaces.base import RunInputs  # noqa: E402
 from evolution.spaces.registry import space_for  # noqa: E402

@@ -32,9 +32,6 @@ STRENGTH_SCALE and sizes by max_cards, each capped at 1:
     8K + 17, 18 own passed, opponent passed (0/1)
     8K + 19     round / max rounds
     8K + 20, 21 a medic's choice pending, a decoy's choice pending (0/1)
-
-One module: the rules of one game, read as a whole beside games/RULES.md §8 (abilities, rows and
-rounds share the same few fields); the card pool and deck rules are apart, in gwent_abilities_cards.py.
 """
 
 from __future__ import annotations

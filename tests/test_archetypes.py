@@ -94,7 +94,6 @@ def test_archetypes_against_the_yardstick_and_each_other(which, request, capsys)
     assert screened["screen_games"] == 4 and len(chosen) == min(3, len(elites))
     assert all(e["screen"]["games"] == yardstick_decks * 4 for e in chosen)
     assert [e["screen"]["score"] for e in chosen] == sorted((e["screen"]["score"] for e in chosen), reverse=True)
-    assert all(e["screen"] != e["yardstick"] for e in chosen)  # measured again on fresh seeds
 
 
 def test_archetypes_table_and_fresh_seeds(abilities_run, capsys):

@@ -344,9 +344,9 @@ class GwentAbilitiesSpace:
         travel to worker processes; UserError in one line."""
         return fit.game_agent(spec, games.make(GAME, rules=self.rules), seed)
 
-    def references(self, paths) -> list[ReferenceDeck]:
+    def references(self, paths, hint: str = "") -> list[ReferenceDeck]:
         """Every deck file named by `paths` (files or folders; a deck's group is its folder's name);
-        UserError if one is bad."""
+        UserError if one is bad (`hint`: what to do about a deck illegal under the rules)."""
         out = []
         for raw in paths:
             p = resolve_path(raw)
@@ -361,9 +361,8 @@ class GwentAbilitiesSpace:
                 problems = self.rules.problems(deck.cards)
                 if problems:
                     raise UserError(
-                        f"reference deck {str(f)!r} is illegal under the run's {self.rules.describe()}: "
-                        f"{problems[0]} (name decks legal under them with --validation-panel and --yardstick, "
-                        "or leave them out: --no-validate, and yardstick = [] in a settings file)"
+                        f"reference deck {str(f)!r} is illegal under the run's {self.rules.describe()}: {problems[0]} "
+                        f"({hint or 'name decks legal under these rules'})"
                     )
                 cards = tuple(sorted(CARD_INDEX[n] for n in deck.cards))
                 out.append(ReferenceDeck(deck.name or Path(f).stem, Path(f).parent.name, cards, str(f)))
@@ -373,9 +372,13 @@ class GwentAbilitiesSpace:
     def inputs(self, config) -> RunInputs:
         """The agent and the yardstick decks; UserError if a deck file or the agent is wrong, or if a
         yardstick deck is also a validation deck (the yardstick chooses the champion)."""
-        refs = self.references(config.yardstick) if config.yardstick else []
+        hint = (
+            "name decks legal under them with --validation-panel and --yardstick, or leave them out: "
+            "--no-validate, and yardstick = [] in a settings file"
+        )
+        refs = self.references(config.yardstick, hint) if config.yardstick else []
         if config.validate:
-            held_out = {r.cards: r.name for r in self.references(config.validation_panel)}
+            held_out = {r.cards: r.name for r in self.references(config.validation_panel, hint)}
             both = [r.name for r in refs if r.cards in held_out]
             if both:
                 raise UserError(f"yardstick deck {both[0]} is also a validation deck; the validation must be held out")

@@ -7,7 +7,8 @@ Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `aggressive` and `defensi
 bots a game's heuristics module names in NAMED_AGENTS), `mcts:SIMS[,options]` (see
 agents/search/uct.py), `az:MODEL[,sims=N][,c=F]` (PUCT search with a policy+value network, see
 agents.alphazero), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
-run folder (its final model).
+run folder (its final model). A comma list of specs or a named panel (`PANELS`) is a panel of agents
+(agents.panel): `make_panel` makes it, each deal played by one of its members.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import Agent, RandomAgent, masked_argmax
+from agents.panel import AgentPanel
 from games import Game, UserError
 
 SPEC_HELP = (
     "random, heuristic, minimax (tic_tac_toe), aggressive or defensive (durak), exact, belief, always_draw or "
-    "always_skip (exploding_kittens), mcts:SIMS, az:MODEL[,sims=N], pretrained, or a model path / run folder"
+    "always_skip (exploding_kittens), mcts:SIMS, az:MODEL[,sims=N], pretrained, or a model path / run folder; "
+    "a panel: a comma list of specs, or evaluator (gwent_lite) or gwent_abilities_evaluator (gwent_abilities)"
 )
 
 
@@ -52,10 +55,34 @@ def split_agent_specs(spec: str) -> list[str]:
     return out
 
 
+def make_panel(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> Agent | AgentPanel:
+    """The player named by `spec` for `game`: one agent, or an AgentPanel for a comma list of specs
+    or a named panel (every member made by `make` from `seed`). UserError in one line naming the
+    agent at fault."""
+    specs = split_agent_specs(spec)
+    if len(specs) <= 1:
+        return _make_one(specs[0] if specs else str(spec), game, seed)
+    members = tuple(_make_one(s, game, seed, named=True) for s in specs)
+    return AgentPanel(members, tuple(specs), str(spec).strip())
+
+
+def _make_one(spec: str, game: Game, seed, named: bool = False) -> Agent:
+    try:
+        return make(spec, game, seed)
+    except UserError as exc:
+        hint = "; choose another agent (heuristic, or a model)" if spec == "pretrained" else ""
+        raise UserError(f"agent {spec!r}: {exc}{hint}" if named or hint else str(exc)) from None
+    except ModuleNotFoundError as exc:
+        raise UserError(f"agent {spec!r} is not available in this install ({exc}); choose another agent") from None
+
+
 def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> Agent:
-    """The agent named by `spec` for `game`; its own random choices flow from `seed`."""
+    """The agent named by `spec` for `game`; its own random choices flow from `seed`. One agent only:
+    a panel is `make_panel`'s."""
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     spec = str(spec).strip()
+    if len(split_agent_specs(spec)) > 1:
+        raise UserError(f"agent {spec!r} is a panel of agents; give one agent here")
     if spec == "random":
         agent = RandomAgent(rng)
     elif spec == "heuristic":
@@ -78,4 +105,13 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
     return agent
 
 
-__all__ = ["Agent", "RandomAgent", "make", "masked_argmax", "split_agent_specs", "SPEC_HELP"]
+__all__ = [
+    "Agent",
+    "AgentPanel",
+    "RandomAgent",
+    "make",
+    "make_panel",
+    "masked_argmax",
+    "split_agent_specs",
+    "SPEC_HELP",
+]

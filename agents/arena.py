@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents.base import Agent
+from agents.panel import AgentPanel, seat_members
 from agents.stats import Record
 from games import TERMINAL, Game, State
 from games.batch import BatchState, StateBatch
@@ -169,7 +170,7 @@ def seating(num_players: int, num_agents: int, game_index: int, rotate: bool = T
 
 def play_match(
     game: Game,
-    agents: Sequence[Agent],
+    agents: Sequence[Agent | AgentPanel],
     num_games: int,
     seed: int = 0,
     rotate: bool = True,
@@ -180,7 +181,9 @@ def play_match(
     """Play `num_games` between `agents` (one per seat, in seat order for game 0). With `rotate`,
     seats rotate every game and each block of `num_players` games shares one chance seed, so luck
     (shuffles, who starts) is mirrored across the seats. Games stream in batches of `batch_size`:
-    memory does not grow with `num_games`. `progress(done, total, what)` after each batch."""
+    memory does not grow with `num_games`. `progress(done, total, what)` after each batch. A panel
+    (agents.panel) plays each block of games sharing a chance seed (a deal) with one of its members,
+    member (deal + seed) mod n."""
     n = game.num_players
     if len(agents) > n:
         raise ValueError(f"{game.name} seats {n} players, got {len(agents)} agents")
@@ -189,11 +192,13 @@ def play_match(
     steps = 0
     for start in range(0, num_games, batch_size):
         idx = range(start, min(num_games, start + batch_size))
-        # games g and its mirror share a chance seed: block = g // n when rotating
-        states = [game.new_initial_state(np.random.default_rng([seed, g // n if rotate else g])) for g in idx]
+        # games g and its mirror share a chance seed (a deal): deal = g // n when rotating
+        deals = [g // n if rotate else g for g in idx]
+        states = [game.new_initial_state(np.random.default_rng([seed, d])) for d in deals]
         batch_seats = [seating(n, len(agents), g, rotate) for g in idx]
-        batch = lockstep_batch(states, agents)
-        steps += play_batch(batch, batch_seats, agents)
+        players, player_seats = seat_members(agents, batch_seats, deals, seed)
+        batch = lockstep_batch(states, players)
+        steps += play_batch(batch, player_seats, players)
         for r, seats in zip(batch.returns(), batch_seats):
             o = game.outcomes(r)
             for p, a in enumerate(seats):

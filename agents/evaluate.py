@@ -18,16 +18,21 @@ import agents
 from agents import perfect_play
 from agents.arena import AgentResult, play_match, record_dict
 from agents.base import Agent
+from agents.panel import AgentPanel
 from agents.stats import Record
 from games import Game, State, UserError
 
 
-def make_opponents(game: Game, specs: Sequence[str], seed: int) -> list[list[Agent]]:
-    """For each spec, `num_players - 1` independent copies (own seeds) to fill the other seats."""
+def make_opponents(game: Game, specs: Sequence[str], seed: int) -> list[list[Agent | AgentPanel]]:
+    """For each spec (an agent or a panel), `num_players - 1` independent copies (own seeds) to fill
+    the other seats."""
     out = []
     for k, spec in enumerate(specs):
         out.append(
-            [agents.make(spec, game, seed=np.random.default_rng([seed, 1 + k, j])) for j in range(game.num_players - 1)]
+            [
+                agents.make_panel(spec, game, seed=np.random.default_rng([seed, 1 + k, j]))
+                for j in range(game.num_players - 1)
+            ]
         )
     return out
 
@@ -52,7 +57,7 @@ def _entry(spec: str, total: Record, by_seat: dict[int, Record]) -> dict:
 
 def evaluate(
     game: Game,
-    agent: Agent,
+    agent: Agent | AgentPanel,
     opponent_specs: Sequence[str],
     num_games: int,
     seed: int = 0,
@@ -150,8 +155,11 @@ def evaluate_spec(
     """`deckopt eval`: the agent `spec` against each opponent (default random, heuristic and, for
     Tic Tac Toe, minimax), plus the exact exploitability for Tic Tac Toe; with `perfect` N, also
     against perfect play (agents/perfect_play.py): N solved Connect Four positions, or N games
-    against `exact` in Exploding Kittens with open hands."""
-    agent = agents.make(spec, game, seed=np.random.default_rng([seed, 0]))
+    against `exact` in Exploding Kittens with open hands. A panel (agents.panel) plays each deal
+    with one of its members; perfect play and exploitability check one agent."""
+    agent = agents.make_panel(spec, game, seed=np.random.default_rng([seed, 0]))
+    if perfect and isinstance(agent, AgentPanel):
+        raise UserError(f"perfect play checks one agent, not the panel {spec!r}")
     if perfect and game.name not in ("connect_four", "exploding_kittens"):
         raise UserError(f"perfect play is known for connect_four and exploding_kittens, not {game.name}")
     if perfect and game.name == "exploding_kittens" and not game.config.open_hands:
@@ -163,7 +171,7 @@ def evaluate_spec(
     elif perfect:
         report["shortfall"] = perfect_play.kittens_shortfall(game, agent, perfect, seed, progress)
     if game.name == "tic_tac_toe":
-        if agent.deterministic:
+        if getattr(agent, "deterministic", False):
             report["exploitability"] = exploitability(game, agent)
         else:  # the search assumes one fixed move per position
             report["exploitability"] = {"skipped": f"{spec} is not a deterministic agent"}

@@ -38,6 +38,7 @@ import numpy as np
 
 import agents as agents_pkg
 from agents.arena import play_states
+from agents.panel import seat_members
 from agents.stats import Z95, Record
 from games import Game, UserError
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
@@ -345,7 +346,7 @@ def play_tournament(
 ) -> TournamentResult:
     """Every pair of `specs` plays `games_per_pair` games (see the module docstring); returns the
     win/draw counts and the fitted ratings. `progress(done, total, what)` after each batch."""
-    make_agent = make_agent or agents_pkg.make
+    make_agent = make_agent or agents_pkg.make_panel
     specs = [str(s) for s in specs]
     k = len(specs)
     if k < 2:
@@ -377,10 +378,10 @@ def play_tournament(
                     row = [2] * n
                     row[si], row[sj] = 0, 1
                     seats.append((row, si, sj))
-                states = [
-                    game.new_initial_state(np.random.default_rng([pair_seed, g // len(assignments)])) for g in idx
-                ]
-                play_states(states, [row for row, _, _ in seats], roster)
+                deals = [g // len(assignments) for g in idx]
+                states = [game.new_initial_state(np.random.default_rng([pair_seed, d])) for d in deals]
+                members, rows = seat_members(roster, [row for row, _, _ in seats], deals, pair_seed)
+                play_states(states, rows, members)
                 for s, (_, si, sj) in zip(states, seats):
                     r = s.returns()
                     if r[si] > r[sj]:

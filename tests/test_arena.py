@@ -7,6 +7,7 @@ import agents
 import games
 from agents.arena import play_match, play_states, seating
 from agents.base import Agent
+from agents.panel import AgentPanel, seat_members
 from agents.stats import mean_ci, wilson_ci
 
 
@@ -74,6 +75,33 @@ def test_match_counts_and_is_reproducible():
     # zero-sum: one's wins are the other's losses
     assert r1["agents"][0]["wins"] == r1["agents"][1]["losses"]
     assert run(6) != r1
+
+
+class CountingFirstLegal(FirstLegal):
+    def __init__(self):
+        super().__init__()
+        self.moves = 0
+
+    def act(self, states):
+        self.moves += len(states)
+        return super().act(states)
+
+
+def test_panel_plays_each_deal_with_one_member():
+    # first-legal vs first-legal: seat 0 moves 4 times (and wins), seat 1 moves 3 times; a deal is
+    # two games (seats swapped), so one member's deal is 7 moves. Seed 1: deals 0, 1, 2 -> members 1, 0, 1
+    game = games.make("tic_tac_toe")
+    a, b = CountingFirstLegal(), CountingFirstLegal()
+    result = play_match(game, [AgentPanel((a, b), ("a", "b"), "ab"), FirstLegal()], 6, seed=1)
+    assert (a.moves, b.moves) == (7, 14)
+    assert result.agents[0].spec == "ab" and result.agents[0].games == 6
+
+
+def test_seat_members_maps_panel_seats_to_the_member_of_the_deal():
+    a, b, c = FirstLegal(), FirstLegal(), FirstLegal()
+    players, rows = seat_members([AgentPanel((a, b), ("a", "b")), c], [[0, 1], [1, 0], [0, 1]], [0, 0, 1], 1)
+    assert players == [a, b, c]
+    assert rows == [[1, 2], [2, 1], [0, 2]]
 
 
 def test_match_rejects_too_many_agents():

@@ -29,11 +29,33 @@ def test_match_json_shape(capsys):
         assert a["wins"] + a["draws"] + a["losses"] == 20
 
 
+def test_match_and_eval_take_a_named_panel(capsys):
+    code, out, _ = run_cli(["match", "gwent_lite", "evaluator", "heuristic", "--games", "20", "--json"], capsys)
+    assert code == 0
+    obj = json.loads(out)
+    assert [a["spec"] for a in obj["agents"]] == ["evaluator", "heuristic"]
+    assert obj["agents"][0]["wins"] + obj["agents"][0]["draws"] + obj["agents"][0]["losses"] == 20
+    code, out, _ = run_cli(["eval", "gwent_lite", "evaluator", "--vs", "random", "--games", "10", "--json"], capsys)
+    assert code == 0
+    report = json.loads(out)
+    assert report["agents"][0]["spec"] == "evaluator" and report["agents"][0]["games"] == 10
+
+
+def test_tournament_takes_a_comma_list_panel(tmp_path, capsys):
+    args = ["tournament", "tic_tac_toe", "random,minimax", "random", "--games", "4", "--out", str(tmp_path / "t")]
+    code, out, _ = run_cli([*args, "--json"], capsys)
+    assert code == 0
+    rows = json.loads(out)["agents"]
+    assert [a["spec"] for a in rows] == ["random,minimax", "random"] and rows[0]["games"] == 4
+
+
 @pytest.mark.parametrize(
     "args, needle",
     [
+        (["match", "gwent_lite", "evaluator,nobody", "heuristic", "--games", "2"], "agent 'nobody': unknown agent"),
+        (["eval", "gwent_lite", "heuristic", "--vs", "heuristic,nobody", "--games", "2"], "agent 'nobody'"),
         (["match", "no_such_game", "random", "random", "--games", "2"], "unknown game"),
-        (["match", "tic_tac_toe", "random", "wizard", "--games", "2"], "unknown agent spec"),
+        (["match", "tic_tac_toe", "random", "wizard", "--games", "2"], "gwent_abilities_evaluator"),
         (["match", "tic_tac_toe", "random", "random", "random", "--games", "2"], "seats 2"),
         (["match", "tic_tac_toe", "random", "random", "--games", "2", "--players", "4"], "--players"),
         (["match", "tic_tac_toe", "random", "random", "--games", "2", "--deck", "x.toml"], "--deck"),

@@ -7,6 +7,7 @@ import json
 import sys
 
 import games
+from agents import PANELS
 from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import MAX_GAMES_PER_PAIR, EvolveConfig
 from evolution.spaces.registry import space_class, space_for, space_names
@@ -19,6 +20,8 @@ from games.gwent_abilities_cards import load_ability_deck
 DECK_FILES = {"gwent_lite": load_deck, "gwent_abilities": load_ability_deck}
 
 GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
+#: what every command that plays agents says about panels (agents.make_panel)
+PANEL_HELP = f"a panel (a comma list of specs, or {' or '.join(PANELS)}) plays each deal with one of its members"
 
 
 def designer_game(game: str, seed: int, rules=None):

@@ -8,6 +8,7 @@ import time
 from agents.evaluate import default_opponents, evaluate_spec, format_report
 from deckopt.commands._common import (
     GAME_HELP,
+    PANEL_HELP,
     Progress,
     game_config_args,
     game_count,
@@ -26,7 +27,7 @@ def register(sub) -> None:
         "of 3+ players the opponent fills every other seat): wins, draws and losses overall and per seat with "
         "95 % Wilson intervals. Tic Tac Toe adds the exact exploitability of a learned agent (a best response "
         "searched over every opponent move). Specs: random, heuristic, minimax, mcts:SIMS, pretrained, or a "
-        "model path / run folder.",
+        f"model path / run folder; {PANEL_HELP}.",
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("spec", metavar="SPEC", help="the agent to evaluate")

@@ -7,7 +7,16 @@ import sys
 
 import agents
 from agents.arena import play_match
-from deckopt.commands._common import GAME_HELP, Progress, game_config_args, game_count, make_game, print_json, seed_int
+from deckopt.commands._common import (
+    GAME_HELP,
+    PANEL_HELP,
+    Progress,
+    game_config_args,
+    game_count,
+    make_game,
+    print_json,
+    seed_int,
+)
 from games import UserError
 
 
@@ -16,8 +25,8 @@ def register(sub) -> None:
         "match",
         help="play agents against each other (seats rotated, chance mirrored)",
         description="Play N games between agents, rotating seats; every block of seat rotations shares one "
-        "chance seed so luck is mirrored. Agent specs: random, heuristic, minimax, mcts:SIMS, pretrained, "
-        "or a model path / run folder.",
+        "chance seed so luck is mirrored (a deal). Agent specs: random, heuristic, minimax, mcts:SIMS, pretrained, "
+        f"or a model path / run folder; {PANEL_HELP}.",
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("specs", nargs="+", metavar="SPEC", help="one agent per seat (fewer than the seats: they repeat)")
@@ -37,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     game = make_game(args)
     if len(args.specs) > game.num_players:
         raise UserError(f"{args.game} seats {game.num_players} players, got {len(args.specs)} specs")
-    players = [agents.make(spec, game, seed=[args.seed, 1000 + i]) for i, spec in enumerate(args.specs)]
+    players = [agents.make_panel(spec, game, seed=[args.seed, 1000 + i]) for i, spec in enumerate(args.specs)]
     with Progress() as progress:
         result = play_match(game, players, args.games, seed=args.seed, progress=progress, what=f"match {args.game}")
     if args.json:

@@ -6,7 +6,8 @@ import argparse
 import sys
 
 import agents
-from deckopt.commands._common import GAME_HELP, game_config_args, make_game, seed_int
+from agents.panel import member_of_deal, members
+from deckopt.commands._common import GAME_HELP, PANEL_HELP, game_config_args, make_game, seed_int
 from games import UserError
 
 
@@ -18,7 +19,9 @@ def register(sub) -> None:
         "move's number (or the start of its name). Ctrl-D or 'q' quits.",
     )
     p.add_argument("game", help=GAME_HELP)
-    p.add_argument("--vs", default="heuristic", metavar="SPEC", help="the opponent(s) (default: heuristic)")
+    p.add_argument(
+        "--vs", default="heuristic", metavar="SPEC", help=f"the opponent(s) (default: heuristic); {PANEL_HELP}"
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0: you move first)")
     p.add_argument(
         "--seed", type=seed_int, default=None, help="seed of the game's chance and the agent (default: random)"
@@ -81,7 +84,8 @@ def run(args: argparse.Namespace, prompt_in=None, out=None) -> int:
     if not 0 <= args.seat < game.num_players:
         raise UserError(f"--seat must be between 0 and {game.num_players - 1} for {args.game}")
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % (2**31))
-    opponent = agents.make(args.vs, game, seed=[seed, 1])
+    panel = agents.make_panel(args.vs, game, seed=[seed, 1])
+    opponent = members(panel)[member_of_deal(0, seed, len(members(panel)))]  # one game: one deal
     state = game.new_initial_state(np.random.default_rng(seed))
     others = ", ".join(str(p) for p in range(game.num_players) if p != args.seat)
     print(

@@ -8,7 +8,16 @@ import time
 from pathlib import Path
 
 from agents.tournament import play_tournament, seat_assignments
-from deckopt.commands._common import GAME_HELP, Progress, game_config_args, game_count, make_game, print_json, seed_int
+from deckopt.commands._common import (
+    GAME_HELP,
+    PANEL_HELP,
+    Progress,
+    game_config_args,
+    game_count,
+    make_game,
+    print_json,
+    seed_int,
+)
 from games import UserError
 from games.fileio import check_writable_dir
 
@@ -21,7 +30,7 @@ def register(sub) -> None:
         "Bradley-Terry (Elo) ratings with 95 % CIs are fitted and written with the win-rate matrix "
         "(CSV + JSON) and a heatmap PNG. In games with more than two seats (incan_gold) the other "
         "seats are taken by --filler. Specs: random, heuristic, minimax, mcts:SIMS[,c=..], pretrained, "
-        "or a model file (.npz, .keras) / training run folder.",
+        f"or a model file (.npz, .keras) / training run folder; {PANEL_HELP}.",
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("specs", nargs="+", metavar="SPEC", help="the agents (at least two)")

@@ -29,6 +29,7 @@ import agents
 import games
 from agents import split_agent_specs
 from agents.arena import has_own_act_batch, play_batch
+from agents.panel import AgentPanel, member_of_deal, members
 from agents.parallel import group_by_games, map_tasks
 from agents.stats import Z95, Record, wilson_ci
 from games.batch import StateBatch
@@ -96,15 +97,6 @@ def reseeded(agent, seed_key):
 
 
 @dataclass(frozen=True)
-class AgentPanel:
-    """Several evaluator agents: deal d of a pairing is played (both games, every seat) by agent
-    (d + the pairing's index) mod n, so each pairing's deals are split across them evenly."""
-
-    agents: tuple
-    specs: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class Duel:
     """Deck A of every pairing piloted by `pilot`, deck B by `opponent` (each an agent or an
     AgentPanel), in both games of a deal: it separates a pilot's competence with a deck from its
@@ -115,12 +107,8 @@ class Duel:
     specs: tuple[str, str]
 
 
-def _members(agent) -> tuple:
-    return agent.agents if isinstance(agent, AgentPanel) else (agent,)
-
-
 def _agent_of_deal(pairing: Pairing, deal: int, n: int) -> int:
-    return (deal + pairing.key[3]) % n if n > 1 else 0
+    return member_of_deal(deal, pairing.key[3], n)
 
 
 def seat_plan(agent, key: tuple[int, ...], pairings) -> tuple[list, list[tuple[int, int]]]:
@@ -129,8 +117,8 @@ def seat_plan(agent, key: tuple[int, ...], pairings) -> tuple[list, list[tuple[i
     seats[g] = (the index of seat 0's player, seat 1's) of game g. Any deck game's task seats its
     players this way."""
     duel = isinstance(agent, Duel)
-    pilots = _members(agent.pilot if duel else agent)
-    opponents = _members(agent.opponent) if duel else ()
+    pilots = members(agent.pilot if duel else agent)
+    opponents = members(agent.opponent) if duel else ()
     if duel:
         players = [reseeded(a, key + (k,)) for k, a in enumerate(pilots + opponents)]
     elif isinstance(agent, AgentPanel):
@@ -339,22 +327,12 @@ def build_agent(spec: str, rules: DeckRules, seed: int = 0):
 
 def game_agent(spec: str, game, seed: int = 0):
     """The agent that plays every seat of `game` (a made Game), as a picklable numpy object (workers
-    never see TensorFlow); a comma list of specs makes an AgentPanel. UserError in one line."""
-    specs = split_agent_specs(spec)
-    if len(specs) > 1:
-        return AgentPanel(tuple(_build_one(s, game, seed) for s in specs), tuple(specs))
-    return _build_one(specs[0] if specs else spec, game, seed)
-
-
-def _build_one(spec: str, game, seed: int = 0):
-    try:
-        agent = agents.make(spec, game, seed=seed)
-    except UserError as exc:
-        hint = "; choose another agent (heuristic, or a model)" if spec == "pretrained" else ""
-        raise UserError(f"agent {spec!r}: {exc}{hint}") from None
-    except ModuleNotFoundError as exc:
-        raise UserError(f"agent {spec!r} is not available in this install ({exc}); choose another agent") from None
-    return sendable(agent, spec)
+    never see TensorFlow); a comma list of specs or a named panel makes an AgentPanel whose deal d of
+    pairing k is played by member (d + k) mod n (agents.panel). UserError in one line."""
+    player = agents.make_panel(spec, game, seed=seed)
+    for member, member_spec in zip(members(player), split_agent_specs(spec) or [spec], strict=True):
+        sendable(member, member_spec)
+    return player
 
 
 def sendable(agent, spec: str):

@@ -188,9 +188,15 @@ def _all_decks(run: Path) -> list[list[int]]:
     return decks + [e["cards"] for e in entries if isinstance(e, dict) and "cards" in e]
 
 
-def test_a_run_under_its_own_rules_holds_only_decks_legal_under_them(tmp_path, capsys):
-    run = tmp_path / "small"
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory) -> Path:
+    run = tmp_path_factory.mktemp("ga_small") / "small"
     assert main(["evolve", *FLAGS, *RULES, "--no-validate", "--quiet", "--out", str(run)]) == 0
+    return run
+
+
+def test_a_run_under_its_own_rules_holds_only_decks_legal_under_them(small_run, capsys):
+    run = small_run
     space = GwentAbilitiesSpace(SMALL)
     decks = _all_decks(run)
     assert len(decks) >= 12 and all(space.problems(d) == [] for d in decks)
@@ -202,6 +208,22 @@ def test_a_run_under_its_own_rules_holds_only_decks_legal_under_them(tmp_path, c
     capsys.readouterr()
     assert main(["decks", str(run)]) == 0
     assert "(gwent_abilities)" in capsys.readouterr().out
+
+
+def test_matchups_and_advise_read_a_run_under_its_own_rules(small_run, capsys):
+    # the run's 20-card decks are illegal under the default rules: read under them, they are refused
+    capsys.readouterr()
+    game = ["--game", "gwent_abilities", "--agent", "heuristic", "--games", "2", "--json"]
+    assert main(["matchups", str(small_run), *game]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["decks"]) >= 2 and all(GwentAbilitiesSpace(SMALL).problems(d["cards"]) == [] for d in data["decks"])
+    sizes = ["--rounds", "1", "--top", "3", "--contribution-games", "2"]
+    assert main(["advise", str(small_run / "champion.toml"), "--vs", str(small_run), *game, *sizes]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["candidates"] and all(GwentAbilitiesSpace(SMALL).problems(c["cards"]) == [] for c in data["candidates"])
+    # a deck file alone is read under the default rules
+    assert main(["advise", str(small_run / "champion.toml"), *game, *sizes]) == 2
+    assert "illegal" in capsys.readouterr().err
 
 
 def test_the_rules_come_from_the_settings_file_too(tmp_path):

@@ -21,7 +21,7 @@ from deckopt.commands._common import (
 )
 from deckopt.commands.matchups import deck_files_of, game_args
 from evolution.designer.advisor import AdviceConfig, advice_table, advise, remeasure
-from evolution.designer.matchups import load_decks, load_space_decks
+from evolution.designer.matchups import load_decks, load_space_decks, run_rules
 from evolution.designer.neighbourhoods import CardNeighbourhood, PowerNeighbourhood
 from evolution.scoring.panel import resolve_path
 from evolution.spaces.base import RunInputs
@@ -109,9 +109,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.step is not None:
             raise UserError("--step sizes power changes of gwent_lite decks; other games change one card")
-        config, space = designer_game(args.game, args.seed)
+        # under the rules of the runs given (a run's champion.toml, a run folder in --vs), else the default rules
+        config, space = designer_game(args.game, args.seed, run_rules([args.deck, *(args.vs or [])], args.game))
         if resolve_path(args.deck).is_dir():
-            raise UserError(f"deck {args.deck!r} is a folder; name one deck file")
+            raise UserError(f"deck {args.deck!r} is a folder; name one deck file (a run's champion.toml)")
         with deck_files_of(args.game):
             [deck] = load_space_decks([args.deck], space)
         args.vs = args.vs or list(config.validation_panel)

@@ -16,7 +16,14 @@ from deckopt.commands._common import (
     seed_int,
     worker_args,
 )
-from evolution.designer.matchups import load_decks, load_space_decks, play_matchups, ranking_table, write_matchups
+from evolution.designer.matchups import (
+    load_decks,
+    load_space_decks,
+    play_matchups,
+    ranking_table,
+    run_rules,
+    write_matchups,
+)
 from evolution.spaces.base import RunInputs
 from games.errors import UserError
 from games.fileio import check_writable_dir
@@ -29,9 +36,9 @@ def register(sub) -> None:
         description="A round robin of the given decks (mirrored games: a cell and its transpose add "
         "up to 1), or, with --field, every deck against every field deck and the decks ranked by "
         "their pooled score against the field (a personal meta). A deck is a deck file, a folder of "
-        "deck files or (Gwent Lite) an evolution run folder (its champion and the best decks of its last 3 "
-        "generations). Prints the ranking; --out writes matchups.csv, matchups.json and a heatmap "
-        "matchups.png.",
+        "deck files or an evolution run folder (its champion and the best decks of its last 3 generations; "
+        "its deck rules apply to every deck). Prints the ranking; --out writes matchups.csv, matchups.json "
+        "and a heatmap matchups.png.",
     )
     p.add_argument("decks", nargs="+", metavar="DECK_OR_DIR", help="deck files, folders of deck files, run folders")
     p.add_argument("--field", nargs="+", metavar="DECK_OR_DIR", help="the opponents (default: a round robin)")
@@ -88,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
         if field is not None and field_rules != rules:
             raise UserError(f"the field's {field_rules.describe()} differ from the decks' {rules.describe()}")
         config, space = designer_game(args.game, args.seed, rules)
-    else:
-        config, space = designer_game(args.game, args.seed)
+    else:  # under the rules of the run folders given, else the default rules
+        config, space = designer_game(args.game, args.seed, run_rules([*args.decks, *(args.field or [])], args.game))
         with deck_files_of(args.game):
             decks = load_space_decks(args.decks, space)
             if args.field is not None:

@@ -9,7 +9,8 @@ Two shapes, one function (`play_matchups`):
 Gwent Lite decks come from deck files, folders of deck files and evolution run folders
 (`load_decks`): a run folder stands for its champion and the best decks of its last generations.
 Every deck must be legal under one set of rules. The decks of another game come through its deck
-space (`load_space_decks`); a deck space's `play` callable plays the games.
+space (`load_space_decks`), also from run folders, under the rules of the run folders given
+(`run_rules`) or the default rules; a deck space's `play` callable plays the games.
 Results are written as `matchups.csv` (one row per cell), `matchups.json`
 (everything, for the HTML report) and `matchups.png` (a heatmap).
 """
@@ -26,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.stats import Record
+from evolution.config import EvolveConfig, rules_field
 from evolution.designer.plots import png_bytes
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
@@ -62,8 +64,11 @@ def load_decks(paths, run_best: int = 3, what: str = "deck") -> tuple[list[Named
     rules_from = ""
     for raw in paths:
         p = resolve_path(raw)
-        if p.is_dir() and (p / "config.json").is_file():
-            found, found_rules = _run_decks(p, run_best)
+        if is_run_folder(p):
+            found, config = _run_decks(p, run_best)
+            for d in found:
+                config.rules.validate(d.cards, what=f"deck {d.name!r}")
+            found_rules = config.rules
         elif p.is_dir():
             files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
             if not files:
@@ -89,14 +94,51 @@ def load_decks(paths, run_best: int = 3, what: str = "deck") -> tuple[list[Named
     return decks, rules
 
 
-def load_space_decks(paths, space, what: str = "deck") -> list[NamedDeck]:
-    """Every deck file named by `paths` (files or folders of deck files) read by a deck space's
-    `references`, each named by its file's deck name; UserError in one line for a missing path or
-    a bad or illegal deck."""
-    found = [NamedDeck(r.name, tuple(r.cards)) for r in space.references(paths)]
+def load_space_decks(paths, space, run_best: int = 3, what: str = "deck") -> list[NamedDeck]:
+    """Every deck named by `paths` (deck files and folders of deck files read by a deck space's
+    `references`, each named by its file's deck name; evolution run folders as in `load_decks`),
+    legal under the space's rules; UserError in one line for a missing path or a bad or illegal deck."""
+    found: list[NamedDeck] = []
+    for raw in paths:
+        p = resolve_path(raw)
+        if is_run_folder(p):
+            decks, _ = _run_decks(p, run_best)
+            for d in decks:
+                problems = space.problems(d.cards)
+                if problems:
+                    raise UserError(f"deck {d.name!r} is illegal under the decks' rules: {problems[0]}")
+            found += decks
+        else:
+            found += [NamedDeck(r.name, tuple(r.cards)) for r in space.references([raw])]
     if not found:
         raise UserError(f"no {what}s given")
     return found
+
+
+def run_rules(paths, game: str):
+    """The deck rules of the evolution runs among `paths` (run folders, or deck files in one, such as
+    its champion.toml), None if there are none: the rules their decks are read and played under.
+    UserError in one line for a run of another game, or runs under different rules."""
+    found, where = None, ""
+    for raw in paths:
+        p = resolve_path(raw)
+        folder = p if is_run_folder(p) else p.parent if p.is_file() and is_run_folder(p.parent) else None
+        if folder is None:
+            continue
+        config = RunFolder(folder).read_config()
+        if config.game != game:
+            raise UserError(f"run folder {str(folder)!r} is a {config.game} run, not {game} (--game names the game)")
+        rules = getattr(config, rules_field(game))
+        if found is not None and rules != found:
+            raise UserError(
+                f"the runs disagree on the rules: {where} has {found.describe()}, {folder} has {rules.describe()}"
+            )
+        found, where = rules, str(folder)
+    return found
+
+
+def is_run_folder(path: Path) -> bool:
+    return path.is_dir() and (path / "config.json").is_file()
 
 
 def _same_rules(a: DeckRules, b: DeckRules, where_a: str, where_b: str) -> None:
@@ -104,7 +146,8 @@ def _same_rules(a: DeckRules, b: DeckRules, where_a: str, where_b: str) -> None:
         raise UserError(f"the decks disagree on the rules: {where_a} has {a.describe()}, {where_b} has {b.describe()}")
 
 
-def _run_decks(path: Path, run_best: int) -> tuple[list[NamedDeck], DeckRules]:
+def _run_decks(path: Path, run_best: int) -> tuple[list[NamedDeck], EvolveConfig]:
+    """A run's champion and the best decks of its last `run_best` generations, and its settings."""
 
     folder = RunFolder(path)
     config = folder.read_config()
@@ -118,9 +161,7 @@ def _run_decks(path: Path, run_best: int) -> tuple[list[NamedDeck], DeckRules]:
             out.append(NamedDeck(f"{folder.name}/gen{b['generation']}", cards))
     if not out:
         raise UserError(f"run folder {str(path)!r} has no finished generation yet")
-    for d in out:
-        config.rules.validate(d.cards, what=f"deck {d.name!r}")
-    return out, config.rules
+    return out, config
 
 
 # ------------------------------------------------------------------------------------------------

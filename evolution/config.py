@@ -19,6 +19,7 @@
     [archive]
     enabled = true
     cells = "12x12"
+    descriptors = "power"            # the deck space's descriptor pair (gwent_abilities: "style" or "rows")
 
 The settings of each deck game are a table of their own (`[gwent]`, `[kittens]`, `[gwent_abilities]`,
 named by the game's deck space; a game's deck rules are its table's `rules`, whatever their field),
@@ -71,7 +72,12 @@ TABLES = {
         space.table: {("rules" if field == space.rules_field else field): field for field in sorted(space.settings)}
         for space in SPACES.values()
     },
-    "archive": {"enabled": "archive", "cells": "archive_cells", "population": "archive_population"},
+    "archive": {
+        "enabled": "archive",
+        "cells": "archive_cells",
+        "descriptors": "archive_descriptors",
+        "population": "archive_population",
+    },
     "racing": {"rounds": "racing_rounds", "z": "racing_z", "margin": "racing_margin"},
 }
 _FIELD_TABLE = {field: (table, name) for table, names in TABLES.items() for name, field in names.items()}
@@ -353,6 +359,12 @@ class EvolveConfig:
     archive_cells: str = setting(
         "12x12", "MAP-Elites: cells of the archive's grid over its two descriptors (at most 1000 a side)", metavar="NxM"
     )
+    archive_descriptors: str | None = setting(
+        None,
+        "MAP-Elites: the archive's pair of descriptors, by name (default: the game's first): "
+        + "; ".join(f"{space.name}: {', '.join(space.descriptor_sets)}" for space in SPACES.values()),
+        metavar="NAME",
+    )
     archive_population: float = setting(
         0.5,
         "MAP-Elites: share of each pool's children bred from the run's own population (the `survivors` best "
@@ -416,6 +428,13 @@ class EvolveConfig:
         need(
             self.objective in space.objectives,
             f"objective {self.objective!r} is not available for {self.game}; choose {', '.join(space.objectives)}",
+        )
+        if self.archive_descriptors is None:
+            self.archive_descriptors = space.descriptor_sets[0]
+        need(
+            self.archive_descriptors in space.descriptor_sets,
+            f"archive_descriptors {self.archive_descriptors!r} is not available for {self.game}; "
+            f"choose {', '.join(space.descriptor_sets)}",
         )
         need(isinstance(self.game_config, dict), "game_config must be a table of game settings")
         if isinstance(self.bounds, dict):

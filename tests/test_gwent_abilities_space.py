@@ -173,6 +173,69 @@ def test_gwent_lite_settings_are_refused_in_one_line():
         EvolveConfig(game="gwent_abilities", rules=DeckRules(min_cards=10))
 
 
+# --- the archive's descriptor pairs ([archive] descriptors, --archive-descriptors NAME) -------------
+def deck_of(*counts: tuple[int, str]) -> list[int]:
+    return sorted(CARD_INDEX[name] for n, name in counts for _ in range(n))
+
+
+def test_the_rows_descriptors_are_the_shares_of_the_units_on_the_melee_and_ranged_rows():
+    rows = GwentAbilitiesSpace(descriptor_set="rows")
+    assert rows.descriptor_space() == (("melee_share", "ranged_share"), [(0.0, 1.0), (0.0, 1.0)])
+    # 6 melee units (a hero among them), 3 ranged, 3 siege; the specials (frost's row is melee) count for none
+    deck = deck_of((3, "militia"), (2, "blue_stripes"), (1, "geralt"), (3, "archer"), (3, "catapult"))
+    deck += deck_of((3, "frost"), (2, "scorch"), (2, "decoy"))
+    assert rows.descriptors(deck) == (0.5, 0.25)
+    assert rows.descriptors(deck_of((3, "trebuchet"), (1, "eredin"), (1, "rain"))) == (0.0, 0.0)
+    assert rows.descriptors(deck_of((3, "frost"), (1, "scorch"))) == (1 / 3, 1 / 3)  # no units: no row
+    style = GwentAbilitiesSpace()
+    assert style.descriptor_sets == ("style", "rows") and style.descriptor_set == "style"
+    assert style.descriptor_space()[0] == ("advantage_share", "synergy_share")
+    assert style.descriptors(deck) == (2 / 19, 2 / 19)  # decoy; blue_stripes
+
+
+@pytest.fixture(scope="module")
+def rows_run(tmp_path_factory) -> Path:
+    run = tmp_path_factory.mktemp("rows") / "run"
+    flags = ["--archive", "--archive-descriptors", "rows", "--no-validate", "--quiet"]
+    assert main(["evolve", *FLAGS, *flags, "--out", str(run)]) == 0
+    return run
+
+
+def test_an_archive_run_over_the_rows_keeps_its_descriptors(rows_run, capsys):
+    config = json.loads((rows_run / "config.json").read_text())
+    assert config["archive"]["descriptors"] == "rows"
+    data = json.loads((rows_run / "archive.json").read_text())
+    assert data["descriptors"] == ["melee_share", "ranged_share"] and data["entries"]
+    rows = GwentAbilitiesSpace(descriptor_set="rows")
+    for e in data["entries"]:
+        assert (e["melee_share"], e["ranged_share"]) == pytest.approx(rows.descriptors(e["cards"]))
+    capsys.readouterr()
+    assert main(["decks", str(rows_run), "--archive"]) == 0
+    assert "elites over melee_share x ranged_share" in capsys.readouterr().out
+    assert main(["decks", str(rows_run), "--archetypes", "2", "--games", "2", "--screen-games", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["descriptors"] == ["melee_share", "ranged_share"]
+    assert main(["evolve", "--resume", str(rows_run), "--archive-descriptors", "style"]) == 2
+    assert "cannot change archive_descriptors when resuming" in capsys.readouterr().err
+
+
+def test_an_unknown_descriptor_pair_is_one_line(tmp_path, capsys):
+    run = tmp_path / "r"
+    assert main(["evolve", *FLAGS, "--archive", "--archive-descriptors", "power", "--out", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert "archive_descriptors 'power' is not available for gwent_abilities; choose style, rows" in err
+    assert err.count("\n") == 1 and not run.exists()
+    assert main(["evolve", "--archive", "--archive-descriptors", "rows", "--out", str(run)]) == 2
+    assert "archive_descriptors 'rows' is not available for gwent_lite; choose power" in capsys.readouterr().err
+
+
+def test_the_descriptor_pair_comes_from_the_settings_file_too(tmp_path):
+    path = tmp_path / "qd.toml"
+    path.write_text('game = "gwent_abilities"\n[archive]\nenabled = true\ndescriptors = "rows"\n')
+    assert load_config(path).archive_descriptors == "rows"
+    assert EvolveConfig(game="gwent_abilities").archive_descriptors == "style"
+    assert EvolveConfig().archive_descriptors == "power"
+
+
 # --- a run's own deck rules ([gwent_abilities.rules], --set rules.NAME=VALUE) ------------------------
 #: 20-card decks of single copies: illegal under the default rules (25 cards at least), so a game
 #: made without the run's rules would refuse them
@@ -272,14 +335,16 @@ def test_a_resumed_run_keeps_its_rules(tmp_path, capsys):
     assert "keeps the run's deck rules" in capsys.readouterr().err
 
 
-def test_an_old_run_folder_without_the_rules_resumes_with_the_defaults(tmp_path):
+def test_an_old_run_folder_without_the_rules_or_descriptors_resumes_with_the_defaults(tmp_path):
     run = tmp_path / "old"
     evolve(EvolveConfig(**{**TINY, "generations": 1, "validate": False}), run, finish=False)
     config = json.loads((run / "config.json").read_text())
-    del config["gwent_abilities"]
+    del config["gwent_abilities"], config["archive"]["descriptors"]
     (run / "config.json").write_text(json.dumps(config))
     evolve(None, run, resume=True, overrides={"generations": 2}, finish=False)
-    assert json.loads((run / "config.json").read_text())["gwent_abilities"]["rules"] == asdict(AbilityDeckRules())
+    config = json.loads((run / "config.json").read_text())
+    assert config["gwent_abilities"]["rules"] == asdict(AbilityDeckRules())
+    assert config["archive"]["descriptors"] == "style"
 
 
 def test_gwent_abilities_rules_are_refused_in_a_gwent_lite_run():

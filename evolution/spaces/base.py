@@ -57,6 +57,10 @@ class DeckSpace(Protocol):
     rules_field: str | None
     #: whether a deck is judged against reference decks (validation panel, matchups)
     reference_decks: bool
+    #: the names of the MAP-Elites descriptor pairs a run chooses from (`archive_descriptors`), the
+    #: default first; a space made by `from_config` answers `descriptor_space` and `descriptors` for
+    #: the run's pair
+    descriptor_sets: tuple[str, ...]
 
     # --- settings -------------------------------------------------------------------------------
     @classmethod
@@ -124,8 +128,12 @@ class DeckSpace(Protocol):
     def validation_table(self, report: dict) -> str: ...
 
     # --- MAP-Elites -----------------------------------------------------------------------------
-    def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]: ...
-    def descriptors(self, cards) -> tuple[float, float]: ...
+    def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]:
+        """The names and ranges of the chosen descriptor pair (the archive's grid spans the ranges)."""
+
+    def descriptors(self, cards) -> tuple[float, float]:
+        """A deck's values of the chosen descriptor pair."""
+
     @property
     def max_cards(self) -> int: ...
     def remeasure_elites(self, decks, config, inputs: RunInputs, pmap, generation: int, stage: int, progress=None):

@@ -61,6 +61,8 @@ class GwentSpace:
     )
     #: a deck is judged against reference decks (validation, matchups)
     reference_decks = True
+    #: one descriptor pair: the share of weak cards and the top five's share of the power
+    descriptor_sets = ("power",)
 
     def __init__(self, rules, constraints=None):
         self.rules = rules

@@ -44,8 +44,10 @@ from games.gwent_abilities_cards import (
     DECOY,
     HORN,
     MEDIC,
+    MELEE,
     MORALE,
     MUSTER,
+    RANGED,
     SPY,
     AbilityDeck,
     AbilityDeckRules,
@@ -54,7 +56,7 @@ from games.gwent_abilities_cards import (
 )
 
 GAME = "gwent_abilities"
-#: the abilities of the archive's two descriptors: cards that bring cards, and units worth more beside others
+#: the abilities of the `style` descriptors: cards that bring cards, and units worth more beside others
 ADVANTAGE = frozenset({SPY, MEDIC, DECOY})
 SYNERGY = frozenset({BOND, MORALE, HORN, MUSTER})
 #: the reference decks a champion is validated against
@@ -68,6 +70,36 @@ _GWENT_DEFAULTS = {
     "agent": "pretrained",
     "validation_panel": ["decks", "decks/ancestor"],
     "yardstick": ["decks/yardstick"],
+}
+
+
+def style_shares(cards) -> tuple[float, float]:
+    """The deck's share of card-advantage cards (spy, medic, decoy: cards that bring or bring back
+    cards) and its share of board-synergy cards (tight bond, morale, horn, muster: units worth more
+    beside others): control decks that out-card the opponent, engine decks that multiply a row, and
+    plain decks of strong units and heroes near the origin."""
+    cards = list(cards)
+    advantage = sum(CARDS[k].ability in ADVANTAGE for k in cards)
+    synergy = sum(CARDS[k].ability in SYNERGY for k in cards)
+    return float(advantage / len(cards)), float(synergy / len(cards))
+
+
+def row_shares(cards) -> tuple[float, float]:
+    """The share of the deck's units on the melee row and the share on the ranged row (the siege
+    share is the rest): decks built around one row (melee, ranged or siege engines, which the row's
+    weather card answers) against decks spread over the rows. A deck without units sits at a third
+    each."""
+    rows = [CARDS[k].row for k in cards if CARDS[k].unit]
+    if not rows:
+        return 1 / 3, 1 / 3
+    return float(rows.count(MELEE) / len(rows)), float(rows.count(RANGED) / len(rows))
+
+
+#: the archive's descriptor pairs by name (`archive_descriptors`), the default first: their names and
+#: a deck's values, each a share 0..1
+DESCRIPTOR_SETS = {
+    "style": (("advantage_share", "synergy_share"), style_shares),
+    "rows": (("melee_share", "ranged_share"), row_shares),
 }
 
 
@@ -170,9 +202,12 @@ class GwentAbilitiesSpace:
     settings = frozenset({"ability_rules"})
     rules_field = "ability_rules"
     reference_decks = True
+    descriptor_sets = tuple(DESCRIPTOR_SETS)
 
-    def __init__(self, rules: AbilityDeckRules | None = None):
+    def __init__(self, rules: AbilityDeckRules | None = None, descriptor_set: str | None = None):
         self.rules = rules or AbilityDeckRules()
+        #: the archive's descriptor pair: a name of DESCRIPTOR_SETS (None: the default, the first)
+        self.descriptor_set = descriptor_set or self.descriptor_sets[0]
 
     # --- legality ---------------------------------------------------------------------------------
     def problems(self, cards) -> list[str]:
@@ -332,7 +367,7 @@ class GwentAbilitiesSpace:
 
     @classmethod
     def from_config(cls, config) -> GwentAbilitiesSpace:
-        return cls(config.ability_rules)
+        return cls(config.ability_rules, config.archive_descriptors)
 
     @classmethod
     def default(cls) -> GwentAbilitiesSpace:
@@ -472,17 +507,15 @@ class GwentAbilitiesSpace:
 
     # --- MAP-Elites -------------------------------------------------------------------------------
     def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]:
-        """The deck's share of card-advantage cards (spy, medic, decoy: cards that bring or bring back
-        cards) and its share of board-synergy cards (tight bond, morale, horn, muster: units worth
-        more beside others), each 0 .. 1: control decks that out-card the opponent, engine decks
-        that multiply a row, and plain decks of strong units and heroes near the origin."""
-        return ("advantage_share", "synergy_share"), [(0.0, 1.0), (0.0, 1.0)]
+        """The chosen pair of DESCRIPTOR_SETS: `style` (the default), the shares of card-advantage and
+        of board-synergy cards (style_shares); `rows`, the shares of the units on the melee and on
+        the ranged row (row_shares); each 0 .. 1."""
+        pair, _ = DESCRIPTOR_SETS[self.descriptor_set]
+        return pair, [(0.0, 1.0), (0.0, 1.0)]
 
     def descriptors(self, cards) -> tuple[float, float]:
-        cards = list(cards)
-        advantage = sum(CARDS[k].ability in ADVANTAGE for k in cards)
-        synergy = sum(CARDS[k].ability in SYNERGY for k in cards)
-        return float(advantage / len(cards)), float(synergy / len(cards))
+        _, values = DESCRIPTOR_SETS[self.descriptor_set]
+        return values(cards)
 
     @property
     def max_cards(self) -> int:

@@ -84,6 +84,8 @@ class KittensSpace:
     settings = frozenset({"bounds", "game_config", "games_per_deck", "playoff_games_per_deck"})
     #: a deck is judged alone: no reference decks to validate against or play matchups with
     reference_decks = False
+    #: one descriptor pair: the Skip and Attack counts (the cards that end a turn without drawing)
+    descriptor_sets = ("turns",)
 
     def __init__(self, bounds: KittensBounds, game_config: dict | None = None):
         self.bounds = bounds

@@ -37,6 +37,8 @@ class HighCardSpace(HighCardDecks):
     rules_field = None
     #: no reference decks: no validation panel, and `deckopt matchups` / `advise` refuse the run
     reference_decks = False
+    #: one MAP-Elites descriptor pair: the counts of 1s and 9s
+    descriptor_sets = ("extremes",)
 
     # --- settings -------------------------------------------------------------------------------
     @classmethod

@@ -5,6 +5,7 @@ errors."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -79,9 +80,17 @@ def test_a_second_call_keeps_the_finished_runs(swept, capsys):
 
 def test_an_unfinished_run_is_resumed(tmp_path, capsys):
     out = tmp_path / "resumed"
-    config = load_config(None, game="gwent_abilities", generations=2, pool=4, games_per_pair=2, jobs=1)
+    config = load_config(
+        None, game="gwent_abilities", generations=2, pool=4, games_per_pair=2, jobs=1, hof_size=2, hof_opponents=2
+    )
     (_, first), _ = sweep_configs(config, "copy_limit", [1, 2])
-    evolve(first.replace(generations=1), run_folder(out, "copy_limit", 1), finish=False)
+
+    def stop_after_first(gen):
+        if gen == 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evolve(first, run_folder(out, "copy_limit", 1), on_generation=stop_after_first)
     gen0 = (out / "copy_limit=1/generations/gen_0000.json").read_text()
     assert main([*ABILITIES[:-1], "--out", str(out)]) == 0
     err = capsys.readouterr().err
@@ -89,6 +98,59 @@ def test_an_unfinished_run_is_resumed(tmp_path, capsys):
     assert (out / "copy_limit=1/generations/gen_0000.json").read_text() == gen0
     assert (out / "copy_limit=1/generations/gen_0001.json").is_file()
     assert (out / "copy_limit=1/champion.json").is_file()
+
+
+@pytest.mark.parametrize(
+    "changed, message",
+    [
+        (["--generations", "3"], "(generations = 2 there, 3 now)"),
+        (["--pool", "6"], "(pool = 4 there, 6 now)"),
+        (["--seed", "7"], "(seed = 0 there, 7 now)"),
+        (["--agent", "heuristic"], "(agent = "),
+        (["--heldout-decks", "4"], "(held-out decks = 3 there, 4 now)"),
+        (["--heldout-games", "4"], "(held-out games = 2 there, 4 now)"),
+        (["--dominance", "0.7"], "(dominance = 0.6 there, 0.7 now)"),
+        (["--set", "rules.max_cards=30"], "(ability_rules.max_cards = "),
+        (["--rule", "provision_budget", "--values", "150"], "(rule = 'copy_limit' there, 'provision_budget' now)"),
+        (["--game", "gwent_lite", "--rule", "min_cards", "--values", "20"], "(game = 'gwent_abilities' there"),
+    ],
+)
+def test_a_resume_with_other_settings_is_refused_in_one_line(swept, capsys, changed, message):
+    before = {p: p.read_bytes() for p in swept.rglob("*") if p.is_file()}
+    assert main([*ABILITIES, *changed, "--out", str(swept)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "holds a sweep made with other settings" in err and "another --out" in err
+    assert err.count("\n") == 1
+    assert {p: p.read_bytes() for p in swept.rglob("*") if p.is_file()} == before
+
+
+def test_a_settings_file_counts_like_the_flags(swept, tmp_path, capsys):
+    settings = tmp_path / "sweep.toml"
+    settings.write_text("cx_prob = 0.25\n")
+    assert main([*ABILITIES, "--config", str(settings), "--out", str(swept)]) == 2
+    assert "(cx_prob = 0.0 there, 0.25 now)" in capsys.readouterr().err
+
+
+def test_runs_without_a_sweep_record_are_compared_too(swept, tmp_path, capsys):
+    out = tmp_path / "unrecorded"
+    shutil.copytree(swept, out)
+    (out / "sweep.json").unlink()
+    assert main([*ABILITIES, "--generations", "3", "--out", str(out)]) == 2
+    assert "(generations = 2 there, 3 now)" in capsys.readouterr().err
+
+
+def test_a_resume_may_add_values_and_change_how_it_runs(swept, tmp_path, capsys):
+    out = tmp_path / "more"
+    shutil.copytree(swept, out)
+    before = {p: p.stat().st_mtime_ns for p in out.glob("copy_limit=*/generations/*.json")}
+    rows = json.loads((out / "sweep.json").read_text())["rows"]
+    more = [*ABILITIES[:-1], "--values", "1,2,3", "--task-timeout", "600", "--plot-every", "0", "--out", str(out)]
+    assert main(more) == 0
+    err = capsys.readouterr().err
+    assert "copy_limit = 1: finished run kept" in err and "copy_limit = 3: evolving" in err
+    assert {p: p.stat().st_mtime_ns for p in out.glob("copy_limit=[12]/generations/*.json")} == before
+    report = json.loads((out / "sweep.json").read_text())
+    assert report["rows"][:2] == rows and report["rows"][2]["value"] == 3
 
 
 def test_gwent_lite_rules_sweep_too(tmp_path):

@@ -31,7 +31,8 @@ def register(sub) -> None:
         "random legal decks and of as many other decks of its run's last generation (the rivals), fresh seeds. "
         "A champion is dominant when its 95% CI against the rivals lies above --dominance. Writes OUT/sweep.json, "
         "sweep.md, sweep.csv and sweep.png. Run again with the same OUT to resume: finished runs are kept, an "
-        "unfinished one is resumed.",
+        "unfinished one is resumed; only with the same settings (apart from new values and how the runs execute: "
+        "--jobs, --backend, ...).",
     )
     p.add_argument("--rule", required=True, metavar="NAME", help="the deck rule to sweep, e.g. copy_limit")
     p.add_argument("--values", required=True, metavar="V,V,...", help="its values, comma-separated, e.g. 1,2,3")

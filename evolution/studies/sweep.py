@@ -15,7 +15,12 @@ fresh seeds and mirrored games (a 95 % CI over deals):
 The runs skip the reference validation and the yardstick (reference decks are built for the default
 rules and may be illegal under another value); the held-out fields take their place. An interrupted
 sweep resumes: a finished run (its champion written) is kept with its measurement, an unfinished one
-is resumed. The sweep writes sweep.json, sweep.md and sweep.csv (one row a value) and sweep.png.
+is resumed. Only a sweep with the same settings resumes: sweep.json records the sweep's own (game,
+rule, held-out fields, games, dominance) and each run's config.json its run's; any difference but how
+the runs execute (jobs, backend, ...) is refused before a game is played, since kept runs and
+measurements made under other settings would not answer the question asked. New values may be added.
+The sweep writes sweep.json (from the start, with the rows finished so far), sweep.md and sweep.csv
+(one row a value) and sweep.png.
 Library code: progress and log lines go to the callbacks.
 """
 
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.parallel import Mapper
-from evolution.config import EvolveConfig, rules_field, with_deck_rule
+from evolution.config import EXECUTION_FIELDS, EvolveConfig, rules_field, with_deck_rule
 from evolution.designer.plots import plot_sweep
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
@@ -44,6 +50,17 @@ STAGE_SWEEP = 5
 #: the measurement of a finished run's champion, kept in its run folder
 MEASUREMENT = "sweep_measurement.json"
 FIELDS = ("random", "rivals")
+#: the sweep's own settings in sweep.json (a resumed sweep must match them) and their names
+SWEEP_SETTINGS = {
+    "game": "game",
+    "rule": "rule",
+    "fields": "held-out decks",
+    "games": "held-out games",
+    "dominance": "dominance",
+}
+#: run settings that may differ on resume: how the runs execute, not what they compute (unlike a
+#: resumed `deckopt evolve`, a sweep's run length is part of what it compares)
+EXECUTION_ONLY = EXECUTION_FIELDS - {"generations"}
 
 
 def sweep_configs(config: EvolveConfig, rule: str, values: list) -> list[tuple[object, EvolveConfig]]:
@@ -79,11 +96,8 @@ def run_sweep(
     need(isinstance(games, int) and games >= 2 and games % 2 == 0, f"games must be even and >= 2, got {games!r}")
     need(0 < dominance < 1, f"dominance must be a score between 0 and 1, got {dominance!r}")
     log = log or (lambda line: None)
+    out = Path(out)
     plans = sweep_configs(config, rule, values)
-    rows = []
-    for value, run_config in plans:
-        folder = RunFolder(run_folder(out, rule, value))
-        rows.append(_one_value(folder, rule, value, run_config, fields, games, dominance, progress, log, pmap))
     space = space_for(plans[0][1])
     report = {
         "game": config.game,
@@ -93,25 +107,69 @@ def run_sweep(
         "fields": fields,
         "games": games,
         "dominance": dominance,
-        "rows": rows,
+        "rows": [],
     }
-    write_report(Path(out), report)
+    check_same_settings(out, report, plans[0][1])
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(out / "sweep.json", report)  # the settings, before any game
+    for value, run_config in plans:
+        folder = RunFolder(run_folder(out, rule, value))
+        row = _one_value(folder, rule, value, run_config, fields, games, dominance, progress, log, pmap)
+        report["rows"].append(row)
+        atomic_write_json(out / "sweep.json", report)
+    write_report(out, report)
     return report
+
+
+def check_same_settings(out: Path, report: dict, run_config: EvolveConfig) -> None:
+    """UserError in one line, naming the first setting that differs and both its values, when `out`
+    holds a sweep (its sweep.json) or runs of the rule (their config.json) made with other settings
+    than `report`'s and `run_config`'s (the config of one of the sweep's runs); execution settings
+    aside, and the swept rule's value aside."""
+    rule = report["rule"]
+    if (out / "sweep.json").is_file():
+        saved = RunFolder(out).read_json(out / "sweep.json")
+        need(isinstance(saved, dict), f"{out / 'sweep.json'}: not a sweep's report")
+        for key, name in SWEEP_SETTINGS.items():
+            _need_same(out, name, saved.get(key), report[key])
+    field = rules_field(run_config.game)
+    for config_file in sorted(out.glob(f"{rule}=*/config.json")):
+        saved = RunFolder(config_file.parent).read_config()
+        _need_same(out, "game", saved.game, run_config.game)
+        value = getattr(getattr(saved, field), rule)
+        planned = dataclasses.replace(
+            run_config, **{field: dataclasses.replace(getattr(run_config, field), **{rule: value})}
+        )
+        for name in EvolveConfig.__dataclass_fields__:
+            if name not in EXECUTION_ONLY:
+                _need_same_setting(out, name, getattr(saved, name), getattr(planned, name))
+
+
+def _need_same_setting(out: Path, name: str, saved, wanted) -> None:
+    """A setting of a run config, a table of settings (deck rules, ...) setting by setting."""
+    if dataclasses.is_dataclass(saved) and type(saved) is type(wanted):
+        for sub in dataclasses.fields(saved):
+            _need_same(out, f"{name}.{sub.name}", getattr(saved, sub.name), getattr(wanted, sub.name))
+    else:
+        _need_same(out, name, saved, wanted)
+
+
+def _need_same(out: Path, name: str, saved, wanted) -> None:
+    need(
+        saved == wanted,
+        f"{out} holds a sweep made with other settings ({name} = {saved!r} there, {wanted!r} now); "
+        "choose another --out to sweep with these",
+    )
 
 
 def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance, progress, log, pmap) -> dict:
     measured = folder.path / MEASUREMENT
     if folder.champion.is_file() and measured.is_file():
-        saved = folder.read_config()
-        need(
-            getattr(saved, rules_field(saved.game)) == getattr(config, rules_field(config.game)),
-            f"{folder.path} holds a run under other rules than {rule} = {value}; choose another --out",
-        )
         log(f"{rule} = {value}: finished run kept ({folder.path})")
         return folder.read_json(measured)
     resume = folder.config.is_file()  # started: resumed from its last finished generation (or its start)
     log(f"{rule} = {value}: {'resuming' if resume else 'evolving'} -> {folder.path}")
-    overrides = {"generations": config.generations, "jobs": config.jobs} if resume else None
+    overrides = {"jobs": config.jobs} if resume else None
     evolve(
         None if resume else config,
         folder.path,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections import Counter
 from importlib.metadata import entry_points
 
 import pytest
@@ -15,6 +16,7 @@ from high_card.space import HighCardSpace
 from deckopt.cli import main
 from evolution.config import load_config
 from evolution.loop import evolve
+from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_class, space_names
 from games.errors import UserError
 
@@ -71,3 +73,88 @@ def test_a_plugin_settings_table_is_refused_in_one_line(tmp_path):
     with pytest.raises(UserError, match="high_card") as refused:
         load_config(settings)
     assert "\n" not in str(refused.value)
+
+
+@pytest.fixture(scope="module")
+def high_card_run(tmp_path_factory):
+    """A finished two-generation High Card run (its champion and the best deck of each generation)."""
+    run = tmp_path_factory.mktemp("hc") / "run"
+    evolve(load_config(**(TINY | dict(pool=6, survivors=3))), run, log=None)
+    return run
+
+
+def test_matchups_plays_a_round_robin_of_high_card_decks(high_card_run, tmp_path, capsys):
+    space = HighCardSpace()
+    deck = tmp_path / "low.toml"
+    space.save([1, 1, 1, 1, 2, 2, 3, 3], deck, "low", "all low")
+    argv = ["matchups", "--game", "high_card", str(high_card_run), str(deck), "--agent", "heuristic"]
+    assert main(argv + ["--games", "4", "--jobs", "1", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    best = RunFolder(high_card_run).read_best_decks()
+    champion = json.loads((high_card_run / "champion.json").read_text())["cards"]
+    names = [d["name"] for d in table["decks"]]
+    assert names[0] == "run/champion" and names[-1] == "low" and len(names) >= 3
+    assert table["decks"][0]["cards"] == champion and table["decks"][-1]["cards"] == [1, 1, 1, 1, 2, 2, 3, 3]
+    assert {tuple(d["cards"]) for d in table["decks"][:-1]} == {tuple(champion)} | {
+        tuple(b["best"]["cards"]) for b in best
+    }
+    cells = {(c["deck"], c["opponent"]): c for c in table["cells"]}
+    assert len(cells) == len(names) * (len(names) - 1)
+    for (a, b), c in cells.items():
+        assert c["games"] == 4 and c["score"] + cells[(b, a)]["score"] == pytest.approx(1.0)
+    # the all-low deck loses every game to a legal deck worth 40 played by the highest card
+    assert all(cells[("low", n)]["score"] < 0.5 for n in names[:-1])
+
+
+def test_advise_lists_legal_single_card_changes_of_a_high_card_deck(high_card_run, capsys):
+    argv = ["advise", "--game", "high_card", str(high_card_run / "champion.toml"), "--vs", str(high_card_run)]
+    argv += ["--agent", "heuristic", "--games", "8", "--rounds", "2", "--contribution-games", "0", "--jobs", "1"]
+    assert main(argv + ["--json"]) == 0
+    advice = json.loads(capsys.readouterr().out)
+    deck = json.loads((high_card_run / "champion.json").read_text())["cards"]
+    space = HighCardSpace()
+    assert advice["deck"] == deck and advice["field_decks"] >= 1 and advice["candidates"]
+    for c in advice["candidates"]:
+        assert space.problems(c["cards"]) == [] and c["cards"] != deck
+        removed = sum((Counter(deck) - Counter(c["cards"])).values())
+        assert removed == 1 and c["change"].startswith("swap a ")  # 8 cards: a change swaps one value
+    # without reference decks the field must be named
+    assert main(["advise", "--game", "high_card", str(high_card_run / "champion.toml"), "--agent", "random"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--vs" in err and "\n" not in err
+
+
+def test_study_agents_on_high_card_scores_against_random_legal_decks(high_card_run, tmp_path, capsys):
+    argv = ["study", "agents", str(tmp_path / "study"), "--game", "high_card", "--agent", "random"]
+    argv += ["--agent", "heuristic", "--games", "4", "--spread", "4", "--opponents", "3", "--jobs", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "opponents: 3 random legal decks (the game has no yardstick)" in out
+    assert "random ~ heuristic: Spearman spread " in out and "strong" not in out
+    res = json.loads((tmp_path / "study" / "agents.json").read_text())
+    assert res["opponents"]["decks"] == 3 and all(
+        HighCardSpace().problems(d) == [] for d in res["opponents"]["random_legal_decks"]
+    )
+    assert res["sets"] == {"spread": [f"random_{i:02d}" for i in range(1, 5)]} and res["games_per_deck"] == 12
+    # --decks (here a run's champion file) makes the strong set; --yardstick names the opponents
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    for i, cards in enumerate([[1, 2, 3, 4, 5, 6, 7, 8], [1, 1, 5, 5, 5, 5, 5, 5]]):
+        HighCardSpace().save(cards, folder / f"d{i}.toml", f"d{i}", "")
+    assert main(argv + ["--decks", str(high_card_run / "champion.toml"), "--yardstick", str(folder)]) == 0
+    out = capsys.readouterr().out
+    res = json.loads((tmp_path / "study" / "agents.json").read_text())
+    assert res["opponents"] == {"yardstick": [str(folder)], "decks": 2} and res["games_per_deck"] == 8
+    assert "opponents:" not in out and "Spearman spread" in out and "strong" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [("deck = [1, 2]", "8"), ('game = "gwent_lite"\ndeck = [1]', "gwent_lite deck"), ("deck = ", "not TOML")],
+)
+def test_a_bad_high_card_deck_file_is_one_line(text, needle, tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    assert main(["matchups", "--game", "high_card", str(bad), str(bad), "--agent", "random", "--games", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and "\n" not in err

@@ -27,10 +27,13 @@ PANEL_HELP = f"a panel (a comma list of specs, or {' or '.join(PANELS)}) plays e
 def designer_game(game: str, seed: int, rules=None):
     """(evolution settings, deck space) that the designer commands play `game`'s decks under: the
     deck `rules` (None: the game's default rules); UserError in one line for a game without a deck
-    space or without reference decks."""
-    if not space_class(game).reference_decks:
-        with_decks = ", ".join(g for g in space_names() if space_class(g).reference_decks)
-        raise UserError(f"game {game!r} has no reference decks; the designer commands read decks of {with_decks}")
+    space or whose decks do not play each other (`head_to_head`)."""
+    if not space_class(game).head_to_head:
+        with_decks = ", ".join(g for g in space_names() if space_class(g).head_to_head)
+        raise UserError(
+            f"game {game!r} has no reference decks: its decks do not play each other; the designer commands "
+            f"read decks of {with_decks}"
+        )
     given = {space_class(game).rules_field: rules} if rules is not None else {}
     config = EvolveConfig(game=game, seed=seed, validate=False, **given)
     return config, space_for(config)

@@ -37,7 +37,7 @@ def register(sub) -> None:
         help="the single-card changes that most improve a deck against a field, and what each card adds",
         description="Every legal single-card change of DECK (move 1..--step power units between two cards, "
         "raise or lower one card by 1..--step within the budget, add a card with spare budget, remove a card "
-        "above the minimum count; --game gwent_abilities: swap a card for another of the pool, add or remove a "
+        "above the minimum count; another --game: swap a card for another of its card pool, add or remove a "
         "copy, each legal under the deck rules) plays the field on the same deals as DECK; racing gives the games to "
         "the changes still in doubt of being the best. Prints the top changes with the score "
         "difference and its 95% CI, and each card power's contribution (DECK's score minus its score "
@@ -49,7 +49,7 @@ def register(sub) -> None:
         nargs="+",
         metavar="FIELD",
         help="the field: deck files, folders of deck files, run folders (default decks/yardstick; the game's "
-        "reference decks for another game: decks/gwent_abilities)",
+        "reference decks for another game: decks/gwent_abilities; required for a game without them)",
     )
     game_args(p)
     p.add_argument(
@@ -115,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"deck {args.deck!r} is a folder; name one deck file (a run's champion.toml)")
         with deck_files_of(args.game):
             [deck] = load_space_decks([args.deck], space)
+        if not args.vs and not space.reference_decks:
+            raise UserError(f"{args.game} has no reference decks: name the field with --vs (deck files, run folders)")
         args.vs = args.vs or list(config.validation_panel)
         with deck_files_of(args.game):
             field = load_space_decks(args.vs, space, what="field deck")

@@ -73,7 +73,8 @@ def game_args(p) -> None:
         "--game",
         default="gwent_lite",
         metavar="GAME",
-        help="the game of the decks: gwent_lite (default) or another game with reference decks (gwent_abilities)",
+        help="the game of the decks: gwent_lite (default) or another game whose decks play each other "
+        "(gwent_abilities, a plug-in's such as high_card)",
     )
     p.add_argument(
         "--agent",

@@ -3,9 +3,10 @@
 - `racing OUT`: ground truth for a pool of decks (each against fixed opponents, many deals, once;
   kept in OUT/truth.npz) and the selection accuracy and regret of fixed game counts, racing and an
   oracle allocation (OUT/racing.json, OUT/racing.png).
-- `agents OUT --agent SPEC --agent SPEC ...`: decks of a game (--game, any deck space with reference
-  decks) scored against the yardstick under each agent: rank agreement on a spread and a strong set
-  beside each agent's noise ceiling, the worst-deck disagreement, and a pilot x opponents table
+- `agents OUT --agent SPEC --agent SPEC ...`: decks of a game (--game, any deck space whose decks
+  play each other) scored against the yardstick (or, for a game without reference decks, random
+  legal decks) under each agent: rank agreement on a spread and a strong set beside each agent's
+  noise ceiling, the worst-deck disagreement, and a pilot x opponents table
   (evolution/studies/agreement.py).
 - `kittens OUT`: Exploding Kittens compositions, the agent's estimates against exact values.
 
@@ -38,7 +39,7 @@ from evolution.scoring import objectives
 from evolution.scoring.panel import resolve_path
 from evolution.spaces import genome
 from evolution.spaces.base import RunInputs
-from evolution.spaces.registry import space_for
+from evolution.spaces.registry import space_class, space_for
 from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
@@ -54,7 +55,8 @@ def register(sub) -> None:
         description="racing OUT: ground truth (a pool of decks each against fixed opponent decks for many "
         "mirrored deals, saved in OUT/truth.npz and reused) and the selection accuracy and regret of fixed game "
         "counts, racing (each --z x --margin x --se) and an oracle allocation (OUT/racing.json, OUT/racing.png). "
-        "agents OUT: decks of --game scored against its yardstick under each --agent: Spearman agreement on "
+        "agents OUT: decks of --game scored against its yardstick (random legal decks for a game without one) under "
+        "each --agent: Spearman agreement on "
         "random legal decks and on strong decks, each beside the agents' split-half noise ceilings, the "
         "worst-deck disagreement, and for --cross decks the pilot x opponents table (OUT/agents.json).",
     )
@@ -62,7 +64,13 @@ def register(sub) -> None:
     p.add_argument("out", metavar="OUT", help="folder of the study's files")
     p.add_argument("--source", metavar="RUN", help="racing: an evolution run whose last pool gives the evolved decks")
     p.add_argument("--random-decks", type=count_or_none, default=10, metavar="N", help="racing: random decks added")
-    p.add_argument("--opponents", type=count, default=8, metavar="N", help="racing: fixed random opponents")
+    p.add_argument(
+        "--opponents",
+        type=count,
+        default=8,
+        metavar="N",
+        help="racing: fixed random opponents; agents: random legal opponent decks of a game without a yardstick",
+    )
     p.add_argument("--deals", type=pair_deals, default=300, metavar="N", help="racing: ground-truth deals a pairing")
     p.add_argument("--kept", type=count, default=10, metavar="K", help="racing: decks selection keeps")
     p.add_argument("--fixed-games", default="96,160,240,400", metavar="LIST", help="racing: fixed games per deck")
@@ -81,14 +89,16 @@ def register(sub) -> None:
         "--game",
         default="gwent_lite",
         metavar="GAME",
-        help="agents: the game whose decks are scored (a deck space with reference decks, e.g. gwent_abilities)",
+        help="agents: the game whose decks are scored (a deck space whose decks play each other, e.g. "
+        "gwent_abilities or a plug-in's)",
     )
     p.add_argument(
         "--decks",
         action="append",
         metavar="FILE|DIR",
         help="agents: the strong decks (default the game's last reference-deck folder: decks/ancestor for "
-        "gwent_lite, decks/gwent_abilities for gwent_abilities; its other reference decks join the spread)",
+        "gwent_lite, decks/gwent_abilities for gwent_abilities; its other reference decks join the spread; "
+        "none for a game without reference decks)",
     )
     p.add_argument(
         "--spread",
@@ -107,7 +117,8 @@ def register(sub) -> None:
         "--yardstick",
         metavar="DIR",
         help="agents: the opponent decks (default the game's yardstick: decks/yardstick for gwent_lite, "
-        "decks/gwent_abilities/yardstick for gwent_abilities)",
+        "decks/gwent_abilities/yardstick for gwent_abilities; --opponents random legal decks for a game "
+        "without reference decks)",
     )
     p.add_argument("--games", type=pair_games, default=40, metavar="N", help="agents: games per deck and opponent")
     p.add_argument(
@@ -316,36 +327,51 @@ AGREEMENT_GAMES_PER_TASK = 200
 
 def _study_config(args) -> EvolveConfig:
     """The settings of a --game run under its default deck rules: its yardstick (--yardstick or the
-    game's) and reference decks (`validation_panel`); UserError for a game without a deck space."""
+    game's; none for a game without reference decks) and reference decks (`validation_panel`);
+    UserError for a game without a deck space or whose decks do not play each other."""
+    space = space_class(args.game)
+    if not space.head_to_head:
+        raise UserError(f"study agents: game {args.game!r} has no reference decks and its decks do not play each other")
     yardstick = {"yardstick": [args.yardstick]} if args.yardstick else {}
+    if not args.yardstick and not space.reference_decks:
+        yardstick = {"yardstick": []}  # the default yardstick's decks are Gwent Lite's
     config = EvolveConfig(
         game=args.game, seed=args.seed, validate=False, games_per_task=AGREEMENT_GAMES_PER_TASK, **yardstick
     )
-    if not space_for(config).reference_decks:
-        raise UserError(f"study agents: game {args.game!r} has no reference decks to score its decks against")
-    if not config.yardstick:
+    if space.reference_decks and not config.yardstick:
         raise UserError(f"study agents: game {args.game!r} has no default yardstick; name one with --yardstick")
     return config
 
 
 def _agent_decks(args):
-    """(config, space, {set name: [(deck name, cards)]}, cross decks, yardstick cards) of the study,
-    every deck file read and checked: the spread is --spread random legal decks and the game's
-    reference decks but its last folder, the strong set --decks (default that last folder) and the
-    --cross decks."""
+    """(config, space, {set name: [(deck name, cards)]}, cross decks, opponents' cards, what the
+    opponents are: {yardstick: its paths} or {random_legal_decks: their cards}, with their count)
+    of the study, every deck file read and checked: the spread is --spread random legal decks and
+    the game's reference decks but its last folder, the strong set --decks (default that last
+    folder; none for a game without reference decks and no --decks or --cross) and the --cross
+    decks; the opponents are the yardstick, or --opponents random legal decks where there is none."""
     import numpy as np
 
     config = _study_config(args)
     space = space_for(config)
-    panel = config.validation_panel
+    panel = config.validation_panel if space.reference_decks else []
     rng = np.random.default_rng([args.seed, 88])
     spread = [(f"random_{i + 1:02d}", tuple(space.random_deck(rng, FULL_BUDGET))) for i in range(args.spread)]
     spread += [(r.name, r.cards) for r in (space.references(panel[:-1]) if len(panel) > 1 else [])]
-    strong = [(r.name, r.cards) for r in space.references(args.decks or panel[-1:])]
+    named = args.decks or panel[-1:]
+    strong = [(r.name, r.cards) for r in space.references(named)] if named else []
     cross = _cross_decks(args.cross or [], space, args.game)
     sets = {"spread": spread, "strong": strong + [c for c in cross if c not in strong]}
-    refs = [r.cards for r in space.references(config.yardstick)]
-    return config, space, sets, cross, refs
+    if not sets["strong"]:
+        del sets["strong"]
+    if config.yardstick:
+        refs = [r.cards for r in space.references(config.yardstick)]
+        opponents = {"yardstick": list(config.yardstick), "decks": len(refs)}
+    else:
+        rng = np.random.default_rng([args.seed, 89])
+        refs = [tuple(space.random_deck(rng, FULL_BUDGET)) for _ in range(args.opponents)]
+        opponents = {"random_legal_decks": [list(d) for d in refs], "decks": len(refs)}
+    return config, space, sets, cross, refs, opponents
 
 
 def _agents(args, out: Path) -> dict:
@@ -356,7 +382,7 @@ def _agents(args, out: Path) -> dict:
     specs = args.agent or ["pretrained"]
     if len(set(specs)) < 2:
         raise UserError("study agents compares agents: give --agent at least twice, with different agents")
-    config, space, sets, cross, refs = _agent_decks(args)
+    config, space, sets, cross, refs, opponents = _agent_decks(args)
     names = [n for rows in sets.values() for n, _ in rows]
     decks = [d for rows in sets.values() for _, d in rows]
     agents = {spec: space.inputs(_with_agent(config, spec)).agent for spec in specs}
@@ -379,6 +405,7 @@ def _agents(args, out: Path) -> dict:
         start += len(rows)
     res = {
         "games_per_deck": args.games * len(refs),
+        "opponents": opponents,
         "sets": {k: [n for n, _ in rows] for k, rows in sets.items()},
         "scores": {spec: [s.as_dict() for s in sc] for spec, sc in scores.items()},
         "ceilings": {
@@ -427,17 +454,20 @@ def _cross_decks(paths, space, game: str) -> list[tuple[str, tuple[int, ...]]]:
 
 def _print_agreement(res: dict) -> None:
     print(f"{res['games_per_deck']} games a deck; sets: " + ", ".join(f"{k} {len(v)}" for k, v in res["sets"].items()))
+    if "random_legal_decks" in res["opponents"]:  # the yardstick, the default, goes without saying
+        print(f"opponents: {res['opponents']['decks']} random legal decks (the game has no yardstick)")
+
+    def spearman(by_set: dict) -> str:
+        return "Spearman " + ", ".join(f"{k} {by_set[k]['spearman']:.3f}" for k in res["sets"])
+
     print("noise ceilings (one agent against itself over independent halves of the deals):")
     for spec, c in res["ceilings"].items():
-        print(
-            f"  {spec}: Spearman spread {c['spread']['spearman']:.3f}, strong {c['strong']['spearman']:.3f}; "
-            f"worst-deck difference from noise {c['all']['worst_deck_difference']:.3f}"
-        )
+        print(f"  {spec}: {spearman(c)}; worst-deck difference from noise {c['all']['worst_deck_difference']:.3f}")
     for pair, r in res["pairs"].items():
         w = r["all"]
         lo, hi = w["worst_deck_ci95"]
         print(
-            f"{pair}: Spearman spread {r['spread']['spearman']:.3f}, strong {r['strong']['spearman']:.3f}; "
+            f"{pair}: {spearman(r)}; "
             f"worst deck {w['worst_deck']} {w['worst_deck_difference']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
         )
     for deck, table in res["cross"].items():

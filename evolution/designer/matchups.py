@@ -34,6 +34,7 @@ from evolution.scoring import fitness as fit
 from evolution.scoring.panel import resolve_path
 from evolution.scoring.yardstick import Play
 from evolution.spaces.genome import counts_text
+from evolution.spaces.registry import space_class
 from games.decks import DeckRules, load_deck
 from games.errors import UserError
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
@@ -117,7 +118,8 @@ def load_space_decks(paths, space, run_best: int = 3, what: str = "deck") -> lis
 
 def run_rules(paths, game: str):
     """The deck rules of the evolution runs among `paths` (run folders, or deck files in one, such as
-    its champion.toml), None if there are none: the rules their decks are read and played under.
+    its champion.toml), None if there are none or the game has no deck rules: the rules their decks
+    are read and played under.
     UserError in one line for a run of another game, or runs under different rules."""
     found, where = None, ""
     for raw in paths:
@@ -128,6 +130,8 @@ def run_rules(paths, game: str):
         config = RunFolder(folder).read_config()
         if config.game != game:
             raise UserError(f"run folder {str(folder)!r} is a {config.game} run, not {game} (--game names the game)")
+        if space_class(game).rules_field is None:  # a game without deck rules: its decks read as they are
+            continue
         rules = getattr(config, rules_field(game))
         if found is not None and rules != found:
             raise UserError(

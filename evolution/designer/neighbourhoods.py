@@ -1,8 +1,8 @@
 """The single-card changes of a deck that the swap advisor (evolution.designer.advisor) measures, one
 neighbourhood per kind of deck: `PowerNeighbourhood` for Gwent Lite decks, `CardNeighbourhood` for
-decks of a card pool (Gwent Abilities: swap a copy for another card of the pool, add a copy, remove a
-copy, each legal under the space's rules). A neighbourhood also says which deck each card's
-contribution is measured with (`without`).
+the decks of every other deck space, drawn from its card pool (`card_pool`: swap a copy for another
+card of the pool, add a copy, remove a copy, each legal under the space's rules). A neighbourhood
+also says which deck each card's contribution is measured with (`without`).
 
 The neighbourhood of a Gwent Lite deck (`neighbours`), every change keeping the deck legal under its rules,
 with k = 1 .. `step` power units (step 1: the finest changes; the default: any size, measured to find
@@ -143,17 +143,20 @@ class PowerNeighbourhood:
 
 
 class CardNeighbourhood:
-    """Decks of a card pool under a deck space's rules (Gwent Abilities): swap one copy of a held
-    card for a card of the pool, add a copy of a card, or remove a copy; only the results legal
-    under the space's rules (`space.problems`), each once. A card's contribution is measured
-    without one copy of it, where that deck is legal. A deck is the sorted list of its cards'
-    indices into the pool; `space.deck(())` names the pool in order."""
+    """Decks of a card pool under a deck space's rules (Gwent Abilities, High Card): swap one copy of
+    a held card for a card of the pool, add a copy of a card, or remove a copy; only the results
+    legal under the space's rules (`space.problems`), each once. A card's contribution is measured
+    without one copy of it, where that deck is legal. A deck is the sorted list of its cards' values;
+    `space.card_pool()` names every value a deck may hold, in order (UserError in one line for a
+    space without one)."""
 
     key = "card"
 
     def __init__(self, space):
+        if not callable(getattr(space, "card_pool", None)):
+            raise UserError(f"{space.name} decks have no single-card changes: its deck space names no card_pool")
         self.space = space
-        self.pool = list(space.deck(()))
+        self.pool = dict(space.card_pool())
 
     def check(self, cards) -> tuple[int, ...]:
         problems = self.space.problems(cards)
@@ -170,7 +173,7 @@ class CardNeighbourhood:
         count = Counter(int(k) for k in cards)
         seen = {tuple(sorted(count.elements()))}
         out: list[Change] = []
-        held, pool = sorted(count), range(len(self.pool))
+        held, pool = sorted(count), list(self.pool)
         steps = [("swap", (k,), (j,)) for k in held for j in pool if j != k]
         steps += [("add", (), (j,)) for j in pool] + [("remove", (k,), ()) for k in held]
         for kind, taken, given in steps:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -28,7 +29,7 @@ import numpy as np
 import agents
 import games
 from agents import split_agent_specs
-from agents.arena import has_own_act_batch, play_batch
+from agents.arena import has_own_act_batch, play_batch, play_states
 from agents.panel import AgentPanel, member_of_deal, members
 from agents.parallel import group_by_games, map_tasks
 from agents.stats import Z95, Record, wilson_ci
@@ -318,6 +319,48 @@ def play_pairings(
     tasks = make_tasks(pairings, agent, rules, games_per_task, key_prefix)
     results = map_tasks(play_task, tasks, mapper, agent, progress, what)
     return [outcomes for task_result in results for outcomes in task_result]
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One worker's pairings of any two-deck game, played as one batch of states: `make_game(a, b)`
+    (a picklable callable) is the game with deck `a` in seat 0 and deck `b` in seat 1."""
+
+    pairings: tuple[Pairing, ...]
+    agent_key: tuple[int, ...]
+    make_game: Callable
+
+    @property
+    def games(self) -> int:
+        return sum(p.games for p in self.pairings)
+
+
+def play_game_task(agent, task: GameTask) -> list[np.ndarray]:
+    """Worker entry point: per pairing an int8 array (deals, 2) of deck A's outcomes (1 win, 0 draw,
+    -1 loss) in a deal's game and in its mirror (the same seed, decks swapped between the seats).
+    `agent` is one agent, an AgentPanel or a Duel (`seat_plan`)."""
+    players, seats = seat_plan(agent, task.agent_key, task.pairings)
+    states = []
+    for p in task.pairings:
+        ab, ba = task.make_game(p.a, p.b), task.make_game(p.b, p.a)
+        for s in deal_seeds(p.key, p.deals):
+            states += [ab.new_initial_state(s), ba.new_initial_state(s)]
+    play_states(states, seats, players)
+    return deck_outcomes(np.array([s.returns() for s in states]), task.pairings)
+
+
+def play_game_pairings(
+    pairings, agent, make_game, mapper, games_per_task: int, key_prefix, progress=None, what="games"
+):
+    """The (deals, 2) outcomes of every pairing, in order, of the two-deck game `make_game(a, b)`
+    (a picklable callable), played through `mapper` in tasks fixed by the pairings: the matches of
+    a deck space that is not Gwent Lite (its evaluator's `play`)."""
+    tasks = [
+        (agent, GameTask(tuple(group), agent_key(key_prefix, i), make_game))
+        for i, group in enumerate(group_by_games(pairings, games_per_task))
+    ]
+    results = map_tasks(play_game_task, tasks, mapper, agent, progress, what)
+    return [outcomes for result in results for outcomes in result]
 
 
 def build_agent(spec: str, rules: DeckRules, seed: int = 0):

@@ -55,8 +55,12 @@ class DeckSpace(Protocol):
     #: the EvolveConfig field of the game's deck rules (a frozen dataclass, its table's `rules`;
     #: `deckopt sweep` varies one of them), or None when the game has none
     rules_field: str | None
-    #: whether a deck is judged against reference decks (validation panel, matchups)
+    #: whether a deck is judged against reference decks (validation panel, yardstick)
     reference_decks: bool
+    #: whether two decks play each other (one deck per seat): the designer commands (matchups,
+    #: advise, study agents) take such a space's decks; it answers `references`, `build_agent`,
+    #: `card_pool` and its evaluator's `play`
+    head_to_head: bool
     #: the names of the MAP-Elites descriptor pairs a run chooses from (`archive_descriptors`), the
     #: default first; a space made by `from_config` answers `descriptor_space` and `descriptors` for
     #: the run's pair
@@ -96,16 +100,22 @@ class DeckSpace(Protocol):
         """The agent and deck files of a run, checked before a file is written."""
 
     def evaluator(self, config, inputs: RunInputs, pmap) -> Evaluator:
-        """The run's scoring; where `reference_decks`, its `play(pairings, key_prefix, progress, what)`
-        plays the space's matches with `inputs.agent` (evolution.scoring.yardstick.Play)."""
+        """The run's scoring; where `head_to_head`, its `play(pairings, key_prefix, progress, what)`
+        plays the space's matches with `inputs.agent` (evolution.scoring.yardstick.Play;
+        evolution.scoring.fitness.play_game_pairings plays any two-deck game)."""
 
     def references(self, paths) -> list:
         """The ReferenceDecks of the deck files named by `paths` (files or folders), legal under the
-        space's rules; UserError in one line if one is bad. Only where `reference_decks`."""
+        space's rules; UserError in one line if one is bad. Only where `head_to_head`."""
 
     def build_agent(self, spec: str, seed: int):
         """The agent of every seat of the space's games (a comma list of specs: a panel sharing the
-        games); UserError in one line. Only where `reference_decks`."""
+        games); UserError in one line. Only where `head_to_head`."""
+
+    def card_pool(self) -> dict[int, str]:
+        """Every card value a deck may hold, in order, and its name: the single-card changes of
+        `deckopt advise` (evolution.designer.neighbourhoods.CardNeighbourhood). Only where
+        `head_to_head`; Gwent Lite's powers change by its own neighbourhood instead."""
 
     def game_deck(self, cards) -> list:
         """A deck as the game's settings name one (`decks`, `deck_pool`). Only where `reference_decks`."""

@@ -61,6 +61,8 @@ class GwentSpace:
     )
     #: a deck is judged against reference decks (validation, matchups)
     reference_decks = True
+    #: two decks play each other
+    head_to_head = True
     #: one descriptor pair: the share of weak cards and the top five's share of the power
     descriptor_sets = ("power",)
 

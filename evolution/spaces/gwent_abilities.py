@@ -18,15 +18,15 @@ descriptors, report rows) is one deck space, so that a reader finds all of it on
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
 import games
-from agents.arena import play_states
-from agents.parallel import Mapper, group_by_games, map_tasks
+from agents.parallel import Mapper
 from evolution.designer import plots, tables
 from evolution.designer.html import escape, note
 from evolution.scoring import fitness as fit
@@ -117,43 +117,16 @@ def counts_words(cards) -> str:
 # Matches
 
 
-@dataclass(frozen=True)
-class AbilityTask:
-    """One worker's pairings (card-index tuples), played as one batch of states."""
-
-    pairings: tuple[fit.Pairing, ...]
-    agent_key: tuple[int, ...]
-    rules: AbilityDeckRules
-
-    @property
-    def games(self) -> int:
-        return sum(p.games for p in self.pairings)
-
-
-def play_ability_task(agent, task: AbilityTask) -> list[np.ndarray]:
-    """Worker entry point: per pairing an int8 array (deals, 2) of deck A's outcomes (1 win, 0 draw,
-    -1 loss) in a deal's game and in its mirror (the same seed, decks swapped between the seats).
-    `agent` is one agent, an AgentPanel or a Duel (fitness.seat_plan)."""
-    players, seats = fit.seat_plan(agent, task.agent_key, task.pairings)
-    states = []
-    for p in task.pairings:
-        a, b = names(p.a), names(p.b)
-        ab, ba = games.make(GAME, decks=[a, b], rules=task.rules), games.make(GAME, decks=[b, a], rules=task.rules)
-        for s in fit.deal_seeds(p.key, p.deals):
-            states += [ab.new_initial_state(s), ba.new_initial_state(s)]
-    play_states(states, seats, players)
-    return fit.deck_outcomes(np.array([s.returns() for s in states]), task.pairings)
+def ability_game(rules: AbilityDeckRules, a, b):
+    """The game of deck `a` (seat 0) against deck `b` (seat 1) under the deck `rules`."""
+    return games.make(GAME, decks=[names(a), names(b)], rules=rules)
 
 
 def play_pairings(pairings, agent, rules, pmap, games_per_task: int, key_prefix, progress=None, what="games"):
     """The (deals, 2) outcomes of every pairing under the deck `rules`, in order, through `pmap`
-    (tasks fixed by the pairings)."""
-    tasks = [
-        (agent, AbilityTask(tuple(group), fit.agent_key(key_prefix, i), rules))
-        for i, group in enumerate(group_by_games(pairings, games_per_task))
-    ]
-    results = map_tasks(play_ability_task, tasks, pmap, agent, progress, what)
-    return [outcomes for result in results for outcomes in result]
+    (tasks fixed by the pairings; fitness.play_game_pairings)."""
+    make_game = functools.partial(ability_game, rules)
+    return fit.play_game_pairings(pairings, agent, make_game, pmap, games_per_task, key_prefix, progress, what)
 
 
 class AbilityEvaluator(Evaluator):
@@ -202,6 +175,8 @@ class GwentAbilitiesSpace:
     settings = frozenset({"ability_rules"})
     rules_field = "ability_rules"
     reference_decks = True
+    #: two decks play each other
+    head_to_head = True
     descriptor_sets = tuple(DESCRIPTOR_SETS)
 
     def __init__(self, rules: AbilityDeckRules | None = None, descriptor_set: str | None = None):
@@ -320,6 +295,11 @@ class GwentAbilitiesSpace:
         """Every card name of the pool with its copies in the deck (zeros included)."""
         have = self._counts(cards)
         return {c.name: have[k] for k, c in enumerate(CARDS)}
+
+    def card_pool(self) -> dict[int, str]:
+        """Every card a deck may hold (its index into CARDS) and its name: the advisor's single-card
+        changes (evolution.designer.neighbourhoods.CardNeighbourhood)."""
+        return {k: c.name for k, c in enumerate(CARDS)}
 
     def provisions(self, cards) -> int:
         return sum(CARDS[k].provision for k in cards)

@@ -84,6 +84,8 @@ class KittensSpace:
     settings = frozenset({"bounds", "game_config", "games_per_deck", "playoff_games_per_deck"})
     #: a deck is judged alone: no reference decks to validate against or play matchups with
     reference_decks = False
+    #: one deck is shared by every seat: the designer commands do not take its decks
+    head_to_head = False
     #: one descriptor pair: the Skip and Attack counts (the cards that end a turn without drawing)
     descriptor_sets = ("turns",)
 

@@ -7,24 +7,31 @@ against deckopt's public modules only; the protocol it follows is `evolution.spa
 A deck is a sorted list of 8 values 1..9 worth at most 40 (the operators are `HighCardDecks`'s, in
 the game's module). A deck's fitness is its score against High Card's default deck (1..8):
 `games_per_pair` games of the run's agent playing both seats. The space has no settings of its own,
-no reference decks (no validation panel, no `deckopt matchups`) and no yardstick; its champion is
-the best deck of the last generation.
+no reference decks (no validation panel) and no yardstick; its champion is the best deck of the
+last generation. Two decks play each other (`head_to_head`): the designer commands take its decks
+(`deckopt matchups`, `deckopt advise`, `deckopt study agents`), read from the deck files `save`
+writes (`references`), played by `play_game_pairings` (its evaluator's `play`), changed one card
+value at a time (`card_pool`: the values 1..9).
 """
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import numpy as np
 
-import agents
 import games as games_module
 from agents.arena import play_states
 from agents.stats import Record, wilson_ci
 from evolution.designer import plots
 from evolution.individuals import set_score
+from evolution.scoring import fitness as fit
+from evolution.scoring.panel import ReferenceDeck, resolve_path
 from evolution.spaces.base import RunInputs
 from games.errors import UserError
 from games.fileio import atomic_write_text
-from high_card import DECK_SIZE, DEFAULT_DECK, HighCardDecks
+from high_card import DECK_SIZE, DEFAULT_DECK, VALUES, HighCardDecks, deck_problems
 
 
 class HighCardSpace(HighCardDecks):
@@ -35,8 +42,10 @@ class HighCardSpace(HighCardDecks):
     #: no settings of its own: a run uses the settings every game shares (games_per_pair, agent, ...)
     settings = frozenset()
     rules_field = None
-    #: no reference decks: no validation panel, and `deckopt matchups` / `advise` refuse the run
+    #: no reference decks: no validation panel, no yardstick
     reference_decks = False
+    #: two decks play each other: `deckopt matchups`, `advise` and `study agents` take its decks
+    head_to_head = True
     #: one MAP-Elites descriptor pair: the counts of 1s and 9s
     descriptor_sets = ("extremes",)
 
@@ -67,13 +76,52 @@ class HighCardSpace(HighCardDecks):
         cards = ", ".join(str(int(c)) for c in cards)
         atomic_write_text(path, f'# {comment}\ngame = "{self.name}"\nname = "{name}"\ndeck = [{cards}]\n')
 
+    def references(self, paths) -> list[ReferenceDeck]:
+        """The decks of the deck files named by `paths` (files, or folders of *.toml files), as `save`
+        writes them; UserError in one line for a missing path, a file that is not a High Card deck
+        file or an illegal deck."""
+        out = []
+        for raw in paths:
+            p = resolve_path(raw)
+            if p.is_dir():
+                files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix == ".toml")
+                if not files:
+                    raise UserError(f"deck folder {str(raw)!r} holds no deck files (*.toml)")
+            elif p.is_file():
+                files = [p]
+            else:
+                raise UserError(f"deck {str(raw)!r} not found (a deck file or a folder of deck files)")
+            out += [self._read(f) for f in files]
+        return out
+
+    def _read(self, path: Path) -> ReferenceDeck:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise UserError(f"deck file {str(path)!r} is not TOML: {exc}") from None
+        if data.get("game", self.name) != self.name:
+            raise UserError(f"deck file {str(path)!r} holds a {data['game']} deck, not a {self.name} one")
+        cards = data.get("deck")
+        problems = deck_problems(cards) if isinstance(cards, list) else ["it has no `deck = [...]` list of cards"]
+        if problems:
+            raise UserError(f"deck file {str(path)!r}: {problems[0]}")
+        return ReferenceDeck(str(data.get("name") or path.stem), path.parent.name, tuple(sorted(cards)), str(path))
+
+    def build_agent(self, spec: str, seed: int):
+        """The agent of every seat (a comma list of specs: a panel sharing the games); UserError in one line."""
+        return fit.game_agent(spec, games_module.make(self.name), seed)
+
+    def card_pool(self) -> dict[int, str]:
+        """The values a card may take: `deckopt advise` swaps, adds and removes one."""
+        return {v: str(v) for v in VALUES}
+
     # --- a run ----------------------------------------------------------------------------------
     def inputs(self, config) -> RunInputs:
         """The run's agent (made for High Card); no panel, no yardstick."""
-        return RunInputs(agents.make(config.agent, games_module.make(self.name), seed=config.seed))
+        return RunInputs(self.build_agent(config.agent, config.seed))
 
     def evaluator(self, config, inputs: RunInputs, pmap) -> DefaultDeckEvaluator:
-        return DefaultDeckEvaluator(config, inputs.agent, self)
+        return DefaultDeckEvaluator(config, inputs.agent, self, pmap)
 
     def measure_yardstick(self, pool, inputs, config, pmap, gen, progress=None) -> int:
         """No yardstick: no games."""
@@ -161,11 +209,25 @@ def interval(record: Record) -> tuple[float, float]:
     return wilson_ci(record.wins + 0.5 * record.draws, record.games)
 
 
-class DefaultDeckEvaluator:
-    """Each deck against the default deck: `games_per_pair` games, the run's agent in both seats."""
+def pairing_game(a, b) -> games_module.Game:
+    """The game of deck `a` (player 0) against deck `b` (player 1)."""
+    return games_module.make("high_card", decks=[list(a), list(b)])
 
-    def __init__(self, config, agent, space: HighCardSpace):
-        self.config, self.agent, self.space = config, agent, space
+
+class DefaultDeckEvaluator:
+    """Each deck against the default deck: `games_per_pair` games, the run's agent in both seats;
+    `play` plays any pairings of decks (the designer commands' matches)."""
+
+    def __init__(self, config, agent, space: HighCardSpace, pmap=None):
+        self.config, self.agent, self.space, self.pmap = config, agent, space, pmap
+
+    def play(self, pairings, key_prefix, progress=None, what: str = "games") -> list[np.ndarray]:
+        """Deck A's (deals, 2) outcomes of every pairing, a deal's game and its mirror (the same seed,
+        the decks swapped), the agent in every seat (evolution.scoring.yardstick.Play)."""
+        c = self.config
+        return fit.play_game_pairings(
+            pairings, self.agent, pairing_game, self.pmap, c.games_per_task, key_prefix, progress, what
+        )
 
     def evaluate(self, pool, hof, gen, progress=None, what="") -> int:
         """Score every deck of `pool` in place (score, 95% interval, record); the games played."""

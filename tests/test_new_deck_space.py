@@ -150,7 +150,12 @@ def test_study_agents_on_high_card_scores_against_random_legal_decks(high_card_r
 
 @pytest.mark.parametrize(
     ("text", "needle"),
-    [("deck = [1, 2]", "8"), ('game = "gwent_lite"\ndeck = [1]', "gwent_lite deck"), ("deck = ", "not TOML")],
+    [
+        ('game = "high_card"\ndeck = [1, 2]', "2 cards, not 8"),
+        ('game = "high_card"\ndeck = [5, 5, 5, 5, 5, 5, 5, 9]', "worth 44, more than 40"),
+        ("cards = [1, 2, 3, 4, 5, 6, 7, 8]", "not a high_card deck file"),
+        ("deck = ", "not TOML"),
+    ],
 )
 def test_a_bad_high_card_deck_file_is_one_line(text, needle, tmp_path, capsys):
     bad = tmp_path / "bad.toml"

@@ -99,8 +99,8 @@ class HighCardSpace(HighCardDecks):
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise UserError(f"deck file {str(path)!r} is not TOML: {exc}") from None
-        if data.get("game", self.name) != self.name:
-            raise UserError(f"deck file {str(path)!r} holds a {data['game']} deck, not a {self.name} one")
+        if data.get("game") != self.name:
+            raise UserError(f'deck file {str(path)!r} is not a {self.name} deck file (game = "{self.name}")')
         cards = data.get("deck")
         problems = deck_problems(cards) if isinstance(cards, list) else ["it has no `deck = [...]` list of cards"]
         if problems:

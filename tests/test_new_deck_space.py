@@ -10,6 +10,7 @@ import tomllib
 from collections import Counter
 from importlib.metadata import entry_points
 
+import numpy as np
 import pytest
 from high_card.space import HighCardSpace
 
@@ -146,6 +147,35 @@ def test_study_agents_on_high_card_scores_against_random_legal_decks(high_card_r
     res = json.loads((tmp_path / "study" / "agents.json").read_text())
     assert res["opponents"] == {"yardstick": [str(folder)], "decks": 2} and res["games_per_deck"] == 8
     assert "opponents:" not in out and "Spearman spread" in out and "strong" in out
+
+
+def test_study_racing_on_high_card_plays_its_decks(high_card_run, tmp_path, capsys):
+    out = tmp_path / "racing"
+    argv = ["study", "racing", str(out), "--source", str(high_card_run), "--agent", "random", "--random-decks", "6"]
+    argv += ["--kept", "3", "--opponents", "2", "--deals", "4", "--fixed-games", "4,8", "--z", "1"]
+    assert main(argv + ["--replicates", "2", "--jobs", "1"]) == 0
+    assert "decks x 2 opponents x 4 deals of ground truth" in capsys.readouterr().out
+    res = json.loads((out / "racing.json").read_text())
+    fixed = [r for r in res["rows"] if r["method"] == "fixed"]
+    assert [r["games_per_deck"] for r in fixed] == [4.0, 8.0]
+    assert all(0 <= r["accuracy"] <= 1 and r["regret"] >= 0 and r["accuracy_se"] >= 0 for r in fixed)
+    saved = np.load(out / "truth.npz", allow_pickle=True)
+    decks, opponents = [list(d) for d in saved["decks"]], [list(d) for d in saved["opponents"]]
+    evolved = []
+    for d in json.loads((high_card_run / "generations" / "gen_0001.json").read_text())["decks"]:
+        evolved += [d["cards"]] if d["cards"] not in evolved else []
+    assert decks[: len(evolved)] == evolved and len(decks) == len(evolved) + 6 and len(opponents) == 2
+    assert all(HighCardSpace().problems(d) == [] for d in decks + opponents)
+    store = saved["store"]
+    assert store.shape == (len(decks), 2, 4) and set(np.unique(store)) <= {0, 0.25, 0.5, 0.75, 1}
+    assert res["truth"] == pytest.approx(store.mean(axis=(1, 2)).tolist()) and len(set(res["truth"])) > 1
+    assert json.loads(str(saved["settings"][()]))["game"] == "high_card"
+    # another game than the run's, and a game whose decks do not play each other: one line each
+    assert main(["study", "racing", str(tmp_path / "g"), "--source", str(high_card_run), "--game", "gwent_lite"]) == 2
+    assert "a high_card run, not a gwent_lite one" in capsys.readouterr().err
+    assert main(["study", "racing", str(tmp_path / "k"), "--game", "exploding_kittens"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "'exploding_kittens'" in err and "do not play each other" in err and "\n" not in err
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,9 @@
 """`deckopt study racing|agents`: the measurements behind the evolution's settings.
 
-- `racing OUT`: ground truth for a pool of decks (each against fixed opponents, many deals, once;
-  kept in OUT/truth.npz) and the selection accuracy and regret of fixed game counts, racing and an
-  oracle allocation (OUT/racing.json, OUT/racing.png).
+- `racing OUT`: ground truth for a pool of decks of a game (the --source run's, else --game: any
+  deck space whose decks play each other; each deck against fixed opponents, many deals, once; kept
+  in OUT/truth.npz) and the selection accuracy and regret of fixed game counts, racing and an oracle
+  allocation (OUT/racing.json, OUT/racing.png).
 - `agents OUT --agent SPEC --agent SPEC ...`: decks of a game (--game, any deck space whose decks
   play each other) scored against the yardstick (or, for a game without reference decks, random
   legal decks) under each agent: rank agreement on a spread and a strong set beside each agent's
@@ -26,6 +27,7 @@ from deckopt.commands._common import (
     Progress,
     count,
     count_or_none,
+    designer_game,
     pair_deals,
     pair_games,
     print_json,
@@ -33,17 +35,14 @@ from deckopt.commands._common import (
     worker_args,
 )
 from evolution.config import EvolveConfig
-from evolution.runfolder import Run, RunFolder
-from evolution.scoring import fitness as fit
+from evolution.runfolder import Run
 from evolution.scoring import objectives
 from evolution.scoring.panel import resolve_path
-from evolution.spaces import genome
 from evolution.spaces.base import RunInputs
 from evolution.spaces.registry import space_class, space_for
 from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
-from games.decks import DeckRules
 from games.errors import UserError
 from games.fileio import atomic_write_json, check_npz_sizes, check_writable_dir
 
@@ -52,9 +51,10 @@ def register(sub) -> None:
     p = sub.add_parser(
         "study",
         help="measurements behind the evolution's settings: racing accuracy, rank agreement across agents",
-        description="racing OUT: ground truth (a pool of decks each against fixed opponent decks for many "
-        "mirrored deals, saved in OUT/truth.npz and reused) and the selection accuracy and regret of fixed game "
-        "counts, racing (each --z x --margin x --se) and an oracle allocation (OUT/racing.json, OUT/racing.png). "
+        description="racing OUT: ground truth (a pool of decks of --game or of the --source run's game, each "
+        "against fixed random legal opponent decks for many mirrored deals, saved in OUT/truth.npz and reused) "
+        "and the selection accuracy and regret of fixed game counts, racing (each --z x --margin x --se) and an "
+        "oracle allocation (OUT/racing.json, OUT/racing.png). "
         "agents OUT: decks of --game scored against its yardstick (random legal decks for a game without one) under "
         "each --agent: Spearman agreement on "
         "random legal decks and on strong decks, each beside the agents' split-half noise ceilings, the "
@@ -62,7 +62,11 @@ def register(sub) -> None:
     )
     p.add_argument("what", choices=("racing", "agents", "kittens"))
     p.add_argument("out", metavar="OUT", help="folder of the study's files")
-    p.add_argument("--source", metavar="RUN", help="racing: an evolution run whose last pool gives the evolved decks")
+    p.add_argument(
+        "--source",
+        metavar="RUN",
+        help="racing: an evolution run whose last pool gives the evolved decks (and the game)",
+    )
     p.add_argument("--random-decks", type=count_or_none, default=10, metavar="N", help="racing: random decks added")
     p.add_argument(
         "--opponents",
@@ -87,10 +91,9 @@ def register(sub) -> None:
     p.add_argument("--agent", action="append", metavar="SPEC", help="the agent (racing: one; agents: repeat)")
     p.add_argument(
         "--game",
-        default="gwent_lite",
         metavar="GAME",
-        help="agents: the game whose decks are scored (a deck space whose decks play each other, e.g. "
-        "gwent_abilities or a plug-in's)",
+        help="racing, agents: the game whose decks are studied (a deck space whose decks play each other, e.g. "
+        "gwent_abilities or a plug-in's; default the --source run's game, else gwent_lite)",
     )
     p.add_argument(
         "--decks",
@@ -180,8 +183,7 @@ def _check_args(args) -> None:
         kinds = [k.strip() for k in args.se.split(",") if k.strip()]
         if not kinds or set(kinds) - {"plain", "strata"}:
             raise UserError(f"--se takes plain and/or strata, got {args.se!r}")
-        if args.source:
-            RunFolder(args.source).check_existing()
+        _racing_space(args)
     if args.what == "kittens":
         for path in args.runs or []:
             Run(path)  # an evolution run folder, or one line saying why not
@@ -189,37 +191,54 @@ def _check_args(args) -> None:
         _agent_decks(args)
 
 
+def _racing_space(args):
+    """(settings, deck space, source run or None) of a racing study: the --source run's game under
+    its deck rules, else --game's (default gwent_lite) under its default rules; UserError in one line
+    for a --game other than the run's or a game whose decks do not play each other."""
+    run = Run(args.source) if args.source else None
+    game = args.game or (run.config.game if run else DEFAULT_GAME)
+    if run is not None and run.config.game != game:
+        raise UserError(f"--source {args.source}: a {run.config.game} run, not a {game} one (choose --game)")
+    field = space_class(game).rules_field
+    rules = getattr(run.config, field) if run is not None and field else None
+    config, space = designer_game(game, args.seed, rules)
+    return config, space, run
+
+
 def _racing(args, out: Path) -> dict:
+    """Ground truth of the decks of the --source run's last pool and --random-decks random legal
+    decks against --opponents random legal decks, played by the game's deck space (its evaluator's
+    `play` with --agent), and the selection study on it."""
     import numpy as np
 
-    rules = DeckRules()
+    config, space, run = _racing_space(args)
     truth_file = out / "truth.npz"
     if truth_file.is_file():
-        store = _read_truth(truth_file, args)
+        store = _read_truth(truth_file, args, config)
     else:
         rng = np.random.default_rng([args.seed, 77])
         decks = []
-        if args.source:
-            r = Run(args.source)
-            for d in r.generation(r.generations[-1])["decks"]:
+        if run is not None:
+            for d in run.generation(run.generations[-1])["decks"]:
                 if tuple(d["cards"]) not in decks:
                     decks.append(tuple(d["cards"]))
-        decks += [tuple(genome.random_deck(rules, rng)) for _ in range(args.random_decks)]
+        decks += [tuple(space.random_deck(rng)) for _ in range(args.random_decks)]
         if len(decks) <= args.kept:
             raise UserError(
                 f"{len(decks)} decks to study: more than --kept {args.kept} needed (--source, --random-decks)"
             )
-        opponents = [tuple(genome.random_deck(rules, rng)) for _ in range(args.opponents)]
-        agent = fit.build_agent((args.agent or ["pretrained"])[0], rules, seed=args.seed)
+        opponents = [tuple(space.random_deck(rng)) for _ in range(args.opponents)]
+        agent = space.build_agent(_racing_agent(args, config), args.seed)
         with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
-            store = ground_truth(decks, opponents, args.deals, agent, rules, pmap, args.seed, progress=bar)
+            play = space.evaluator(config, RunInputs(agent), pmap).play
+            store = ground_truth(decks, opponents, args.deals, play, args.seed, progress=bar)
         with open(out / "truth.tmp.npz", "wb") as f:  # a failed save leaves no truth.npz behind
             np.savez(
                 f,
                 store=store,
                 decks=_ragged(decks),
                 opponents=_ragged(opponents),
-                settings=np.array(json.dumps(_truth_settings(args))),
+                settings=np.array(json.dumps(_truth_settings(args, config))),
             )
         (out / "truth.tmp.npz").replace(truth_file)
     fixed = [int(x) for x in _floats(args.fixed_games, "--fixed-games")]
@@ -272,7 +291,7 @@ def _racing(args, out: Path) -> dict:
     return res
 
 
-def _read_truth(path: Path, args):
+def _read_truth(path: Path, args, config: EvolveConfig):
     """The ground truth saved by an earlier study in the same folder; refused in one line if it is
     damaged or was computed with other --opponents or --deals than given (it would override them)."""
     import numpy as np
@@ -289,7 +308,7 @@ def _read_truth(path: Path, args):
     _, m, deals = store.shape
     # a file saved before it held its settings: its shape tells the opponents and the deals
     saved = saved if isinstance(saved, dict) else {"opponents": m, "deals": deals}
-    asked = _truth_settings(args)
+    asked = _truth_settings(args, config)
     differ = [k for k in saved if saved[k] != asked.get(k)]
     if differ:
         given = ", ".join(f"--{k.replace('_', '-')} {saved[k]}" for k in differ)
@@ -297,7 +316,7 @@ def _read_truth(path: Path, args):
     return store
 
 
-def _truth_settings(args) -> dict:
+def _truth_settings(args, config: EvolveConfig) -> dict:
     """The flags a racing study's ground truth depends on (saved with it, checked when it is reused)."""
     return {
         "seed": args.seed,
@@ -305,8 +324,14 @@ def _truth_settings(args) -> dict:
         "random_decks": args.random_decks,
         "opponents": args.opponents,
         "deals": args.deals,
-        "agent": (args.agent or ["pretrained"])[0],
+        "agent": _racing_agent(args, config),
+        "game": config.game,
     }
+
+
+def _racing_agent(args, config: EvolveConfig) -> str:
+    """The agent of a racing study: its --agent, else the game's default agent."""
+    return (args.agent or [config.agent])[0]
 
 
 def _ragged(decks):
@@ -319,6 +344,8 @@ def _ragged(decks):
     return rows
 
 
+#: the game of `study racing` without --source and of `study agents` without --game
+DEFAULT_GAME = "gwent_lite"
 #: the shapes of the spread's random Gwent Lite decks (full budget; other games ignore shapes)
 FULL_BUDGET = ("normal", "flat", "spiky", "more_cards")
 #: games per worker task of the agreement games (the agents' own random choices follow the tasks)
@@ -329,17 +356,18 @@ def _study_config(args) -> EvolveConfig:
     """The settings of a --game run under its default deck rules: its yardstick (--yardstick or the
     game's; none for a game without reference decks) and reference decks (`validation_panel`);
     UserError for a game without a deck space or whose decks do not play each other."""
-    space = space_class(args.game)
+    game = args.game or DEFAULT_GAME
+    space = space_class(game)
     if not space.head_to_head:
-        raise UserError(f"study agents: game {args.game!r} has no reference decks and its decks do not play each other")
+        raise UserError(f"study agents: game {game!r} has no reference decks and its decks do not play each other")
     yardstick = {"yardstick": [args.yardstick]} if args.yardstick else {}
     if not args.yardstick and not space.reference_decks:
         yardstick = {"yardstick": []}  # the default yardstick's decks are Gwent Lite's
     config = EvolveConfig(
-        game=args.game, seed=args.seed, validate=False, games_per_task=AGREEMENT_GAMES_PER_TASK, **yardstick
+        game=game, seed=args.seed, validate=False, games_per_task=AGREEMENT_GAMES_PER_TASK, **yardstick
     )
     if space.reference_decks and not config.yardstick:
-        raise UserError(f"study agents: game {args.game!r} has no default yardstick; name one with --yardstick")
+        raise UserError(f"study agents: game {game!r} has no default yardstick; name one with --yardstick")
     return config
 
 
@@ -360,7 +388,7 @@ def _agent_decks(args):
     spread += [(r.name, r.cards) for r in (space.references(panel[:-1]) if len(panel) > 1 else [])]
     named = args.decks or panel[-1:]
     strong = [(r.name, r.cards) for r in space.references(named)] if named else []
-    cross = _cross_decks(args.cross or [], space, args.game)
+    cross = _cross_decks(args.cross or [], space, config.game)
     sets = {"spread": spread, "strong": strong + [c for c in cross if c not in strong]}
     if not sets["strong"]:
         del sets["strong"]

@@ -23,12 +23,11 @@ from evolution.scoring import fitness as fit
 from evolution.scoring import racing
 
 
-def ground_truth(decks, opponents, deals: int, agent, rules, pmap, seed: int, games_per_task: int = 200, progress=None):
-    """Deal scores (decks, opponents, deals) of every deck against every opponent."""
+def ground_truth(decks, opponents, deals: int, play, seed: int, progress=None):
+    """Deal scores (decks, opponents, deals) of every deck against every opponent, the mirrored
+    games played by `play` (a deck space's matches: evolution.scoring.yardstick.Play)."""
     pairings, who = fit.against(decks, opponents, deals, seed, fit.STAGE_VALIDATE, 9000)
-    results = fit.play_pairings(
-        pairings, agent, rules, pmap, games_per_task, (seed, fit.STAGE_VALIDATE, 9000), progress, "ground truth"
-    )
+    results = play(pairings, (seed, fit.STAGE_VALIDATE, 9000), progress, "ground truth")
     out = np.empty((len(decks), len(opponents), deals))
     for outcomes, (i, k) in zip(results, who):
         out[i, k] = (outcomes.astype(np.float64) + 1.0).mean(axis=1) / 2.0

@@ -285,6 +285,7 @@ CASES = [
     ("study racing small_truth", "--deals"),
     ("study racing seeded_truth", "--seed 3"),
     ("study kittens new_out --runs nonexistent", "nonexistent"),
+    ("study kittens new_out --game gwent_lite", "leave out --game"),
     ("study kittens new_out --runs broken_run", "broken_run"),
     ("study agents new_out --decks missing.toml", "missing.toml"),
     ("study agents new_out --yardstick missing_dir", "missing_dir"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import math
 from pathlib import Path
 
 from agents.parallel import Mapper
@@ -158,8 +159,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _floats(text: str, flag: str = "") -> list[float]:
-    import math
-
     try:
         values = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
@@ -185,6 +184,8 @@ def _check_args(args) -> None:
             raise UserError(f"--se takes plain and/or strata, got {args.se!r}")
         _racing_space(args)
     if args.what == "kittens":
+        if args.game not in (None, "exploding_kittens"):
+            raise UserError(f"study kittens studies exploding_kittens compositions, not {args.game}; leave out --game")
         for path in args.runs or []:
             Run(path)  # an evolution run folder, or one line saying why not
     if args.what == "agents":

@@ -128,5 +128,9 @@ def ranks(x) -> np.ndarray:
 
 
 def spearman(x, y) -> float:
-    """Spearman's rank correlation: Pearson's correlation of the (tie-averaged) ranks."""
-    return float(np.corrcoef(ranks(x), ranks(y))[0, 1])
+    """Spearman's rank correlation: Pearson's correlation of the (tie-averaged) ranks; NaN when either
+    side has no spread (all values tied), where the correlation is undefined."""
+    rx, ry = ranks(x), ranks(y)
+    if len(rx) < 2 or np.ptp(rx) == 0 or np.ptp(ry) == 0:
+        return float("nan")
+    return float(np.corrcoef(rx, ry)[0, 1])

@@ -4,6 +4,8 @@ studies behind them (tiny configs, the heuristic agent)."""
 from __future__ import annotations
 
 import json
+import math
+import warnings
 
 import numpy as np
 import pytest
@@ -263,6 +265,9 @@ def test_spearman():
     assert spearman([1, 2, 3, 4], [10, 20, 30, 45]) == pytest.approx(1.0)
     assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
     assert spearman([1, 1, 2, 3], [1, 2, 3, 4]) == pytest.approx(0.9486833)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # undefined without spread: NaN, and no numpy warning
+        assert math.isnan(spearman([0.5, 0.5, 0.5], [1, 2, 3])) and math.isnan(spearman([1], [2]))
 
 
 def test_decks_validate_under_another_agent(tmp_path, capsys):

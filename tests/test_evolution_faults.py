@@ -87,18 +87,34 @@ def after_generation(proc: subprocess.Popen, run: Path, gen: int = 1, timeout: f
     return psutil.Process(proc.pid).children(recursive=True)
 
 
+def command_line(p: psutil.Process) -> str:
+    """A process's command line; empty once it has exited or is a zombie (a short-lived child may end
+    between being listed and being asked)."""
+    try:
+        return " ".join(p.cmdline())
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return ""
+
+
+def is_alive(p: psutil.Process) -> bool:
+    try:
+        return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def workers(children: list[psutil.Process]) -> list[psutil.Process]:
-    return [c for c in children if "popen_loky" in " ".join(c.cmdline())]
+    return [c for c in children if "popen_loky" in command_line(c)]
 
 
 def assert_all_gone(processes: list[psutil.Process], within: float = 10.0) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        alive = [p for p in processes if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        alive = [p for p in processes if is_alive(p)]
         if not alive:
             return
         time.sleep(0.1)
-    raise AssertionError(f"processes left behind: {[(p.pid, p.cmdline()[-3:]) for p in alive]}")
+    raise AssertionError(f"processes left behind: {[(p.pid, command_line(p)[-120:]) for p in alive]}")
 
 
 def assert_one_line(err: str, *words: str) -> None:

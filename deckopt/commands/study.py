@@ -23,6 +23,8 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
+
 from agents.parallel import Mapper
 from deckopt.commands._common import (
     Progress,
@@ -210,8 +212,6 @@ def _racing(args, out: Path) -> dict:
     """Ground truth of the decks of the --source run's last pool and --random-decks random legal
     decks against --opponents random legal decks, played by the game's deck space (its evaluator's
     `play` with --agent), and the selection study on it."""
-    import numpy as np
-
     config, space, run = _racing_space(args)
     truth_file = out / "truth.npz"
     if truth_file.is_file():
@@ -295,8 +295,6 @@ def _racing(args, out: Path) -> dict:
 def _read_truth(path: Path, args, config: EvolveConfig):
     """The ground truth saved by an earlier study in the same folder; refused in one line if it is
     damaged or was computed with other --opponents or --deals than given (it would override them)."""
-    import numpy as np
-
     try:
         check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as data:
@@ -337,8 +335,6 @@ def _racing_agent(args, config: EvolveConfig) -> str:
 
 def _ragged(decks):
     """Decks of different sizes as a 1-d object array (numpy would refuse or make them 2-d)."""
-    import numpy as np
-
     rows = np.empty(len(decks), dtype=object)
     for i, d in enumerate(decks):
         rows[i] = list(d)
@@ -379,8 +375,6 @@ def _agent_decks(args):
     the game's reference decks but its last folder, the strong set --decks (default that last
     folder; none for a game without reference decks and no --decks or --cross) and the --cross
     decks; the opponents are the yardstick, or --opponents random legal decks where there is none."""
-    import numpy as np
-
     config = _study_config(args)
     space = space_for(config)
     panel = config.validation_panel if space.reference_decks else []

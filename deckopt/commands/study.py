@@ -116,8 +116,9 @@ def register(sub) -> None:
     p.add_argument(
         "--cross",
         action="append",
-        metavar="FILE|RUN",
-        help="agents: decks (a run: its champion) whose pilot x opponents table is played",
+        metavar="FILE|RUN|NAME",
+        help="agents: decks (a run: its champion; a name such as random_03: that deck of the spread set) "
+        "whose pilot x opponents table is played",
     )
     p.add_argument(
         "--yardstick",
@@ -383,8 +384,8 @@ def _agent_decks(args):
     spread += [(r.name, r.cards) for r in (space.references(panel[:-1]) if len(panel) > 1 else [])]
     named = args.decks or panel[-1:]
     strong = [(r.name, r.cards) for r in space.references(named)] if named else []
-    cross = _cross_decks(args.cross or [], space, config.game)
-    sets = {"spread": spread, "strong": strong + [c for c in cross if c not in strong]}
+    cross = _cross_decks(args.cross or [], space, config.game, dict(spread))
+    sets = {"spread": spread, "strong": strong + [c for c in cross if c not in strong and c not in spread]}
     if not sets["strong"]:
         del sets["strong"]
     if config.yardstick:
@@ -458,11 +459,15 @@ def _with_agent(config: EvolveConfig, spec: str) -> EvolveConfig:
     return out
 
 
-def _cross_decks(paths, space, game: str) -> list[tuple[str, tuple[int, ...]]]:
-    """Decks for the cross table: deck files, or evolution runs of `game` (their champion)."""
+def _cross_decks(paths, space, game: str, spread: dict) -> list[tuple[str, tuple[int, ...]]]:
+    """Decks for the cross table: deck files, evolution runs of `game` (their champion), or decks of
+    the spread set by name (`random_03`)."""
 
     out = []
     for raw in paths:
+        if raw in spread:
+            out.append((raw, spread[raw]))
+            continue
         path = resolve_path(raw)
         if (path / "config.json").is_file():
             run = Run(path)

@@ -53,10 +53,11 @@ def yardstick_scores(
 
 
 def halves(score: fit.Score) -> tuple[float, float]:
-    """The mean deal score over the even and over the odd deals of every pairing."""
+    """The mean deal score over the even and over the odd deals of every pairing (NaN for a half with
+    no deal: one deal a pairing)."""
     even = np.concatenate([d[0::2] for d in score.deal_scores])
     odd = np.concatenate([d[1::2] for d in score.deal_scores])
-    return float(even.mean()), float(odd.mean())
+    return tuple(float(h.mean()) if h.size else float("nan") for h in (even, odd))
 
 
 def _standard_error(score: fit.Score) -> float:
@@ -69,6 +70,8 @@ def noise_ceiling(scores: list[fit.Score]) -> dict:
     Spearman, its Spearman-Brown full-length value, and the largest half-to-half difference of one
     deck divided by sqrt 2 (what noise alone gives as a worst-deck disagreement)."""
     h = np.array([halves(s) for s in scores])
+    if np.isnan(h).any():
+        return {"split_half_spearman": float("nan"), "spearman": float("nan"), "worst_deck_difference": float("nan")}
     r = spearman(h[:, 0], h[:, 1])
     return {
         "split_half_spearman": r,

@@ -469,6 +469,9 @@ def _cross_decks(paths, space, game: str, spread: dict) -> list[tuple[str, tuple
             out.append((raw, spread[raw]))
             continue
         path = resolve_path(raw)
+        if not path.exists():
+            names = f" ({', '.join(list(spread)[:2])}, ...)" if spread else ""
+            raise UserError(f"--cross {raw}: not a deck file, a run, or a deck of the spread set{names}")
         if (path / "config.json").is_file():
             run = Run(path)
             if run.config.game != game:

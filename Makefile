@@ -40,21 +40,21 @@ run: $(BIN)/.installed
 # kernels: OpenBLAS's oldest x86-64 one, numpy without its AVX2 and AVX-512 loops, and TensorFlow
 # without oneDNN, so that a record tied to one CPU fails where it is written; then the documentation
 # site: broken links and references fail
-OTHER_KERNELS := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES="$(NUMPY_SIMD)" TF_ENABLE_ONEDNN_OPTS=0
 NUMPY_SIMD := X86_V3 X86_V4 AVX512_ICL AVX512_SPR
+OTHER_KERNELS := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES='$(NUMPY_SIMD)' TF_ENABLE_ONEDNN_OPTS=0
 test: lint browser
 	$(BIN)/python -m pytest
 	$(OTHER_KERNELS) $(BIN)/python -m pytest -m cross_cpu
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-# The cross_cpu tests under every OpenBLAS kernel this CPU runs (SkylakeX needs AVX-512), numpy's
-# vector loops on and off, and TensorFlow's oneDNN on and off
+# The cross_cpu tests under every OpenBLAS kernel this CPU runs (SkylakeX needs AVX-512), then once
+# more on the old-CPU kernels of `make test`
 CORETYPES := Prescott Sandybridge Haswell Zen $(shell grep -q avx512f /proc/cpuinfo 2>/dev/null && echo SkylakeX)
 test-cpus: $(BIN)/.installed
-	for core in $(CORETYPES); do for dnn in 0 1; do \
-		simd=$$([ $$dnn = 0 ] && echo "$(NUMPY_SIMD)"); echo "== OPENBLAS_CORETYPE=$$core TF_ENABLE_ONEDNN_OPTS=$$dnn NPY_DISABLE_CPU_FEATURES='$$simd'"; \
-		OPENBLAS_CORETYPE=$$core TF_ENABLE_ONEDNN_OPTS=$$dnn NPY_DISABLE_CPU_FEATURES="$$simd" $(BIN)/python -m pytest -m cross_cpu || exit 1; \
-	done; done
+	for core in $(CORETYPES); do echo "== OPENBLAS_CORETYPE=$$core"; \
+		OPENBLAS_CORETYPE=$$core $(BIN)/python -m pytest -m cross_cpu || exit 1; done
+	@echo "== $(OTHER_KERNELS)"
+	$(OTHER_KERNELS) $(BIN)/python -m pytest -m cross_cpu
 
 docs: $(BIN)/.installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict

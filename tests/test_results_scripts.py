@@ -131,3 +131,10 @@ def test_cpu_kernels_runs_one_evolution_per_kernel_and_compares_them(capsys):
     assert header[0] == "kernel" and [r[0] for r in rows] == ["Haswell", "Prescott"]
     # the rule bot plays: no network, so the run is the same under every kernel
     assert rows[0][1] == rows[1][1] and rows[1][4:] == ["none", "+0.000"]
+
+
+def test_cpu_kernels_compares_the_test_records_across_kernels(capsys):
+    _load("cpu_kernels").main(["--records", "--kernels", "Haswell", "Haswell"])
+    header, *rows = _rows(capsys.readouterr().out)
+    assert header[0] == "kernel" and len(rows) == 2
+    assert rows[1][1:] == ["0", "0.0e+00", "0.0e+00"]  # one kernel twice: the same to the bit

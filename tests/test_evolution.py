@@ -267,7 +267,6 @@ def reference_run(tmp_path_factory):
     return path
 
 
-@pytest.mark.cross_cpu
 def test_tiny_run_is_deterministic_and_jobs_do_not_matter(reference_run, tmp_path):
     evolve(tiny(generations=3, jobs=2), tmp_path / "two", log=None)
     assert snapshot(tmp_path / "two") == snapshot(reference_run)
@@ -300,7 +299,6 @@ def test_tiny_run_is_deterministic_and_jobs_do_not_matter(reference_run, tmp_pat
     assert snapshot(tmp_path / "other")["gen_0002.json"] != snapshot(reference_run)["gen_0002.json"]
 
 
-@pytest.mark.cross_cpu
 def test_resume_after_interruption_equals_uninterrupted(reference_run, tmp_path):
     run = tmp_path / "cut"
 

@@ -69,7 +69,6 @@ def test_the_csv_reads_back_every_cell_exactly(robin, tmp_path):
     assert paths[0].read_text() == matchups_csv(robin)
 
 
-@pytest.mark.cross_cpu
 def test_same_seed_same_matrix_whatever_the_workers(robin):
     two = table(jobs=2)
     np.testing.assert_array_equal(robin.matrix(), two.matrix())

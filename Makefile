@@ -14,8 +14,9 @@ $(BIN)/.installed: pyproject.toml examples/high_card/pyproject.toml
 
 install: $(BIN)/.installed
 
-# The main job on sensible defaults: a deck-evolution run played by the shipped Gwent Lite agent,
-# ending with the champion's validation against the reference decks (2.5 minutes and 100 CPU seconds on 2 busy cores).
+# The main job on sensible defaults: a deck-evolution run played by the Gwent Lite evaluator panel
+# (`evaluator`), ending with the champion's validation against the reference decks, under each copy of the
+# panel and beside the panel's trust figures (report.html in the run folder).
 run: $(BIN)/.installed
 	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 

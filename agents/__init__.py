@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import Agent, RandomAgent, masked_argmax
-from agents.panel import AgentPanel
+from agents.panel import NAMED_PANELS, AgentPanel, trust_figures
 from games import Game, UserError
 
 SPEC_HELP = (
@@ -30,14 +30,12 @@ SPEC_HELP = (
 
 
 #: named panels: a name that stands for several shipped agents (deck evolution's evaluators), each deal
-#: played by one of them. `evaluator` is the Gwent Lite evaluator: three networks trained alike from
-#: independent seeds, last on the decks deck evolution explores (agents/pretrained/gwent_lite_evaluator.toml).
-#: `gwent_abilities_evaluator` is Gwent Abilities' evaluator: three networks trained alike from
-#: independent seeds (agents/pretrained/gwent_abilities.toml, then gwent_abilities_selfplay.toml).
-PANELS = {
-    "evaluator": tuple(f"agents/pretrained/gwent_lite_evaluator_{k}.npz" for k in range(3)),
-    "gwent_abilities_evaluator": tuple(f"agents/pretrained/gwent_abilities_{k}.npz" for k in range(3)),
-}
+#: played by one of them (agents/pretrained/panels.toml, with each one's trust figures). `evaluator` is
+#: the Gwent Lite evaluator: three networks trained alike from independent seeds, last on the decks deck
+#: evolution explores (agents/pretrained/gwent_lite_evaluator.toml). `gwent_abilities_evaluator` is Gwent
+#: Abilities' evaluator: three networks trained alike from independent seeds
+#: (agents/pretrained/gwent_abilities.toml, then gwent_abilities_selfplay.toml).
+PANELS = {name: tuple(p["members"]) for name, p in NAMED_PANELS.items()}
 
 
 def split_agent_specs(spec: str) -> list[str]:
@@ -113,5 +111,6 @@ __all__ = [
     "make_panel",
     "masked_argmax",
     "split_agent_specs",
+    "trust_figures",
     "SPEC_HELP",
 ]

@@ -56,7 +56,13 @@ def split_agent_specs(spec: str) -> list[str]:
 def make_panel(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> Agent | AgentPanel:
     """The player named by `spec` for `game`: one agent, or an AgentPanel for a comma list of specs
     or a named panel (every member made by `make` from `seed`). UserError in one line naming the
-    agent at fault."""
+    agent at fault (a named panel of another game, too)."""
+    panel = NAMED_PANELS.get(str(spec).strip())
+    if panel is not None and panel["game"] != game.name:
+        raise UserError(
+            f"agent {str(spec).strip()!r} is the {panel['game']} evaluator panel, not an agent for {game.name}; "
+            "choose another agent (heuristic, or a model)"
+        )
     specs = split_agent_specs(spec)
     if len(specs) <= 1:
         return _make_one(specs[0] if specs else str(spec), game, seed)

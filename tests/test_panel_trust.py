@@ -27,6 +27,7 @@ from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from evolution.spaces.registry import space_for
 from evolution.studies import validation
 from games.decks import DeckRules
+from games.errors import UserError
 from tests.test_evolution_runfolder import tiny
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +48,9 @@ def test_each_game_defaults_to_its_evaluator_and_the_help_says_so(capsys):
     assert "default: evaluator, the Gwent Lite evaluator panel" in text
     run_rule = (ROOT / "Makefile").read_text().split("\nrun:")[1].split("\n\n")[0]
     assert "deckopt evolve" in run_rule and "--agent" not in run_rule  # make run uses the default
+    # another deck game without an evaluator of its own is told in one line to choose an agent
+    with pytest.raises(UserError, match="'evaluator' is the gwent_lite evaluator panel, not an agent for high_card"):
+        space_for(EvolveConfig(game="high_card")).inputs(EvolveConfig(game="high_card"))
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_PANELS))

@@ -29,8 +29,9 @@ lock:
 	echo pip | $(LOCK_TOOLS)/bin/uv pip compile pyproject.toml - --extra dev --extra dask --extra interop \
 		--python-version 3.11 --custom-compile-command 'make lock' --quiet -o $(LOCK)
 
-# The main job on sensible defaults: a deck-evolution run played by the shipped Gwent Lite agent,
-# ending with the champion's validation against the reference decks (2.5 minutes and 100 CPU seconds on 2 busy cores).
+# The main job on sensible defaults: a deck-evolution run played by the Gwent Lite evaluator panel
+# (`evaluator`), ending with the champion's validation against the reference decks, under each copy of the
+# panel and beside the panel's trust figures (report.html in the run folder).
 run: $(BIN)/.installed
 	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.parallel import Mapper
-from evolution.config import EXECUTION_FIELDS, EvolveConfig, rules_field, with_deck_rule
+from evolution.config import CLUSTER_FIELDS, EXECUTION_FIELDS, EvolveConfig, rules_field, with_deck_rule
 from evolution.designer.plots import plot_sweep
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
@@ -169,7 +169,8 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
         return folder.read_json(measured)
     resume = folder.config.is_file()  # started: resumed from its last finished generation (or its start)
     log(f"{rule} = {value}: {'resuming' if resume else 'evolving'} -> {folder.path}")
-    overrides = {"jobs": config.jobs} if resume else None
+    # how to run comes from this sweep's command line, never from the run's folder
+    overrides = {k: getattr(config, k) for k in ("jobs", *sorted(CLUSTER_FIELDS))} if resume else None
     evolve(
         None if resume else config,
         folder.path,
@@ -179,14 +180,17 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
         log=log,
         pmap=pmap,
     )
-    row = measure_champion(folder, rule, value, fields, games, dominance, progress, pmap)
+    row = measure_champion(folder, rule, value, fields, games, dominance, progress, pmap, cluster=config)
     atomic_write_json(measured, row)
     return row
 
 
-def measure_champion(folder: RunFolder, rule, value, fields: int, games: int, dominance: float, progress, pmap) -> dict:
+def measure_champion(
+    folder: RunFolder, rule, value, fields: int, games: int, dominance: float, progress, pmap, *, cluster: EvolveConfig
+) -> dict:
     """The run's champion against `fields` random legal decks and up to `fields` rivals of its last
-    generation, `games` mirrored games each, fresh seeds; the row of the sweep's table."""
+    generation, `games` mirrored games each, fresh seeds, on the cluster of `cluster` (the sweep's
+    config, never the run folder's); the row of the sweep's table."""
     config = folder.read_config()
     space = space_for(config)
     champion = folder.read_json(folder.champion)["cards"]
@@ -198,7 +202,7 @@ def measure_champion(folder: RunFolder, rule, value, fields: int, games: int, do
         if list(cards) != list(champion) and cards not in rivals and len(rivals) < fields:
             rivals.append(cards)
     inputs = space.inputs(config)
-    with _mapper(config, pmap) as pm:
+    with _mapper(cluster, pmap) as pm:
         evaluator = space.evaluator(config, inputs, pm)
         scores = {}
         for k, (name, opponents) in enumerate((("random", random_decks), ("rivals", rivals))):

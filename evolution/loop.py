@@ -37,6 +37,7 @@ from evolution.state import EvolutionState, update_hall_of_fame
 from evolution.toolbox import build_toolbox, sel_best
 from games.errors import UserError
 from games.fileio import check_writable_dir
+from games.folder_lock import folder_lock
 
 
 def evolve(
@@ -53,7 +54,15 @@ def evolve(
 ) -> dict:
     """Run (or resume) an evolution into `out_dir`; returns a summary dict. `pmap` replaces the
     parallel map (tests); `on_generation(gen)` is called after each generation is saved; with
-    `finish`, the champion is chosen and validated at the end (`config.validate`)."""
+    `finish`, the champion is chosen and validated at the end (`config.validate`). The folder's
+    lock is held throughout: a second writer of `out_dir` is refused (games.folder_lock)."""
+    with folder_lock(out_dir, what="run folder", create=not resume):
+        return _evolve_in_locked_folder(config, out_dir, resume, overrides, progress, log, pmap, on_generation, finish)
+
+
+def _evolve_in_locked_folder(
+    config: EvolveConfig | None, out_dir, resume, overrides, progress, log, pmap, on_generation, finish
+) -> dict:
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
     space = space_for(config)  # the run's deck space, made once and passed along

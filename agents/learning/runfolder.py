@@ -37,6 +37,7 @@ from games.fileio import (
     check_npz_sizes,
     check_writable_dir,
 )
+from games.folder_lock import folder_entries
 
 CHECKPOINT = Path("checkpoints") / "checkpoint.npz"
 # what a run folder holds before its first checkpoint: such a folder may be started afresh
@@ -64,7 +65,7 @@ def check_new_run_dir(out: Path) -> None:
     checkpoint (nothing in it can be resumed). Anything else is refused, never overwritten."""
     out = Path(out)
     if out.is_dir():
-        names = set(os.listdir(out))
+        names = set(folder_entries(out))
         if (out / CHECKPOINT).is_file():
             raise UserError(f"{out} already holds a run; resume it or choose another folder")
         if names and not ("config.json" in names and names <= _UNSTARTED_RUN):

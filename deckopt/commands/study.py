@@ -48,6 +48,7 @@ from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
 from games.fileio import atomic_write_json, check_npz_sizes, check_writable_dir
+from games.folder_lock import folder_lock
 
 
 def register(sub) -> None:
@@ -151,11 +152,11 @@ def run(args: argparse.Namespace) -> int:
 
     out = check_writable_dir(args.out, "study folder")
     _check_args(args)  # every argument before the first game
-    out.mkdir(parents=True, exist_ok=True)
-    if args.what == "kittens":
-        result = _kittens(args, out)
-    else:
-        result = _racing(args, out) if args.what == "racing" else _agents(args, out)
+    with folder_lock(out, what="study folder"):
+        if args.what == "kittens":
+            result = _kittens(args, out)
+        else:
+            result = _racing(args, out) if args.what == "racing" else _agents(args, out)
     if args.json:
         print_json(result)
     return 0

@@ -20,6 +20,7 @@ from deckopt.commands._common import (
 )
 from games import UserError
 from games.fileio import check_writable_dir
+from games.folder_lock import folder_lock
 
 
 def register(sub) -> None:
@@ -65,17 +66,17 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(
             f"{out} already holds a tournament's results; choose another --out (or --force to replace them)"
         )
-    with Progress() as progress:
+    with folder_lock(out, what="output folder (--out)"), Progress() as progress:
         result = play_tournament(
             game, args.specs, args.games, seed=args.seed, filler=args.filler, anchor=args.anchor, progress=progress
         )
-    try:
-        paths = result.write(out)
-    except OSError as exc:  # the folder was fine a moment ago: keep the results on stdout at least
-        print(result.table() if not args.json else "", end="" if args.json else "\n")
-        if args.json:
-            print_json(result.as_dict())
-        raise UserError(f"could not write the results to {out}: {exc.strerror} (printed above instead)") from None
+        try:
+            paths = result.write(out)
+        except OSError as exc:  # the folder was fine a moment ago: keep the results on stdout at least
+            print(result.table() if not args.json else "", end="" if args.json else "\n")
+            if args.json:
+                print_json(result.as_dict())
+            raise UserError(f"could not write the results to {out}: {exc.strerror} (printed above instead)") from None
     if args.json:
         d = result.as_dict()
         d["out"] = str(out)

@@ -44,6 +44,7 @@ from evolution.scoring import fitness as fit
 from evolution.spaces.registry import space_for
 from games.config import need
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
+from games.folder_lock import folder_lock
 
 #: the seed stage of the held-out games (apart from the run's own stages)
 STAGE_SWEEP = 5
@@ -109,15 +110,15 @@ def run_sweep(
         "dominance": dominance,
         "rows": [],
     }
-    check_same_settings(out, report, plans[0][1])
-    out.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(out / "sweep.json", report)  # the settings, before any game
-    for value, run_config in plans:
-        folder = RunFolder(run_folder(out, rule, value))
-        row = _one_value(folder, rule, value, run_config, fields, games, dominance, progress, log, pmap)
-        report["rows"].append(row)
-        atomic_write_json(out / "sweep.json", report)
-    write_report(out, report)
+    with folder_lock(out, what="sweep folder"):  # one sweep writes a folder at a time
+        check_same_settings(out, report, plans[0][1])
+        atomic_write_json(out / "sweep.json", report)  # the settings, before any game
+        for value, run_config in plans:
+            folder = RunFolder(run_folder(out, rule, value))
+            row = _one_value(folder, rule, value, run_config, fields, games, dominance, progress, log, pmap)
+            report["rows"].append(row)
+            atomic_write_json(out / "sweep.json", report)
+        write_report(out, report)
     return report
 
 

@@ -82,6 +82,7 @@ def _writers(folder: Path, run: Path) -> dict[str, list[str]]:
         "tournament": ["tournament", "tic_tac_toe", "random", "heuristic", "--games", "2", "--out", str(folder)],
         "matchups": ["matchups", *decks, "--games", "2", "--out", str(folder)],
         "report": ["report", str(run)],
+        "decks --archetypes": ["decks", str(run), "--archetypes", "2", "--games", "2"],
     }
 
 
@@ -89,7 +90,7 @@ def _writers(folder: Path, run: Path) -> dict[str, list[str]]:
 def test_a_second_writer_is_refused_in_one_line_naming_the_holder(command, tmp_path, evolution_run, holder, capsys):
     folder = tmp_path / "out"
     argv = _writers(folder, evolution_run)[command]
-    locked = evolution_run if command in ("evolve --resume", "report") else folder
+    locked = evolution_run if command in ("evolve --resume", "report", "decks --archetypes") else folder
     before = {p: p.read_bytes() for p in locked.rglob("*") if p.is_file() and p.name != LOCK_NAME}
     held = holder(locked)
     capsys.readouterr()
@@ -98,6 +99,12 @@ def test_a_second_writer_is_refused_in_one_line_naming_the_holder(command, tmp_p
     assert err.count("\n") == 1, err
     assert f"is being written by another deckopt process (pid {held.proc.pid})" in err
     assert {p: p.read_bytes() for p in locked.rglob("*") if p.is_file() and p.name != LOCK_NAME} == before
+
+
+def test_reading_a_run_being_written_takes_no_lock(evolution_run, holder, capsys):
+    holder(evolution_run)
+    assert main(["decks", str(evolution_run)]) == 0
+    assert "gen" in capsys.readouterr().out
 
 
 def test_the_lock_of_a_killed_process_is_taken_over(tmp_path, holder, capsys):

@@ -62,11 +62,11 @@ def run(args: argparse.Namespace) -> int:
     if args.anchor is not None and args.anchor not in args.specs:
         raise UserError(f"--anchor {args.anchor!r} is not one of the agents ({', '.join(args.specs)})")
     check_writable_dir(out, "output folder (--out)")  # before the games: finished work must have a home
-    if (out / "tournament.json").is_file() and not args.force:
-        raise UserError(
-            f"{out} already holds a tournament's results; choose another --out (or --force to replace them)"
-        )
     with folder_lock(out, what="output folder (--out)"), Progress() as progress:
+        if (out / "tournament.json").is_file() and not args.force:  # under the lock: one tournament a folder
+            raise UserError(
+                f"{out} already holds a tournament's results; choose another --out (or --force to replace them)"
+            )
         result = play_tournament(
             game, args.specs, args.games, seed=args.seed, filler=args.filler, anchor=args.anchor, progress=progress
         )

@@ -21,6 +21,8 @@ class Text:
     text: str
     cls: str = ""
     tag: str = "p"
+    strong: str = ""  # a part in bold after `text`, then `tail`
+    tail: str = ""
     kind: str = field(default="text", init=False)
 
 
@@ -128,3 +130,9 @@ _TEMPLATES = Environment(
 def render(template: str, **values) -> str:
     """The named template of evolution/designer/templates rendered with `values` (autoescaped)."""
     return _TEMPLATES.get_template(template).render(**values)
+
+
+def render_blocks(blocks: list) -> str:
+    """`blocks` as an HTML fragment, as the report shows them (autoescaped)."""
+    render_block = _TEMPLATES.get_template("blocks.html").module.render_block
+    return "".join(str(render_block(b)) for b in blocks)

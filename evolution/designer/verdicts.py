@@ -6,6 +6,7 @@ from __future__ import annotations
 from evolution.designer.html import Block, Table, Text, heading, note
 from evolution.designer.html import ci as _ci
 from evolution.spaces.genome import counts_text
+from evolution.studies.validation import agreement_text, exploitability_text
 
 
 def deck_words(d: dict) -> str:
@@ -84,6 +85,7 @@ def reference_verdict(champion: dict | None, validation: dict | None) -> list[Bl
     groups = [g for g in v.get("groups", []) if g.get("decks", 0) > 1]
     if groups:
         parts.append(Text("; ".join(f"{g['group']} ({g['decks']} decks together): {_ci(g)}" for g in groups)))
+    parts += trust_blocks(v)
     parts.append(
         Text(f"Agent {v.get('agent')}, {v.get('games_per_reference')} games per reference deck, seed {v.get('seed')}.")
     )
@@ -93,4 +95,40 @@ def reference_verdict(champion: dict | None, validation: dict | None) -> list[Bl
     classes = ["" if r["lower_above_0.5"] else "miss" for r in refs]
     head = ["reference", "deck", "score [95% CI]", "games", "CI above 0.5"]
     parts.append(Table(head, rows, left=frozenset({0, 1}), classes=classes))
+    return parts
+
+
+def trust_blocks(validation: dict) -> list[Block]:
+    """How far to trust a verdict (evolution.studies.validation.panel_verdict): the champion's score
+    against all the references under each copy of the panel, on the deals that copy played, with a
+    plain "holds under every copy"; the named panel's exploitability where its verdicts are made and
+    the agreement between its copies, each with the commands that measured it. Empty for a validation
+    made before these were recorded."""
+    parts: list[Block] = []
+    members = validation.get("members")
+    if members:
+        holds = "yes" if validation.get("holds_under_every_member") else "no"
+        holding = "Holds under every copy of the panel (interval above 0.5): "
+        parts.append(Text(holding, "verdict", strong=holds, tail="."))
+        rows = [[m["spec"], _ci(m), m["games"], "yes" if m["lower_above_0.5"] else "no"] for m in members]
+        classes = ["" if m["lower_above_0.5"] else "miss" for m in members]
+        parts.append(
+            Text(
+                "Under each copy, against all the reference decks, on the deals that copy played "
+                f"(1/{len(members)} each):"
+            )
+        )
+        parts.append(Table(["copy", "score [95% CI]", "games", "CI above 0.5"], rows, frozenset({0}), classes))
+    trust = validation.get("trust")
+    if trust:
+        commands = [*trust["exploitability"]["commands"], *trust["agreement"]["commands"]]
+        parts.append(
+            Text(
+                f"How far to trust {trust['panel']} (measured: {trust['results']}): "
+                f"{exploitability_text(trust)}; {agreement_text(trust)}."
+            )
+        )
+        parts.append(Text("\n".join("$ " + c for c in commands), "cmd", "pre"))
+    elif "trust" in validation:
+        parts.append(note(f"no exploitability or agreement figures are recorded for {validation.get('agent')}"))
     return parts

@@ -27,7 +27,7 @@ import numpy as np
 
 import games
 from agents.parallel import Mapper
-from evolution.designer import plots, tables
+from evolution.designer import plots, tables, verdicts
 from evolution.designer.html import Block, Text, note
 from evolution.scoring import fitness as fit
 from evolution.scoring import yardstick
@@ -67,7 +67,7 @@ EVALUATOR = "gwent_abilities_evaluator"
 YARDSTICK = ["decks/gwent_abilities/yardstick"]
 #: the Gwent Lite defaults of the settings this space reads differently
 _GWENT_DEFAULTS = {
-    "agent": "pretrained",
+    "agent": "evaluator",
     "validation_panel": ["decks", "decks/ancestor"],
     "yardstick": ["decks/yardstick"],
 }
@@ -328,13 +328,14 @@ class GwentAbilitiesSpace:
     # --- settings ---------------------------------------------------------------------------------
     @classmethod
     def check_config(cls, config) -> None:
-        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `gwent_abilities_evaluator`, the
+        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `gwent_abilities_evaluator` (so
+        do `evaluator`, Gwent Lite's default, and `pretrained`), the
         validation panel to decks/gwent_abilities and the yardstick to decks/gwent_abilities/yardstick
         (none under other than the default deck rules, for which its decks are built)."""
         need(not config.game_config, "game_config applies to exploding_kittens only")
         need(not config.constraints, "constraints apply to gwent_lite only")
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
-        if config.agent == _GWENT_DEFAULTS["agent"]:
+        if config.agent in (_GWENT_DEFAULTS["agent"], "pretrained"):  # Gwent Lite's networks: this game's evaluator
             config.agent = EVALUATOR
         if config.validation_panel == _GWENT_DEFAULTS["validation_panel"]:
             config.validation_panel = list(REFERENCE_DECKS)
@@ -435,7 +436,15 @@ class GwentAbilitiesSpace:
             overall = overall.merge(s)
             rows.append({"name": ref.name, **s.as_dict()})
         beaten = sum(r["ci95"][0] > 0.5 for r in rows)
-        report = {"references": rows, "overall": overall.as_dict(), "games": overall.games, "beaten": beaten}
+        spec = getattr(agent, "spec", "?")
+        report = {
+            "agent": spec,
+            "references": rows,
+            "overall": overall.as_dict(),
+            "games": overall.games,
+            "beaten": beaten,
+            **validation.panel_verdict(agent, spec, results),
+        }
         if baseline is not None:
             base = tuple(sorted(int(k) for k in baseline))
             report["baseline"] = validation.paired_difference(base, results, against(base), {})
@@ -476,6 +485,7 @@ class GwentAbilitiesSpace:
             lo, hi = r["ci95"]
             lines.append(f"{r['name']:<16} {r['score']:6.3f}  [{lo:.3f}, {hi:.3f}]  {r['games']:>6}")
         lines.append(f"CI above 0.5 against {report['beaten']}/{len(report['references'])} reference decks")
+        lines += validation.trust_lines(report)
         if "baseline" in report:
             b = report["baseline"]["overall"]
             lo, hi = b["delta_ci95"]
@@ -555,7 +565,8 @@ class GwentAbilitiesSpace:
                 f"reference decks; its interval is above 0.5 against {validation['beaten']} of "
                 f"{len(validation['references'])} ({self.text(champion['cards'])}).",
                 "verdict",
-            )
+            ),
+            *verdicts.trust_blocks(validation),
         ]
 
     # --- the decks command ------------------------------------------------------------------------

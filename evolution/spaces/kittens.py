@@ -33,6 +33,9 @@ from games.fileio import atomic_write_json, atomic_write_text
 #: game settings a kittens run starts from: exact values (the validation) exist for open hands only,
 #: and the default agent was trained on open hands
 KITTENS_GAME_DEFAULTS = {"open_hands": True, "hand_defuses": 1}
+#: the default agent of a run (a Gwent Lite panel), which stands here for the composition-trained agent
+#: `pretrained` (evolution.scoring.objectives.agent_spec_path)
+GWENT_DEFAULT_AGENT = "evaluator"
 
 
 def _default_counts() -> dict[str, list[int]]:
@@ -242,7 +245,10 @@ class KittensSpace:
     # --- settings ---------------------------------------------------------------------------------
     @classmethod
     def check_config(cls, config) -> None:
-        """The bounds and game settings checked with a deck of the space; Gwent Lite's deck files refused."""
+        """The bounds and game settings checked with a deck of the space; Gwent Lite's deck files refused;
+        the agent defaults to `pretrained` (the composition-trained agent)."""
+        if config.agent == GWENT_DEFAULT_AGENT:
+            config.agent = "pretrained"
         for name, default in (("yardstick", ["decks/yardstick"]), ("validation_panel", ["decks", "decks/ancestor"])):
             value = getattr(config, name)
             need(value in ([], default), f"{name} applies to gwent_lite only")

@@ -37,7 +37,7 @@ from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
 from agents.tensorflow_import import import_tensorflow
 from games import Game, State, UserError
 from games.batch import BatchState
-from games.fileio import check_npz_sizes
+from games.npz import MODEL_LIMITS, read_npz_arrays
 
 MODEL_FORMAT = "deckopt-q-network-1"
 KERAS_NAME_PREFIX = "q_network__"
@@ -243,13 +243,12 @@ def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
     if not path.is_file():
         raise UserError(f"model file {path} not found")
     try:
-        check_npz_sizes(path)
-        with np.load(path, allow_pickle=False) as data:
-            metadata = json.loads(str(data["metadata"][()]))
-            if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
-                raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
-            n = len(metadata["activations"])
-            weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
+        data = read_npz_arrays(path, MODEL_LIMITS)
+        metadata = json.loads(str(data["metadata"][()]))
+        if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
+            raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
+        n = len(metadata["activations"])
+        weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
         _check_finite(weights)
         network = NumpyNetwork(weights, metadata["activations"], metadata.get("planes"))
         if (metadata.get("observation_size"), metadata.get("num_actions")) != (network.input_size, network.output_size):

@@ -596,6 +596,19 @@ EXECUTION_FIELDS = frozenset(
 )
 
 
+#: where the games run. A run folder is data: on resume these come from the command line only, never
+#: from the folder's config.json (an address there would make deckopt connect to a stranger's
+#: scheduler and unpickle what it sends back)
+CLUSTER_FIELDS = frozenset({"backend", "scheduler"})
+
+
+def with_cluster_from(config: EvolveConfig, cluster: dict) -> EvolveConfig:
+    """`config` with its cluster settings (CLUSTER_FIELDS) taken from `cluster` (the command line's),
+    their defaults where `cluster` has none: never those saved with a run."""
+    defaults = {f.name: f.default for f in dataclasses.fields(EvolveConfig) if f.name in CLUSTER_FIELDS}
+    return dataclasses.replace(config, **{**defaults, **{k: v for k, v in cluster.items() if k in CLUSTER_FIELDS}})
+
+
 #: settings of runs made before they existed, and what those runs did
 LEGACY_DEFAULTS = {"score_memory": 1, "yardstick": []}
 

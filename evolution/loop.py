@@ -27,7 +27,7 @@ from agents.parallel import Mapper
 from agents.stats import mean_ci
 from evolution.archive.grid import DeckArchive
 from evolution.archive.results import finish_archive, write_archive
-from evolution.config import EXECUTION_FIELDS, SELECTION_ALIASES, EvolveConfig
+from evolution.config import EXECUTION_FIELDS, SELECTION_ALIASES, EvolveConfig, with_cluster_from
 from evolution.designer.html_report import write_report
 from evolution.individuals import score_of
 from evolution.runfolder import RunFolder
@@ -37,6 +37,7 @@ from evolution.state import EvolutionState, update_hall_of_fame
 from evolution.toolbox import build_toolbox, sel_best
 from games.errors import UserError
 from games.fileio import check_writable_dir
+from games.folder_lock import folder_lock
 
 
 def evolve(
@@ -53,20 +54,30 @@ def evolve(
 ) -> dict:
     """Run (or resume) an evolution into `out_dir`; returns a summary dict. `pmap` replaces the
     parallel map (tests); `on_generation(gen)` is called after each generation is saved; with
-    `finish`, the champion is chosen and validated at the end (`config.validate`)."""
+    `finish`, the champion is chosen and validated at the end (`config.validate`). The folder's
+    lock is held throughout: a second writer of `out_dir` is refused (games.folder_lock)."""
+    with folder_lock(out_dir, what="run folder", create=not resume):
+        return _evolve_in_locked_folder(config, out_dir, resume, overrides, progress, log, pmap, on_generation, finish)
+
+
+def _evolve_in_locked_folder(
+    config: EvolveConfig | None, out_dir, resume, overrides, progress, log, pmap, on_generation, finish
+) -> dict:
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
     space = space_for(config)  # the run's deck space, made once and passed along
     inputs = space.inputs(config)  # everything a user can get wrong, before a file is written
     state = (folder.read_state(config, space) if resume else None) or EvolutionState.start(config)
     archive = _archive(config, space, folder, state)
-    if state.generation >= 0:
-        log(f"resuming {folder.path} after generation {state.generation}")
     mapper = (
         Mapper(config.jobs, config.backend, config.scheduler, task_timeout=config.task_timeout)
         if pmap is None
         else contextlib.nullcontext(pmap)
     )
+    if resume:
+        where = mapper.describe() if pmap is None else "a custom map"
+        after = f"after generation {state.generation}" if state.generation >= 0 else "from its start"
+        log(f"resuming {folder.path} {after} on {where} (the cluster is the command line's, never the run folder's)")
     with mapper as pm:  # a Dask scheduler is reached here
         folder.write_config(config)
         tb = build_toolbox(config, space, state.rng, pm)
@@ -121,7 +132,8 @@ def prepare_run(
     config: EvolveConfig | None, out_dir, resume: bool, overrides: dict | None = None
 ) -> tuple[EvolveConfig, RunFolder]:
     """The config of a new run (its folder must be new or empty, and writable) or of a resumed one
-    (execution fields may be overridden; changing anything else is refused)."""
+    (execution fields may be overridden; changing anything else is refused). A resumed run's cluster
+    settings (backend, scheduler) are the `overrides`' or the defaults, never the folder's."""
     folder = RunFolder(out_dir)
     if not resume:
         if config is None:
@@ -129,8 +141,8 @@ def prepare_run(
         folder.check_new()
         return config, folder
     folder.check_existing()
-    saved = folder.read_config()
     changes = {k: v for k, v in (overrides or {}).items() if v is not None}
+    saved = with_cluster_from(folder.read_config(), changes)
     if "selection" in changes:
         changes["selection"] = SELECTION_ALIASES.get(changes["selection"], changes["selection"])
     refused = sorted(k for k, v in changes.items() if k not in EXECUTION_FIELDS and getattr(saved, k) != v)

@@ -29,6 +29,7 @@ from evolution.individuals import deck_entry, score_of
 from evolution.state import LOGBOOK_FIELDS, EvolutionState
 from games.errors import UserError
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, check_writable_dir
+from games.folder_lock import folder_entries
 
 
 class RunFolder:
@@ -60,7 +61,7 @@ class RunFolder:
         p = self.path
         if p.exists() and not p.is_dir():
             raise UserError(f"run folder {str(p)!r} is a file, not a folder")
-        if p.is_dir() and any(p.iterdir()):
+        if p.is_dir() and folder_entries(p):
             hint = " (an evolution run: resume it instead)" if self.config.is_file() else ""
             raise UserError(f"run folder {str(p)!r} already exists and is not empty{hint}; choose another folder")
         check_writable_dir(p, what="run folder")

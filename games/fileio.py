@@ -1,5 +1,5 @@
 """Atomic file writes (temp file + rename): an interrupted run never leaves a torn file; and the
-check that a `.npz` file holds the arrays its headers declare, before any is read.
+check that a folder can be written before any work starts.
 
 Used by every package that writes run folders, deck files or checkpoints."""
 
@@ -79,25 +79,3 @@ def check_writable_dir(path: str | os.PathLike, what: str = "output folder") -> 
         if probe is not None and os.path.exists(probe):
             os.unlink(probe)
     return path
-
-
-def check_npz_sizes(path: str | os.PathLike) -> None:
-    """ValueError if an array of the `.npz` file at `path` declares more bytes than its entry holds
-    (a damaged or crafted header): numpy would allocate and read the declared size first. Reads the
-    headers only."""
-    import math
-    import zipfile
-
-    import numpy as np
-
-    with zipfile.ZipFile(path) as archive:
-        for info in archive.infolist():
-            if not info.filename.endswith(".npy"):
-                continue
-            with archive.open(info) as f:
-                version = np.lib.format.read_magic(f)
-                read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-                shape, _, dtype = read(f)
-            declared = math.prod(shape) * dtype.itemsize
-            if declared > info.file_size:
-                raise ValueError(f"{info.filename} declares {declared} bytes but holds {info.file_size}")

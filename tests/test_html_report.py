@@ -6,6 +6,7 @@ installed (apt-get install chromium chromium-driver; pip install selenium)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -148,3 +149,28 @@ def test_a_kittens_run_reports_its_objective_counts_and_exact_values(tmp_path):
     settings = page[page.index('id="settings"') :]
     assert ">bounds<" in settings and ">games_per_pair<" not in settings and ">yardstick_games<" not in settings
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 2
+
+
+SCRIPT = "<script>alert('run folder')</script>"
+
+
+def test_text_from_the_run_folder_is_shown_escaped(tmp_path):
+    """Whatever a run folder's files hold is text on the page: a `<script>` in the Gwent Abilities
+    verdict's `beaten`, the validation's agent, the champion's `how`, config.json's agent and an
+    archive of unknown shape all appear escaped, never as markup."""
+    from tests.test_gwent_abilities_space import FLAGS
+
+    run = tmp_path / "abilities"
+    assert main(["evolve", *FLAGS, "--quiet", "--out", str(run)]) == 0
+    validation = json.loads((run / "validation.json").read_text())
+    validation.update(beaten=SCRIPT, agent=SCRIPT)
+    (run / "validation.json").write_text(json.dumps(validation))
+    champion = json.loads((run / "champion.json").read_text())
+    (run / "champion.json").write_text(json.dumps({**champion, "how": SCRIPT}))
+    config = json.loads((run / "config.json").read_text())
+    (run / "config.json").write_text(json.dumps({**config, "agent": SCRIPT}))
+    (run / "archive.json").write_text(json.dumps({"entries": SCRIPT}))
+    page = write_report(run, space_of(run)).read_text()
+    assert "<script" not in page.lower()
+    assert page.count("&lt;script&gt;alert(&#39;run folder&#39;)&lt;/script&gt;") >= 4
+    assert "is above 0.5 against &lt;script&gt;" in page  # the verdict's own sentence, escaped

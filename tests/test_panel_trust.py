@@ -18,6 +18,7 @@ from agents.panel import NAMED_PANELS, AgentPanel, member_of_deal, trust_figures
 from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution.config import EvolveConfig
+from evolution.designer.html import render_blocks
 from evolution.designer.html_report import write_report
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
@@ -165,5 +166,5 @@ def test_gwent_abilities_validation_shows_its_evaluators_copies_and_figures():
     assert report["trust"]["exploitability"]["score"] == 0.585
     text = space.validation_table(report)
     assert "holds under every copy" in text and "0.585 [0.568, 0.602]" in text
-    html = space.verdict_html({"cards": list(deck)}, report)
+    html = render_blocks(space.verdict_blocks({"cards": list(deck)}, report))
     assert "Holds under every copy of the panel" in html and "spy_medic" in html

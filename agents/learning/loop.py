@@ -38,6 +38,7 @@ from agents.learning.runfolder import (
 from agents.search.puct import BatchAbandoned  # what a learner's step() raises when stopped inside
 from games import Game, UserError
 from games.config import config_to_dict
+from games.folder_lock import folder_lock
 
 Mapper = Callable[[Callable, list[tuple]], list]
 # the metric columns the loop fills for every learner (after episodes, updates, seconds)
@@ -278,8 +279,18 @@ def train_learner(
     mapper: Mapper | None = None,
 ) -> dict:
     """Train (or, with `resume`, continue) the run in `out` until `episodes` in all (default
-    config.episodes), `minutes` of wall clock in this call, or `should_stop()`. A summary."""
-    out = Path(out)
+    config.episodes), `minutes` of wall clock in this call, or `should_stop()`. A summary. The
+    folder's lock is held throughout: a second writer of `out` is refused (games.folder_lock)."""
+    (check_resumable if resume else check_new_run_dir)(Path(out))  # refused before the lock makes the folder
+    with folder_lock(out, what="run folder", create=not resume):
+        return _train_in_locked_folder(
+            learner_cls, game_name, config, Path(out), episodes, minutes, resume, progress, log, should_stop, mapper
+        )
+
+
+def _train_in_locked_folder(
+    learner_cls, game_name, config, out: Path, episodes, minutes, resume, progress, log, should_stop, mapper
+) -> dict:
     learner, run, state = _open_run(learner_cls, out, game_name, config, resume, mapper)
     target = episodes if episodes is not None else (None if minutes is not None else config.episodes)
     last_eval, clock = state["last_eval"], TrainingClock(state["seconds"])

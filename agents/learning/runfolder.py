@@ -34,9 +34,10 @@ from games.fileio import (
     atomic_write_bytes,
     atomic_write_json,
     atomic_write_text,
-    check_npz_sizes,
     check_writable_dir,
 )
+from games.folder_lock import folder_entries
+from games.npz import CHECKPOINT_LIMITS, read_npz_arrays
 
 CHECKPOINT = Path("checkpoints") / "checkpoint.npz"
 # what a run folder holds before its first checkpoint: such a folder may be started afresh
@@ -64,7 +65,7 @@ def check_new_run_dir(out: Path) -> None:
     checkpoint (nothing in it can be resumed). Anything else is refused, never overwritten."""
     out = Path(out)
     if out.is_dir():
-        names = set(os.listdir(out))
+        names = set(folder_entries(out))
         if (out / CHECKPOINT).is_file():
             raise UserError(f"{out} already holds a run; resume it or choose another folder")
         if names and not ("config.json" in names and names <= _UNSTARTED_RUN):
@@ -235,10 +236,8 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
 def read_checkpoint(path: Path) -> tuple[dict, dict]:
     """(state, arrays) of a checkpoint file; UserError in one line if it cannot be read."""
     try:
-        check_npz_sizes(path)
-        with np.load(path, allow_pickle=False) as data:
-            state = json.loads(str(data["state"][()]))
-            arrays = {name: data[name] for name in data.files if name != "state"}
+        arrays = read_npz_arrays(path, CHECKPOINT_LIMITS)
+        state = json.loads(str(arrays.pop("state")[()]))
         if not isinstance(state, dict) or not {"rows", "last_eval", "seconds"} <= set(state):
             raise ValueError("no training state in it")
         for key in ("episodes", "updates"):  # counts a resume continues from

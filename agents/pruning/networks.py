@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from games import UserError
-from games.fileio import check_npz_sizes
+from games.npz import MODEL_LIMITS, read_npz_arrays
 
 ITER_SCALE = 1000.0
 ARM_SCALE = 50.0
@@ -102,17 +102,16 @@ def load(name_or_path) -> PruningNetworks:
     if not path.is_file():
         raise UserError(f"pruning networks {text!r}: no such file {path} (make them: deckopt train-pruning)")
     try:
-        check_npz_sizes(path)
-        with np.load(path, allow_pickle=False) as z:
-            mlps = []
-            for name in ("safety", "probability"):
-                n = sum(1 for k in z.files if k.startswith(f"{name}_w"))
-                if n == 0:
-                    raise KeyError(name)
-                ws = [z[f"{name}_w{i}"].astype(np.float64) for i in range(n)]
-                bs = [z[f"{name}_b{i}"].astype(np.float64) for i in range(n)]
-                mlps.append(MLP(ws, bs))
-            meta = {k[5:]: z[k].tolist() for k in z.files if k.startswith("meta_")}
-            return PruningNetworks(mlps[0], mlps[1], int(z["max_iterations"]), int(z["max_arms"]), meta)
+        z = read_npz_arrays(path, MODEL_LIMITS)
+        mlps = []
+        for name in ("safety", "probability"):
+            n = sum(1 for k in z if k.startswith(f"{name}_w"))
+            if n == 0:
+                raise KeyError(name)
+            ws = [z[f"{name}_w{i}"].astype(np.float64) for i in range(n)]
+            bs = [z[f"{name}_b{i}"].astype(np.float64) for i in range(n)]
+            mlps.append(MLP(ws, bs))
+        meta = {k[5:]: z[k].tolist() for k in z if k.startswith("meta_")}
+        return PruningNetworks(mlps[0], mlps[1], int(z["max_iterations"]), int(z["max_arms"]), meta)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
         raise UserError(f"pruning networks {text!r}: not a pruning-networks file ({exc})") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from evolution.scoring.panel import load_panel, resolve_path
 from evolution.spaces.registry import space_for
 from games.errors import UserError
 from games.fileio import atomic_write_json, check_writable_dir
+from games.folder_lock import folder_lock
 
 _non_negative = int_at_least(0)
 
@@ -148,6 +150,14 @@ def run(args: argparse.Namespace) -> int:
         check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
     if args.matchups is not None and (args.matchups % 2 or not space.reference_decks):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
+    # reading a run (even one still going) takes no lock; writing into it takes the folder's
+    writes = args.matchups is not None or args.archetypes is not None or (args.validate and not space.reference_decks)
+    with folder_lock(r.folder.path, create=False) if writes else contextlib.nullcontext():
+        return _inspect(r, space, args)
+
+
+def _inspect(r, space, args: argparse.Namespace) -> int:
+    """The run's decks, and what the flags ask of them (export, validate, matchups, archetypes, archive)."""
     if args.archetypes is not None:
         return _archetypes(r, space, args)
     if args.archive:

@@ -52,7 +52,12 @@ def register(sub) -> None:
     )
     add_settings_flags(p)
     p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")
-    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its last finished generation")
+    p.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="continue the run in DIR from its last finished generation, on the cluster of this command line "
+        "(--backend, --scheduler; never the one saved in DIR)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bars or per-generation lines")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
     p.set_defaults(func=run)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from contextlib import contextmanager
 
@@ -27,6 +28,7 @@ from evolution.designer.matchups import (
 from evolution.spaces.base import RunInputs
 from games.errors import UserError
 from games.fileio import check_writable_dir
+from games.folder_lock import folder_lock
 
 
 def register(sub) -> None:
@@ -108,14 +110,16 @@ def run(args: argparse.Namespace) -> int:
         check_writable_dir(args.out, "output folder (--out)")  # before the games
     spec = args.agent or config.agent
     agent = space.build_agent(spec, args.seed)
-    try:
-        with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
-            play = space.evaluator(config, RunInputs(agent), pmap).play
-            table = play_matchups(decks, play, args.games, args.seed, field, spec, progress=bar)
-    except WorkerFailure as exc:
-        print(f"deckopt matchups: error: {exc}", file=sys.stderr)
-        return 1
-    paths = write_matchups(table, args.out) if args.out else []
+    lock = folder_lock(args.out, what="output folder (--out)") if args.out else contextlib.nullcontext()
+    with lock:
+        try:
+            with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
+                play = space.evaluator(config, RunInputs(agent), pmap).play
+                table = play_matchups(decks, play, args.games, args.seed, field, spec, progress=bar)
+        except WorkerFailure as exc:
+            print(f"deckopt matchups: error: {exc}", file=sys.stderr)
+            return 1
+        paths = write_matchups(table, args.out) if args.out else []
     if args.json:
         print_json({**table.to_json(), "files": [str(p) for p in paths]})
     else:

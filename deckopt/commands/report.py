@@ -13,6 +13,7 @@ from evolution.designer.html_report import MATCHUPS_NAME, write_report
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
 from games.errors import UserError
+from games.folder_lock import folder_lock
 
 _non_negative = int_at_least(0)
 
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     folder.check_existing()
     space = space_for(folder.read_config())
     try:
-        with Progress() as bar:
+        with folder_lock(args.run, what="run folder", create=False), Progress() as bar:
             path = write_report(args.run, space, args.matchups, args.agent, args.jobs, progress=bar, log=bar.log)
     except WorkerFailure as exc:
         print(f"deckopt report: error: {exc}", file=sys.stderr)

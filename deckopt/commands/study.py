@@ -47,7 +47,9 @@ from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
-from games.fileio import atomic_write_json, check_npz_sizes, check_writable_dir
+from games.fileio import atomic_write_json, check_writable_dir
+from games.folder_lock import folder_lock
+from games.npz import TRUTH_LIMITS, read_npz_arrays
 
 
 def register(sub) -> None:
@@ -151,11 +153,11 @@ def run(args: argparse.Namespace) -> int:
 
     out = check_writable_dir(args.out, "study folder")
     _check_args(args)  # every argument before the first game
-    out.mkdir(parents=True, exist_ok=True)
-    if args.what == "kittens":
-        result = _kittens(args, out)
-    else:
-        result = _racing(args, out) if args.what == "racing" else _agents(args, out)
+    with folder_lock(out, what="study folder"):
+        if args.what == "kittens":
+            result = _kittens(args, out)
+        else:
+            result = _racing(args, out) if args.what == "racing" else _agents(args, out)
     if args.json:
         print_json(result)
     return 0
@@ -297,10 +299,9 @@ def _read_truth(path: Path, args, config: EvolveConfig):
     """The ground truth saved by an earlier study in the same folder; refused in one line if it is
     damaged or was computed with other --opponents or --deals than given (it would override them)."""
     try:
-        check_npz_sizes(path)
-        with np.load(path, allow_pickle=False) as data:
-            store = data["store"]
-            saved = json.loads(str(data["settings"][()])) if "settings" in data.files else None
+        data = read_npz_arrays(path, TRUTH_LIMITS)
+        store = data["store"]
+        saved = json.loads(str(data["settings"][()])) if "settings" in data else None
         if store.ndim != 3 or 0 in store.shape:
             raise ValueError(f"a store of shape {store.shape}")
     except Exception as exc:  # truncated, corrupt, or not a study's file at all

@@ -20,6 +20,7 @@ from deckopt.commands._common import (
 )
 from games import UserError
 from games.fileio import check_writable_dir
+from games.folder_lock import folder_lock
 
 
 def register(sub) -> None:
@@ -61,21 +62,21 @@ def run(args: argparse.Namespace) -> int:
     if args.anchor is not None and args.anchor not in args.specs:
         raise UserError(f"--anchor {args.anchor!r} is not one of the agents ({', '.join(args.specs)})")
     check_writable_dir(out, "output folder (--out)")  # before the games: finished work must have a home
-    if (out / "tournament.json").is_file() and not args.force:
-        raise UserError(
-            f"{out} already holds a tournament's results; choose another --out (or --force to replace them)"
-        )
-    with Progress() as progress:
+    with folder_lock(out, what="output folder (--out)"), Progress() as progress:
+        if (out / "tournament.json").is_file() and not args.force:  # under the lock: one tournament a folder
+            raise UserError(
+                f"{out} already holds a tournament's results; choose another --out (or --force to replace them)"
+            )
         result = play_tournament(
             game, args.specs, args.games, seed=args.seed, filler=args.filler, anchor=args.anchor, progress=progress
         )
-    try:
-        paths = result.write(out)
-    except OSError as exc:  # the folder was fine a moment ago: keep the results on stdout at least
-        print(result.table() if not args.json else "", end="" if args.json else "\n")
-        if args.json:
-            print_json(result.as_dict())
-        raise UserError(f"could not write the results to {out}: {exc.strerror} (printed above instead)") from None
+        try:
+            paths = result.write(out)
+        except OSError as exc:  # the folder was fine a moment ago: keep the results on stdout at least
+            print(result.table() if not args.json else "", end="" if args.json else "\n")
+            if args.json:
+                print_json(result.as_dict())
+            raise UserError(f"could not write the results to {out}: {exc.strerror} (printed above instead)") from None
     if args.json:
         d = result.as_dict()
         d["out"] = str(out)

@@ -158,7 +158,10 @@ class DeckSpace(Protocol):
     def best_rows(self, best: list[dict]) -> tuple[list[str], list[list]]:
         """The HTML report's best-deck-per-generation table (head, rows)."""
 
-    def verdict_html(self, champion: dict, validation: dict | None) -> str: ...
+    def verdict_blocks(self, champion: dict, validation: dict | None) -> list:
+        """The report's verdict on the champion: blocks of evolution.designer.html (text, tables),
+        never HTML; the report's template escapes every text."""
+
     # --- the decks command ----------------------------------------------------------------------
     def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:
         """`deckopt decks --validate`: a run's deck validated again (options: panel, agent, seed,

@@ -236,7 +236,7 @@ class GwentSpace:
         ]
         return ["gen", "powers (count x power)", "total", "cards"], rows
 
-    def verdict_html(self, champion: dict, validation: dict | None) -> str:
+    def verdict_blocks(self, champion: dict, validation: dict | None) -> list:
         return verdicts.reference_verdict(champion, validation)
 
     # --- the decks command ------------------------------------------------------------------------

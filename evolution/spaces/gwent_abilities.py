@@ -28,7 +28,7 @@ import numpy as np
 import games
 from agents.parallel import Mapper
 from evolution.designer import plots, tables, verdicts
-from evolution.designer.html import escape, note
+from evolution.designer.html import Block, Text, note
 from evolution.scoring import fitness as fit
 from evolution.scoring import yardstick
 from evolution.scoring.evaluation import Evaluator
@@ -555,15 +555,19 @@ class GwentAbilitiesSpace:
         ]
         return ["gen", "deck (copies x card)", "cards", "provisions"], rows
 
-    def verdict_html(self, champion: dict, validation: dict | None) -> str:
+    def verdict_blocks(self, champion: dict, validation: dict | None) -> list[Block]:
         if not validation or "references" not in validation:
-            return note("no validation against the reference decks in this run (deckopt decks RUN --validate)")
+            return [note("no validation against the reference decks in this run (deckopt decks RUN --validate)")]
         o = validation["overall"]
-        return (
-            f'<p class="verdict">The champion scores {o["score"]:.3f} [{o["ci95"][0]:.3f}, {o["ci95"][1]:.3f}] '
-            f"against the reference decks; its interval is above 0.5 against {validation['beaten']} of "
-            f"{len(validation['references'])} ({escape(self.text(champion['cards']))}).</p>"
-        ) + verdicts.trust_html(validation)
+        return [
+            Text(
+                f"The champion scores {o['score']:.3f} [{o['ci95'][0]:.3f}, {o['ci95'][1]:.3f}] against the "
+                f"reference decks; its interval is above 0.5 against {validation['beaten']} of "
+                f"{len(validation['references'])} ({self.text(champion['cards'])}).",
+                "verdict",
+            ),
+            *verdicts.trust_blocks(validation),
+        ]
 
     # --- the decks command ------------------------------------------------------------------------
     def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:

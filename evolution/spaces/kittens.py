@@ -354,7 +354,7 @@ class KittensSpace:
         rows = [[b["generation"], self.short_text(b["best"]["cards"]), len(b["best"]["cards"])] for b in best]
         return ["gen", "deck", "cards"], rows
 
-    def verdict_html(self, champion: dict, validation: dict | None) -> str:
+    def verdict_blocks(self, champion: dict, validation: dict | None) -> list:
         return verdicts.exact_verdict(validation)
 
     # --- the decks command ------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.parallel import Mapper
-from evolution.config import EXECUTION_FIELDS, EvolveConfig, rules_field, with_deck_rule
+from evolution.config import CLUSTER_FIELDS, EXECUTION_FIELDS, EvolveConfig, rules_field, with_deck_rule
 from evolution.designer.plots import plot_sweep
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
@@ -44,6 +44,7 @@ from evolution.scoring import fitness as fit
 from evolution.spaces.registry import space_for
 from games.config import need
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
+from games.folder_lock import folder_lock
 
 #: the seed stage of the held-out games (apart from the run's own stages)
 STAGE_SWEEP = 5
@@ -109,15 +110,15 @@ def run_sweep(
         "dominance": dominance,
         "rows": [],
     }
-    check_same_settings(out, report, plans[0][1])
-    out.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(out / "sweep.json", report)  # the settings, before any game
-    for value, run_config in plans:
-        folder = RunFolder(run_folder(out, rule, value))
-        row = _one_value(folder, rule, value, run_config, fields, games, dominance, progress, log, pmap)
-        report["rows"].append(row)
-        atomic_write_json(out / "sweep.json", report)
-    write_report(out, report)
+    with folder_lock(out, what="sweep folder"):  # one sweep writes a folder at a time
+        check_same_settings(out, report, plans[0][1])
+        atomic_write_json(out / "sweep.json", report)  # the settings, before any game
+        for value, run_config in plans:
+            folder = RunFolder(run_folder(out, rule, value))
+            row = _one_value(folder, rule, value, run_config, fields, games, dominance, progress, log, pmap)
+            report["rows"].append(row)
+            atomic_write_json(out / "sweep.json", report)
+        write_report(out, report)
     return report
 
 
@@ -169,7 +170,8 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
         return folder.read_json(measured)
     resume = folder.config.is_file()  # started: resumed from its last finished generation (or its start)
     log(f"{rule} = {value}: {'resuming' if resume else 'evolving'} -> {folder.path}")
-    overrides = {"jobs": config.jobs} if resume else None
+    # how to run comes from this sweep's command line, never from the run's folder
+    overrides = {k: getattr(config, k) for k in ("jobs", *sorted(CLUSTER_FIELDS))} if resume else None
     evolve(
         None if resume else config,
         folder.path,
@@ -179,14 +181,17 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
         log=log,
         pmap=pmap,
     )
-    row = measure_champion(folder, rule, value, fields, games, dominance, progress, pmap)
+    row = measure_champion(folder, rule, value, fields, games, dominance, progress, pmap, cluster=config)
     atomic_write_json(measured, row)
     return row
 
 
-def measure_champion(folder: RunFolder, rule, value, fields: int, games: int, dominance: float, progress, pmap) -> dict:
+def measure_champion(
+    folder: RunFolder, rule, value, fields: int, games: int, dominance: float, progress, pmap, *, cluster: EvolveConfig
+) -> dict:
     """The run's champion against `fields` random legal decks and up to `fields` rivals of its last
-    generation, `games` mirrored games each, fresh seeds; the row of the sweep's table."""
+    generation, `games` mirrored games each, fresh seeds, on the cluster of `cluster` (the sweep's
+    config, never the run folder's); the row of the sweep's table."""
     config = folder.read_config()
     space = space_for(config)
     champion = folder.read_json(folder.champion)["cards"]
@@ -198,7 +203,7 @@ def measure_champion(folder: RunFolder, rule, value, fields: int, games: int, do
         if list(cards) != list(champion) and cards not in rivals and len(rivals) < fields:
             rivals.append(cards)
     inputs = space.inputs(config)
-    with _mapper(config, pmap) as pm:
+    with _mapper(cluster, pmap) as pm:
         evaluator = space.evaluator(config, inputs, pm)
         scores = {}
         for k, (name, opponents) in enumerate((("random", random_decks), ("rivals", rivals))):

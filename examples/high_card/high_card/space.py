@@ -25,6 +25,7 @@ import games as games_module
 from agents.arena import play_states
 from agents.stats import Record, wilson_ci
 from evolution.designer import plots
+from evolution.designer.html import Text
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring.panel import ReferenceDeck, resolve_path
@@ -180,8 +181,8 @@ class HighCardSpace(HighCardDecks):
     def best_rows(self, best):
         return ["gen", "deck"], [[b["generation"], self.short_text(b["best"]["cards"])] for b in best]
 
-    def verdict_html(self, champion, validation) -> str:
-        return "<p>The champion is the best deck of the last generation (not validated).</p>"
+    def verdict_blocks(self, champion, validation) -> list:
+        return [Text("The champion is the best deck of the last generation (not validated).")]
 
     # --- the decks command ----------------------------------------------------------------------
     def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:

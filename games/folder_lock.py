@@ -1,0 +1,149 @@
+"""One writer per folder: an exclusive lock held for as long as a command writes a run folder.
+
+    with folder_lock("runs/evo", what="run folder"):
+        ...  # check the folder, then write the run
+
+The lock is `fcntl.flock` on OUT/.deckopt.lock, a file that holds the writer's pid while it writes.
+The kernel releases the lock when its process ends, however it ends (kill -9 included), so the lock
+of a dead process is never in the way: the next writer takes it over. A second writer is refused
+with a UserError in one line naming the holder's pid. Within one process the lock is re-entrant
+(a command and the library function it calls may both lock the same folder). The lock file goes
+when the lock is released, and so does a folder the lock made that stayed empty.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from games.errors import UserError
+
+#: the lock file inside a locked folder (not part of the folder's content)
+LOCK_NAME = ".deckopt.lock"
+#: how long a refused writer waits for the holder to write its pid (it locks first, then writes)
+_PID_WAIT = 0.5
+
+#: folders this process holds: resolved path -> (lock file descriptor, depth of nested holds)
+_held: dict[Path, list[int]] = {}
+
+
+def folder_entries(path: str | os.PathLike) -> list[str]:
+    """The names in folder `path`, its lock file aside."""
+    return [name for name in os.listdir(path) if name != LOCK_NAME]
+
+
+@contextlib.contextmanager
+def folder_lock(path: str | os.PathLike, what: str = "run folder", create: bool = True) -> Iterator[Path]:
+    """Hold the exclusive lock of folder `path` for the `with` block; yields the folder. With
+    `create`, a missing folder is made (and removed again at the end if it stayed empty); without,
+    a missing folder is not locked (the caller reports it missing). UserError in one line when
+    another process holds the lock, or the folder cannot be locked."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"{what} {str(folder)!r} is a file, not a folder")
+    if not folder.exists() and not create:
+        yield folder
+        return
+    key = folder.resolve()
+    if key in _held:
+        _held[key][1] += 1
+        try:
+            yield folder
+        finally:
+            _held[key][1] -= 1
+        return
+    made = _make_folders(folder, what)
+    try:
+        fd = _acquire(folder, what)
+    except BaseException:
+        _remove_if_empty(made)
+        raise
+    _held[key] = [fd, 1]
+    try:
+        yield folder
+    finally:
+        del _held[key]
+        _release(folder, fd)
+        _remove_if_empty(made)
+
+
+def _make_folders(folder: Path, what: str) -> list[Path]:
+    """Make `folder` and its missing parents; the folders made, innermost first."""
+    missing = []
+    p = folder.absolute()
+    while not p.exists():
+        missing.append(p)
+        p = p.parent
+    if not p.is_dir():
+        raise UserError(f"{what} {str(folder)!r} cannot be made: {str(p)!r} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{what} {str(folder)!r} cannot be written: {exc.strerror}") from None
+    return missing
+
+
+def _remove_if_empty(made: list[Path]) -> None:
+    for p in made:  # innermost first: a parent is empty only once its child is gone
+        try:
+            p.rmdir()
+        except OSError:
+            return
+
+
+def _acquire(folder: Path, what: str) -> int:
+    lock = folder / LOCK_NAME
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise UserError(f"{what} {str(folder)!r} cannot be written: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            raise UserError(
+                f"{what} {str(folder)!r} is being written by another deckopt process (pid {holder}); "
+                "wait for it to end or choose another folder"
+            ) from None
+        except OSError as exc:
+            os.close(fd)
+            raise UserError(f"{what} {str(folder)!r} cannot be locked: {exc.strerror}") from None
+        if _is_current(fd, lock):
+            break
+        os.close(fd)  # the holder removed that file as we locked it: lock the folder's current one
+    with contextlib.suppress(OSError):  # a full disk: the lock holds, only its pid goes unnamed
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def _is_current(fd: int, lock: Path) -> bool:
+    """Whether descriptor `fd` is still the file at `lock` (not one its last holder removed)."""
+    try:
+        on_disk = os.stat(lock)
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(fd)
+    return (opened.st_dev, opened.st_ino) == (on_disk.st_dev, on_disk.st_ino)
+
+
+def _holder(fd: int) -> str:
+    """The pid written in a held lock file (its holder writes it just after locking)."""
+    deadline = time.monotonic() + _PID_WAIT
+    while True:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        if text.isdigit() or time.monotonic() > deadline:
+            return text if text.isdigit() else "unknown"
+        time.sleep(0.02)
+
+
+def _release(folder: Path, fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(folder / LOCK_NAME)  # while still held: a writer that opened it finds it gone
+    os.close(fd)

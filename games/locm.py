@@ -220,8 +220,8 @@ class Locm(Game):
         offers = None
         if c.decks is None:
             offers = c.draft if c.draft is not None else draw_offers(rng)
-        shuffles = [rng.permutation(DECK_SIZE).tolist() for _ in range(2)]
-        return self.state_from_chance(offers, shuffles)
+        shuffles = (tuple(rng.permutation(DECK_SIZE).tolist()), tuple(rng.permutation(DECK_SIZE).tolist()))
+        return LocmState(self, None if offers is None else tuple(tuple(o) for o in offers), shuffles)
 
     def state_from_chance(self, offers, shuffles) -> LocmState:
         """The game whose chance is given: `offers` (30 lists of three card numbers, or None when
@@ -244,9 +244,11 @@ class Locm(Game):
 
 
 def draw_offers(rng: np.random.Generator) -> tuple[tuple[int, ...], ...]:
-    """A pool of 60 different cards of the 160, then each turn's three different cards from it."""
-    pool = rng.choice(np.arange(1, NUM_CARDS + 1), size=DRAFT_POOL, replace=False)
-    return tuple(tuple(int(x) for x in rng.choice(pool, size=OFFERED, replace=False)) for _ in range(DRAFT_TURNS))
+    """A pool of 60 different cards of the 160, then each turn's three different cards from it
+    (the first three of a random order of the pool)."""
+    pool = rng.permutation(NUM_CARDS)[:DRAFT_POOL] + 1
+    orders = rng.random((DRAFT_TURNS, DRAFT_POOL)).argsort(axis=1)[:, :OFFERED]
+    return tuple(tuple(row) for row in pool[orders].tolist())
 
 
 def _target_name(target: int) -> str:
@@ -526,6 +528,47 @@ class LocmState(State):
                     attack += [first + t for t in targets]
         return [PASS] + summon + use + attack
 
+    def _legal(self, a: int) -> bool:
+        """Whether action `a` is in legal_actions(), without listing them."""
+        if self._phase != BATTLE:
+            return self._phase == DRAFT and PICK <= a < PICK + OFFERED
+        if a <= 0 or a >= PICK:
+            return a == PASS
+        p = self._player
+        o = 1 - p
+        sizes = self._lane_sizes
+        board = self._board
+        if a < ATTACK:
+            h, rest = divmod(a - SUMMON, 2) if a < USE else divmod(a - USE, 13)
+            hand = self._hands[p]
+            if h >= len(hand):
+                return False
+            card = self._card_of[hand[h]]
+            kind = _TYPE[card]
+            if _COST[card] > self._mana[p]:
+                return False
+            if a < USE:
+                return kind == CREATURE and sizes[2 * p + rest] < LANE_LIMIT
+            if kind == CREATURE:
+                return False
+            if rest == 0:
+                return kind == BLUE
+            side, place = divmod(rest - 1, 6)
+            lane, i = divmod(place, 3)
+            if side == 0:
+                return kind == GREEN and i < sizes[2 * p + lane]
+            return kind != GREEN and i < sizes[2 * o + lane]
+        lane, i = divmod((a - ATTACK) >> 2, 3)
+        t = (a - ATTACK) & 3
+        if i >= sizes[2 * p + lane] or not self._able((2 * p + lane) * LANE_SPAN + i * FIELDS):
+            return False
+        enemy = (2 * o + lane) * LANE_SPAN
+        m = sizes[2 * o + lane]
+        guarded = any(board[enemy + j * FIELDS + KW] & GUARD for j in range(m))
+        if t == 0:
+            return not guarded
+        return t - 1 < m and (not guarded or bool(board[enemy + (t - 1) * FIELDS + KW] & GUARD))
+
     def legal_mask(self) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         mask[self.legal_actions()] = True
@@ -537,7 +580,7 @@ class LocmState(State):
             if not isinstance(a, np.integer):
                 raise self._illegal(action)
             a = int(a)
-        if a not in self.legal_actions():
+        if not self._legal(a):
             raise self._illegal(action)
         p = self._player
         if self._phase == DRAFT:

@@ -243,3 +243,15 @@ def test_a_draft_and_decks_together_are_refused():
     with pytest.raises(games.UserError, match="not both"):
         games.make("locm", decks=[[3] * 30] * 2, draft=[[1, 2, 3]] * 30)
     assert keyword_bits("B-D--W") == 0b100101
+
+
+def test_apply_action_accepts_exactly_the_listed_legal_actions():
+    game = games.make("locm")
+    rng = np.random.default_rng(7)
+    for seed in range(6):
+        s = game.new_initial_state(np.random.default_rng(seed))
+        while not s.is_terminal():
+            legal = set(s.legal_actions())
+            assert {a for a in range(game.num_actions) if s._legal(a)} == legal
+            s.apply_action(int(rng.choice(sorted(legal))))
+        assert not any(s._legal(a) for a in range(game.num_actions))

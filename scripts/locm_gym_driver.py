@@ -19,6 +19,7 @@ import argparse
 import json
 import random
 import sys
+import time
 
 from gym_locm.agents import MaxAttackBattleAgent
 from gym_locm.engine import Action, Card, State
@@ -129,6 +130,32 @@ def shuffles_of(state: State, picks: list[list[int]]) -> list[list[int]]:
     return out
 
 
+def choose(state: State, battler: str, rng: random.Random, max_attack: MaxAttackBattleAgent) -> Action:
+    """The draft's pick (uniform) or the battler's action."""
+    if state.phase == Phase.DRAFT:
+        return Action(ActionType.PICK, rng.randrange(3))
+    if battler == "max-attack":
+        return max_attack.act(state)
+    if battler == "passive" and rng.random() < 0.75:
+        return Action(ActionType.PASS)
+    options = state.available_actions
+    return options[rng.randrange(len(options))]
+
+
+def timed(games: int, seed: int, battler: str) -> dict:
+    """Whole games played without records: the games, their actions and the seconds they took."""
+    max_attack = MaxAttackBattleAgent()
+    actions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        rng = random.Random(seed + g)
+        state = State(seed=seed + g, version="1.2")
+        while state.phase != Phase.ENDED:
+            state.act(choose(state, battler, rng, max_attack))
+            actions += 1
+    return {"games": games, "actions": actions, "seconds": time.perf_counter() - start}
+
+
 def play(seed: int, battler: str, max_steps: int) -> dict:
     rng = random.Random(seed)
     state = State(seed=seed, version="1.2")
@@ -138,18 +165,9 @@ def play(seed: int, battler: str, max_steps: int) -> dict:
     shuffles = None
     max_attack = MaxAttackBattleAgent()
     while state.phase != Phase.ENDED and len(steps) < max_steps:
-        if state.phase == Phase.DRAFT:
-            p = int(state._current_player)
-            k = rng.randrange(3)
-            picks[p].append(state.current_player.hand[k].id)
-            action = Action(ActionType.PICK, k)
-        elif battler == "max-attack":
-            action = max_attack.act(state)
-        elif battler == "passive" and rng.random() < 0.75:
-            action = Action(ActionType.PASS)
-        else:
-            options = state.available_actions
-            action = options[rng.randrange(len(options))]
+        action = choose(state, battler, rng, max_attack)
+        if action.type == ActionType.PICK:
+            picks[int(state._current_player)].append(state.current_player.hand[action.origin].id)
         index = action_index(state, action)
         state.act(action)
         if shuffles is None and state.phase != Phase.DRAFT:
@@ -166,7 +184,13 @@ def main() -> None:
     parser.add_argument(
         "--max-steps", type=int, default=5000, help="a game still running after this many actions stops"
     )
+    parser.add_argument(
+        "--time", action="store_true", help="only time the games: one JSON line of games, actions, seconds"
+    )
     args = parser.parse_args()
+    if args.time:
+        print(json.dumps(timed(args.games, args.seed, args.battler)))
+        return
     for i in range(args.games):
         sys.stdout.write(json.dumps(play(args.seed + i, args.battler, args.max_steps), separators=(",", ":")) + "\n")
         sys.stdout.flush()

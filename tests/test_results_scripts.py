@@ -20,6 +20,7 @@ TESTED = {
     "pruning_timing",
     "cpu_kernels",
     "locm_oracle",
+    "locm_speed",
 }
 
 
@@ -149,3 +150,15 @@ def test_locm_oracle_counts_the_games_that_agree_with_gym_locm(capsys):
     assert head[:4] == ["battler", "games", "agree", "actions compared"]
     assert [r[0] for r in rows] == ["`random`", "`max-attack`"]
     assert all(r[1] == r[2] == "3" and int(r[3]) > 150 and r[4] == "none" for r in rows)
+
+
+def test_locm_speed_checks_its_battler_against_gym_locm_and_times_both_engines(capsys):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    _load("locm_speed").main(["--games", "5", "--repeats", "2", "--check-games", "5"])
+    out = capsys.readouterr().out
+    same, total = map(int, re.search(r"action on (\d+) of (\d+) battle states", out).groups())
+    assert same == total > 100
+    head, *rows = _rows(out)
+    assert head[0] == "repeat" and [r[0] for r in rows] == ["1", "2"]
+    assert all(float(r[1]) > 0 and float(r[2]) > 0 and r[3].endswith("x") for r in rows)

@@ -31,17 +31,18 @@ lock:
 
 # gym-locm, the reference engine that tests/test_locm_oracle.py plays beside games/locm.py, in an
 # environment of its own: gym-locm 2.0.0b1 needs Python >= 3.12 and NumPy >= 2.4.1, deckopt stays on
-# 3.11. Its wheel leaves out the card list, so ours (the same file, MIT) is put where it looks.
+# 3.11. requirements-oracle.lock holds its exact versions. Its wheel leaves out the card list, so ours
+# (the same file, MIT) is put where it looks.
 # PYTHON312 may name the interpreter; else pyenv's newest 3.12, else a python3.12 on PATH that runs.
 ORACLE_VENV := .venv-oracle
 ORACLE_PYTHON = $(shell \
 	if [ -n "$(PYTHON312)" ]; then echo "$(PYTHON312)"; exit; fi; \
 	if command -v pyenv >/dev/null; then ls -d "$$(pyenv root)"/versions/3.12*/bin/python3.12 2>/dev/null | sort -V | tail -1; fi | grep . || \
 	{ python3.12 -c '' 2>/dev/null && command -v python3.12; })
-$(ORACLE_VENV)/.installed: games/data/locm_cardlist.txt
+$(ORACLE_VENV)/.installed: games/data/locm_cardlist.txt requirements-oracle.lock
 	@[ -n "$(ORACLE_PYTHON)" ] || { echo "make oracle: no Python 3.12 found (none under pyenv, none on PATH); install one or give PYTHON312=/path/to/python3.12"; exit 1; }
 	$(ORACLE_PYTHON) -m venv --clear $(ORACLE_VENV)
-	$(ORACLE_VENV)/bin/python -m pip install -q gym-locm==2.0.0b1
+	$(ORACLE_VENV)/bin/python -m pip install -q -r requirements-oracle.lock
 	resources="$$($(ORACLE_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/gym_locm/engine/resources"; \
 		mkdir -p "$$resources" && cp games/data/locm_cardlist.txt "$$resources/cardlist.txt"
 	$(ORACLE_VENV)/bin/python -c 'from gym_locm.engine import State; State(seed=0, version="1.2")'

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.locm import LANE_SPAN, Locm, LocmState, keyword_letters
+from games.locm import FIELDS, LANE_SPAN, Locm, LocmState, keyword_letters
 
 
 def player_record(state: LocmState, p: int) -> list:
@@ -31,7 +31,7 @@ def player_record(state: LocmState, p: int) -> list:
     for slot in (2 * p, 2 * p + 1):
         creatures = []
         for i in range(state._lane_sizes[slot]):
-            at = slot * LANE_SPAN + i * 8
+            at = slot * LANE_SPAN + i * FIELDS
             instance, card, attack, defense, keywords = board[at : at + 5]
             creatures.append([instance, card, attack, defense, keyword_letters(keywords), bool(state._able(at))])
         lanes.append(creatures)

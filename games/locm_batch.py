@@ -91,12 +91,14 @@ class LocmBatch(BatchState):
         self.npicks = np.zeros((n, 2), dtype=np.int64)
         self.played = np.zeros((n, 2, DECK_SIZE), dtype=np.int64)
         self.nplayed = np.zeros((n, 2), dtype=np.int64)
-        self.card_of = np.zeros((n, INSTANCES), dtype=np.int64)
-        self.hands = np.zeros((n, 2, HAND_LIMIT), dtype=np.int64)
+        self.card_of = np.zeros((n, INSTANCES), dtype=np.int16)
+        self.hands = np.zeros((n, 2, HAND_LIMIT), dtype=np.int16)
         self.hand_len = np.zeros((n, 2), dtype=np.int64)
-        self.decks = np.zeros((n, 2, DECK_SIZE), dtype=np.int64)
+        self.decks = np.zeros((n, 2, DECK_SIZE), dtype=np.int16)
         self.deck_len = np.zeros((n, 2), dtype=np.int64)
-        self.board = np.zeros((n, 4, LANE_LIMIT, FIELDS), dtype=np.int64)
+        # small numbers (instances, cards, attack, defense, keyword bits, flags): 16 bits keep the
+        # gathers of whole boards cheap
+        self.board = np.zeros((n, 4, LANE_LIMIT, FIELDS), dtype=np.int16)
         self.lane_sizes = np.zeros((n, 4), dtype=np.int64)
         self.health = np.zeros((n, 2), dtype=np.int64)
         self.base_mana = np.zeros((n, 2), dtype=np.int64)
@@ -149,7 +151,16 @@ class LocmBatch(BatchState):
         else:
             b.has_offers[:] = True
             pools = rng.random((size, NUM_CARDS)).argsort(axis=1)[:, :DRAFT_POOL] + 1
-            chosen = rng.random((size, DRAFT_TURNS, DRAFT_POOL)).argsort(axis=2)[:, :, :3]
+            # three different places of the pool for each turn, uniformly: the second and third
+            # are drawn among the places left and moved past those already taken
+            first = rng.integers(DRAFT_POOL, size=(size, DRAFT_TURNS))
+            second = rng.integers(DRAFT_POOL - 1, size=(size, DRAFT_TURNS))
+            third = rng.integers(DRAFT_POOL - 2, size=(size, DRAFT_TURNS))
+            second += second >= first
+            low, high = np.minimum(first, second), np.maximum(first, second)
+            third += third >= low
+            third += third >= high
+            chosen = np.stack([first, second, third], axis=2)
             b.offers[:] = np.take_along_axis(pools[:, None, :], chosen, axis=2)
         b.shuffles[:] = rng.random((size, 2, DECK_SIZE)).argsort(axis=2)
         b.health[:], b.rune[:] = START_HEALTH, FIRST_RUNE
@@ -213,7 +224,7 @@ class LocmBatch(BatchState):
         enemy = sizes[np.arange(len(g))[:, None], 2 * o[:, None] + np.arange(2)]
         hand = self.hands[g, p]  # (k, 8)
         in_hand = np.arange(HAND_LIMIT) < self.hand_len[g, p][:, None]
-        cards = np.take_along_axis(self.card_of[g], hand, axis=1)
+        cards = self.card_of[g[:, None], hand]
         kind = TYPE[cards]
         affordable = in_hand & (COST[cards] <= self.mana[g, p][:, None])
         creature = affordable & (kind == CREATURE)
@@ -247,11 +258,59 @@ class LocmBatch(BatchState):
         mask[rows, ATTACK:PICK] = attack.reshape(len(g), -1)
         return mask
 
+    def _legal(self, games: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """Whether each game's action is in its legal mask, without building the masks."""
+        a = actions
+        ok = np.zeros(len(games), dtype=bool)
+        phase = self.phase[games]
+        draft = phase == DRAFT
+        ok[draft] = (a[draft] >= PICK) & (a[draft] < PICK + 3)
+        rows = np.flatnonzero(phase == BATTLE)
+        if not len(rows):
+            return ok
+        g, a = games[rows], a[rows]
+        p = self.player[g]
+        o = 1 - p
+        k = np.arange(len(g))
+        summon = (a >= SUMMON) & (a < USE)
+        use = (a >= USE) & (a < ATTACK)
+        attack = (a >= ATTACK) & (a < PICK)
+        h = np.clip(np.where(summon, (a - SUMMON) >> 1, (a - USE) // 13), 0, HAND_LIMIT - 1)
+        card = self.card_of[g, self.hands[g, p, h]]
+        kind = TYPE[card]
+        playable = (h < self.hand_len[g, p]) & (COST[card] <= self.mana[g, p])
+        lane = (a - SUMMON) & 1
+        summon &= playable & (kind == CREATURE) & (self.lane_sizes[g, 2 * p + lane] < LANE_LIMIT)
+        t = (a - USE) % 13
+        side, place = np.divmod(np.maximum(t - 1, 0), 6)
+        target_lane, i = np.divmod(place, 3)
+        owner = np.where(side == 0, p, o)
+        exists = i < self.lane_sizes[g, 2 * owner + target_lane]
+        fits = np.where(t == 0, kind == BLUE, np.where(side == 0, kind == GREEN, (kind == RED) | (kind == BLUE)))
+        use &= playable & (kind != CREATURE) & fits & ((t == 0) | exists)
+        c = np.clip((a - ATTACK) >> 2, 0, 5)
+        target = (a - ATTACK) & 3
+        lane, i = np.divmod(c, 3)
+        here = self.board[g, 2 * p + lane, i]
+        able = (
+            (i < self.lane_sizes[g, 2 * p + lane])
+            & (here[:, ATTACKED] == 0)
+            & ((here[:, READY] != 0) | ((here[:, KW] & CHARGE) != 0))
+        )
+        foes = self.board[g, 2 * o + lane]  # (k, 3, F)
+        present = np.arange(LANE_LIMIT)[None, :] < self.lane_sizes[g, 2 * o + lane][:, None]
+        guards = present & ((foes[..., KW] & GUARD) != 0)
+        guarded = guards.any(axis=1)
+        j = np.maximum(target - 1, 0)
+        allowed = np.where(target == 0, ~guarded, present[k, j] & (~guarded | guards[k, j]))
+        attack &= able & allowed
+        ok[rows] = (a == 0) | summon | use | attack
+        return ok
+
     def apply_actions(self, games: np.ndarray, actions: np.ndarray) -> None:
         games = np.asarray(games, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64)
-        ok = self.legal_masks(games)[np.arange(len(games)), np.clip(actions, 0, NUM_ACTIONS - 1)]
-        ok &= (actions >= 0) & (actions < NUM_ACTIONS)
+        ok = self._legal(games, actions)
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             raise IllegalActionError(f"locm: action {int(actions[i])} is not legal in game {int(games[i])}")
@@ -337,13 +396,9 @@ class LocmBatch(BatchState):
         place = np.arange(LANE_LIMIT)
         for lane in (0, 1):
             slot = 2 * p + lane
-            filled = place[None, :] < self.lane_sizes[g, slot][:, None]
-            self.board[g[:, None], slot[:, None], place[None, :], READY] = np.where(
-                filled, 1, self.board[g[:, None], slot[:, None], place[None, :], READY]
-            )
-            self.board[g[:, None], slot[:, None], place[None, :], ATTACKED] = np.where(
-                filled, 0, self.board[g[:, None], slot[:, None], place[None, :], ATTACKED]
-            )
+            # an empty place holds zeros, so the flags are written for every place
+            self.board[g, slot, :, READY] = place[None, :] < self.lane_sizes[g, slot][:, None]
+            self.board[g, slot, :, ATTACKED] = 0
         spent = (self.base_mana[g, p] > 0) & (self.mana[g, p] == 0)
         self.bonus_mana[g[spent], p[spent]] = 0
         self.base_mana[g, p] = np.minimum(self.base_mana[g, p] + 1, MAX_MANA)
@@ -474,10 +529,12 @@ class LocmBatch(BatchState):
         self.board[g, slot, i, ATTACKED] = 1
 
     def _remove_dead(self, g: np.ndarray) -> None:
+        dying = (self.board[g, :, :, DEAD] != 0).any(axis=(1, 2))
+        if not dying.any():
+            return
+        g = g[dying]
         board = self.board[g]  # (k, 4, 3, F)
         dead = board[..., DEAD] != 0
-        if not dead.any():
-            return
         order = np.argsort(dead, axis=2, kind="stable")
         board = np.take_along_axis(board, order[..., None], axis=2)
         alive = self.lane_sizes[g] - dead.sum(axis=2)

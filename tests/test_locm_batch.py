@@ -55,3 +55,20 @@ def test_dealt_games_are_legal_games_and_illegal_actions_are_refused():
     assert sorted(state.hand(0) + state.deck(0)) == sorted(state.picks(0))
     given = LocmBatch.deal(games.make("locm", decks=[[3] * 30, [5] * 30]), np.random.default_rng(0), 4)
     assert given.state(0).phase == "battle" and given.state(3).hand(1) == [5] * 5
+
+
+def test_the_batch_accepts_exactly_the_actions_of_its_legal_masks():
+    game = games.make("locm")
+    states = [game.new_initial_state(np.random.default_rng(seed)) for seed in range(12)]
+    rng = np.random.default_rng(3)
+    for state in states:
+        for _ in range(int(rng.integers(60, 160))):
+            if state.is_terminal():
+                break
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    batch = LocmBatch.from_states(states)
+    every = np.arange(len(states))
+    masks = batch.legal_masks(every)
+    for action in range(-1, game.num_actions + 1):
+        expected = masks[:, action] if 0 <= action < game.num_actions else np.zeros(len(states), bool)
+        assert np.array_equal(batch._legal(every, np.full(len(states), action)), expected), action

@@ -94,7 +94,7 @@ def max_attack_batch(batch: LocmBatch, g: np.ndarray) -> np.ndarray:
     target = np.where(guards.any(axis=1), 1 + guards.argmax(axis=1), 0)
     attack = ATTACK + 4 * (3 * lane + strongest) + target
     hand = batch.hands[g, p]
-    cards = np.take_along_axis(batch.card_of[g], hand, axis=1)
+    cards = batch.card_of[g[:, None], hand]
     ok = np.arange(hand.shape[1])[None, :] < batch.hand_len[g, p][:, None]
     ok &= (TYPE[cards] == CREATURE) & (COST[cards] <= batch.mana[g, p][:, None])
     best = np.where(ok, CARD_ATK[cards], -1).argmax(axis=1)

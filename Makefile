@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-cpus test-busy lint format bench install lock browser docs clean
+.PHONY: run test test-cpus test-busy lint format bench install lock browser docs clean oracle
 
 # The locked environment: the exact versions that the suite is checked with, for Python 3.11 on Linux
 # x86-64 (pyproject.toml keeps the ranges, for installing deckopt as a library). `make install` makes
@@ -29,6 +29,27 @@ lock:
 	echo pip | $(LOCK_TOOLS)/bin/uv pip compile pyproject.toml - --extra dev --extra dask --extra interop \
 		--python-version 3.11 --custom-compile-command 'make lock' --quiet -o $(LOCK)
 
+# gym-locm, the reference engine that tests/test_locm_oracle.py plays beside games/locm.py, in an
+# environment of its own: gym-locm 2.0.0b1 needs Python >= 3.12 and NumPy >= 2.4.1, deckopt stays on
+# 3.11. requirements-oracle.lock holds its exact versions. Its wheel leaves out the card list, so ours
+# (the same file, MIT) is put where it looks.
+# PYTHON312 may name the interpreter; else pyenv's newest 3.12, else a python3.12 on PATH that runs.
+ORACLE_VENV := .venv-oracle
+ORACLE_PYTHON = $(shell \
+	if [ -n "$(PYTHON312)" ]; then echo "$(PYTHON312)"; exit; fi; \
+	if command -v pyenv >/dev/null; then ls -d "$$(pyenv root)"/versions/3.12*/bin/python3.12 2>/dev/null | sort -V | tail -1; fi | grep . || \
+	{ python3.12 -c '' 2>/dev/null && command -v python3.12; })
+$(ORACLE_VENV)/.installed: games/data/locm_cardlist.txt requirements-oracle.lock
+	@[ -n "$(ORACLE_PYTHON)" ] || { echo "make oracle: no Python 3.12 found (none under pyenv, none on PATH); install one or give PYTHON312=/path/to/python3.12"; exit 1; }
+	$(ORACLE_PYTHON) -m venv --clear $(ORACLE_VENV)
+	$(ORACLE_VENV)/bin/python -m pip install -q -r requirements-oracle.lock
+	resources="$$($(ORACLE_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/gym_locm/engine/resources"; \
+		mkdir -p "$$resources" && cp games/data/locm_cardlist.txt "$$resources/cardlist.txt"
+	$(ORACLE_VENV)/bin/python -c 'from gym_locm.engine import State; State(seed=0, version="1.2")'
+	touch $@
+
+oracle: $(ORACLE_VENV)/.installed
+
 # The main job on sensible defaults: a deck-evolution run played by the Gwent Lite evaluator panel
 # (`evaluator`), ending with the champion's validation against the reference decks, under each copy of the
 # panel and beside the panel's trust figures (report.html in the run folder).
@@ -36,14 +57,14 @@ run: $(BIN)/.installed
 	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 
 # lint, format check and the architecture contract first (seconds), then the suite (which also runs
-# the examples of README.md and docs/), then the tests that compare with records made on another
-# machine or promise the same result for the same seed (marker cross_cpu) a second time on other
-# kernels: OpenBLAS's oldest x86-64 one, numpy without its AVX2 and AVX-512 loops, and TensorFlow
-# without oneDNN, so that a record tied to one CPU fails where it is written; then the documentation
-# site: broken links and references fail
+# the examples of README.md and docs/, and plays LOCM beside gym-locm in the oracle's environment),
+# then the tests that compare with records made on another machine or promise the same result for
+# the same seed (marker cross_cpu) a second time on other kernels: OpenBLAS's oldest x86-64 one,
+# numpy without its AVX2 and AVX-512 loops, and TensorFlow without oneDNN, so that a record tied to
+# one CPU fails where it is written; then the documentation site: broken links and references fail
 NUMPY_SIMD := X86_V3 X86_V4 AVX512_ICL AVX512_SPR
 OTHER_KERNELS := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES='$(NUMPY_SIMD)' TF_ENABLE_ONEDNN_OPTS=0
-test: lint browser
+test: lint browser oracle
 	$(BIN)/python -m pytest
 	$(OTHER_KERNELS) $(BIN)/python -m pytest -m cross_cpu
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
@@ -90,4 +111,4 @@ bench: $(BIN)/.installed
 	for what in engines selfplay search evolution; do $(BIN)/deckopt bench $$what || exit 1; done
 
 clean:
-	rm -rf $(VENV) build site *.egg-info
+	rm -rf $(VENV) $(ORACLE_VENV) build site *.egg-info

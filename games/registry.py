@@ -41,6 +41,7 @@ GAMES = {
     "durak": Entry("games.durak:Durak", text="games.durak_text"),
     "exploding_kittens": Entry("games.exploding_kittens:ExplodingKittens", text="games.exploding_kittens_text"),
     "gwent_abilities": Entry("games.gwent_abilities:GwentAbilities", text="games.gwent_abilities_text"),
+    "locm": Entry("games.locm:Locm", text="games.locm_text", batch="games.locm_batch:LocmBatch"),
 }
 
 

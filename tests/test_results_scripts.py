@@ -19,6 +19,8 @@ TESTED = {
     "archive_vs_plain",
     "pruning_timing",
     "cpu_kernels",
+    "locm_oracle",
+    "locm_speed",
 }
 
 
@@ -138,3 +140,26 @@ def test_cpu_kernels_compares_the_test_records_across_kernels(capsys):
     header, *rows = _rows(capsys.readouterr().out)
     assert header[0] == "kernel" and len(rows) == 2
     assert rows[1][1:] == ["0", "0.0e+00", "0.0e+00"]  # one kernel twice: the same to the bit
+
+
+def test_locm_oracle_counts_the_games_that_agree_with_gym_locm(capsys):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    _load("locm_oracle").main(["--games", "3", "--battlers", "random", "max-attack"])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[:4] == ["battler", "games", "agree", "actions compared"]
+    assert [r[0] for r in rows] == ["`random`", "`max-attack`"]
+    assert all(r[1] == r[2] == "3" and int(r[3]) > 150 and r[4] == "none" for r in rows)
+
+
+def test_locm_speed_checks_its_battler_against_gym_locm_and_times_both_engines(capsys):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    _load("locm_speed").main(["--games", "5", "--repeats", "2", "--check-games", "5", "--batch", "16"])
+    out = capsys.readouterr().out
+    same, total = map(int, re.search(r"action on (\d+) of (\d+) battle states", out).groups())
+    assert same == total > 100
+    assert "max-attack on a batch: the same choices as on states" in out
+    head, *rows = _rows(out)
+    assert head[0] == "repeat" and head[4] == "deckopt batch of 16 games/s" and [r[0] for r in rows] == ["1", "2"]
+    assert all(float(r[1]) > 0 and float(r[2]) > 0 and float(r[4]) > 0 and r[5].endswith("x") for r in rows)

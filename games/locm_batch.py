@@ -1,0 +1,552 @@
+"""LOCM 1.2 as a vectorised engine: many games in numpy arrays, stepped together (games/batch.py).
+It plays exactly as games/locm.py does (tests/test_locm_batch.py compares every state); the rules are
+in games/RULES.md §9 and are not repeated here. The arrays mirror LocmState's fields, one row a game:
+hands and decks hold instance numbers (a deck's next card at index `deck_len - 1`), the board is
+(game, lane, place, field) with lanes player 0 left, player 0 right, player 1 left, player 1 right."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from games.base import TERMINAL
+from games.batch import BatchState
+from games.errors import IllegalActionError
+from games.locm import (
+    _ATK,
+    _COST,
+    _DEF,
+    _DRAW,
+    _ENEMY_HP,
+    _KW,
+    _OWN_HP,
+    _TYPE,
+    ATK,
+    ATTACK,
+    ATTACKED,
+    BATTLE,
+    BLUE,
+    BREAKTHROUGH,
+    CARD,
+    CHARGE,
+    CREATURE,
+    DEAD,
+    DECK_SIZE,
+    DEF,
+    DRAFT,
+    DRAFT_POOL,
+    DRAFT_TURNS,
+    DRAIN,
+    ENDED,
+    FIELDS,
+    FIRST_RUNE,
+    GREEN,
+    GUARD,
+    HAND_LIMIT,
+    INSTANCE,
+    KW,
+    LANE_LIMIT,
+    LETHAL,
+    MAX_MANA,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    PICK,
+    READY,
+    RED,
+    RUNE_STEP,
+    START_HEALTH,
+    SUMMON,
+    USE,
+    WARD,
+    Locm,
+    LocmState,
+)
+
+TYPE = np.array(_TYPE, dtype=np.int64)
+COST = np.array(_COST, dtype=np.int64)
+CARD_ATK = np.array(_ATK, dtype=np.int64)
+CARD_DEF = np.array(_DEF, dtype=np.int64)
+CARD_KW = np.array(_KW, dtype=np.int64)
+OWN_HP = np.array(_OWN_HP, dtype=np.int64)
+ENEMY_HP = np.array(_ENEMY_HP, dtype=np.int64)
+DRAW = np.array(_DRAW, dtype=np.int64)
+INSTANCES = 2 * DECK_SIZE + 1
+NO_OFFERS = np.zeros((DRAFT_TURNS, 3), dtype=np.int64)
+
+
+class LocmBatch(BatchState):
+    def __init__(self, game: Locm, size: int):
+        self.game = game
+        n = size
+        self._size = n
+        self.has_offers = np.zeros(n, dtype=bool)
+        self.offers = np.zeros((n, DRAFT_TURNS, 3), dtype=np.int64)
+        self.shuffles = np.zeros((n, 2, DECK_SIZE), dtype=np.int64)
+        self.phase = np.zeros(n, dtype=np.int64)
+        self.player = np.zeros(n, dtype=np.int64)
+        self.turn = np.ones(n, dtype=np.int64)
+        self.winner = np.full(n, -1, dtype=np.int64)
+        self.picks = np.zeros((n, 2, DECK_SIZE), dtype=np.int64)
+        self.npicks = np.zeros((n, 2), dtype=np.int64)
+        self.played = np.zeros((n, 2, DECK_SIZE), dtype=np.int64)
+        self.nplayed = np.zeros((n, 2), dtype=np.int64)
+        self.card_of = np.zeros((n, INSTANCES), dtype=np.int16)
+        self.hands = np.zeros((n, 2, HAND_LIMIT), dtype=np.int16)
+        self.hand_len = np.zeros((n, 2), dtype=np.int64)
+        self.decks = np.zeros((n, 2, DECK_SIZE), dtype=np.int16)
+        self.deck_len = np.zeros((n, 2), dtype=np.int64)
+        # small numbers (instances, cards, attack, defense, keyword bits, flags): 16 bits keep the
+        # gathers of whole boards cheap
+        self.board = np.zeros((n, 4, LANE_LIMIT, FIELDS), dtype=np.int16)
+        self.lane_sizes = np.zeros((n, 4), dtype=np.int64)
+        self.health = np.zeros((n, 2), dtype=np.int64)
+        self.base_mana = np.zeros((n, 2), dtype=np.int64)
+        self.bonus_mana = np.zeros((n, 2), dtype=np.int64)
+        self.mana = np.zeros((n, 2), dtype=np.int64)
+        self.rune = np.zeros((n, 2), dtype=np.int64)
+        self.bonus_draw = np.zeros((n, 2), dtype=np.int64)
+
+    # states in and out ---------------------------------------------------------------------------
+    @classmethod
+    def from_states(cls, states: Sequence[LocmState]) -> LocmBatch:
+        states = list(states)
+        b = cls(states[0].game, len(states))
+        for g, s in enumerate(states):
+            b.has_offers[g] = s._offers is not None
+            b.offers[g] = NO_OFFERS if s._offers is None else s._offers
+            b.shuffles[g] = s._shuffles
+            b.phase[g], b.player[g], b.turn[g] = s._phase, s._player, s._turn
+            b.winner[g] = -1 if s._winner is None else s._winner
+            for p in (0, 1):
+                b.npicks[g, p] = len(s._picks[p])
+                b.picks[g, p, : len(s._picks[p])] = s._picks[p]
+                b.nplayed[g, p] = len(s._played[p])
+                b.played[g, p, : len(s._played[p])] = s._played[p]
+                b.hand_len[g, p] = len(s._hands[p])
+                b.hands[g, p, : len(s._hands[p])] = s._hands[p]
+                b.deck_len[g, p] = len(s._decks[p])
+                b.decks[g, p, : len(s._decks[p])] = s._decks[p]
+            if s._card_of:
+                b.card_of[g] = s._card_of
+            b.board[g] = np.array(s._board).reshape(4, LANE_LIMIT, FIELDS)
+            b.lane_sizes[g] = s._lane_sizes
+            b.health[g], b.base_mana[g], b.bonus_mana[g] = s._health, s._base_mana, s._bonus_mana
+            b.mana[g], b.rune[g], b.bonus_draw[g] = s._mana, s._rune, s._bonus_draw
+        return b
+
+    @classmethod
+    def deal(cls, game: Locm, rng: np.random.Generator, size: int) -> LocmBatch:
+        """`size` new games of `game` in one go, their chance drawn from `rng` with array draws (not
+        the draws of `new_initial_state`, so not the same games for the same seed): each game's
+        offers (unless the config gives the draft or the decks), then both shuffles."""
+        b = cls(game, size)
+        c = game.config
+        if c.decks is not None:
+            b.picks[:] = np.array(c.decks, dtype=np.int64)
+            b.npicks[:] = DECK_SIZE
+        elif c.draft is not None:
+            b.has_offers[:] = True
+            b.offers[:] = np.array(c.draft, dtype=np.int64)
+        else:
+            b.has_offers[:] = True
+            pools = rng.random((size, NUM_CARDS)).argsort(axis=1)[:, :DRAFT_POOL] + 1
+            # three different places of the pool for each turn, uniformly: the second and third
+            # are drawn among the places left and moved past those already taken
+            first = rng.integers(DRAFT_POOL, size=(size, DRAFT_TURNS))
+            second = rng.integers(DRAFT_POOL - 1, size=(size, DRAFT_TURNS))
+            third = rng.integers(DRAFT_POOL - 2, size=(size, DRAFT_TURNS))
+            second += second >= first
+            low, high = np.minimum(first, second), np.maximum(first, second)
+            third += third >= low
+            third += third >= high
+            chosen = np.stack([first, second, third], axis=2)
+            b.offers[:] = np.take_along_axis(pools[:, None, :], chosen, axis=2)
+        b.shuffles[:] = rng.random((size, 2, DECK_SIZE)).argsort(axis=2)
+        b.health[:], b.rune[:] = START_HEALTH, FIRST_RUNE
+        if c.decks is not None:
+            b._start_battle(np.arange(size))
+        return b
+
+    def state(self, g: int) -> LocmState:
+        s = LocmState.__new__(LocmState)
+        s.game = self.game
+        s._offers = tuple(tuple(o) for o in self.offers[g].tolist()) if self.has_offers[g] else None
+        s._shuffles = tuple(tuple(x) for x in self.shuffles[g].tolist())
+        s._phase, s._player, s._turn = int(self.phase[g]), int(self.player[g]), int(self.turn[g])
+        s._winner = None if self.winner[g] < 0 else int(self.winner[g])
+        s._picks = [self.picks[g, p, : self.npicks[g, p]].tolist() for p in (0, 1)]
+        s._played = [self.played[g, p, : self.nplayed[g, p]].tolist() for p in (0, 1)]
+        s._card_of = tuple(self.card_of[g].tolist()) if s._phase != DRAFT else ()
+        s._hands = [self.hands[g, p, : self.hand_len[g, p]].tolist() for p in (0, 1)]
+        s._decks = [self.decks[g, p, : self.deck_len[g, p]].tolist() for p in (0, 1)]
+        s._board = self.board[g].reshape(-1).tolist()
+        s._lane_sizes = self.lane_sizes[g].tolist()
+        s._health, s._base_mana = self.health[g].tolist(), self.base_mana[g].tolist()
+        s._bonus_mana, s._mana = self.bonus_mana[g].tolist(), self.mana[g].tolist()
+        s._rune, s._bonus_draw = self.rune[g].tolist(), self.bonus_draw[g].tolist()
+        return s
+
+    # the interface -------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def current_players(self) -> np.ndarray:
+        return np.where(self.phase == ENDED, TERMINAL, self.player)
+
+    def returns(self) -> np.ndarray:
+        out = np.zeros((self._size, 2))
+        over = self.winner >= 0
+        out[over] = -1.0
+        out[np.flatnonzero(over), self.winner[over]] = 1.0
+        return out
+
+    def observations(self, games: np.ndarray, players: np.ndarray | None = None) -> np.ndarray:
+        states = [self.state(int(g)) for g in games]
+        return self.game.observations(states, None if players is None else [int(p) for p in players])
+
+    def legal_masks(self, games: np.ndarray) -> np.ndarray:
+        games = np.asarray(games, dtype=np.int64)
+        n = len(games)
+        mask = np.zeros((n, NUM_ACTIONS), dtype=bool)
+        phase = self.phase[games]
+        mask[phase == DRAFT, PICK:] = True
+        rows = np.flatnonzero(phase == BATTLE)
+        if not len(rows):
+            return mask
+        g = games[rows]
+        p = self.player[g]
+        o = 1 - p
+        mask[rows, 0] = True
+        sizes = self.lane_sizes[g]
+        own = sizes[np.arange(len(g))[:, None], 2 * p[:, None] + np.arange(2)]  # (k, 2)
+        enemy = sizes[np.arange(len(g))[:, None], 2 * o[:, None] + np.arange(2)]
+        hand = self.hands[g, p]  # (k, 8)
+        in_hand = np.arange(HAND_LIMIT) < self.hand_len[g, p][:, None]
+        cards = self.card_of[g[:, None], hand]
+        kind = TYPE[cards]
+        affordable = in_hand & (COST[cards] <= self.mana[g, p][:, None])
+        creature = affordable & (kind == CREATURE)
+        summon = creature[:, :, None] & (own < LANE_LIMIT)[:, None, :]  # (k, 8, 2)
+        mask[rows, SUMMON:USE] = summon.reshape(len(g), -1)
+        place = np.arange(3)
+        own_places = (place[None, None, :] < own[:, :, None]).reshape(len(g), 6)  # left 0..2, right 0..2
+        enemy_places = (place[None, None, :] < enemy[:, :, None]).reshape(len(g), 6)
+        targets = np.zeros((len(g), HAND_LIMIT, 13), dtype=bool)
+        green = affordable & (kind == GREEN)
+        hostile = affordable & ((kind == RED) | (kind == BLUE))
+        targets[:, :, 0] = affordable & (kind == BLUE)
+        targets[:, :, 1:7] = green[:, :, None] & own_places[:, None, :]
+        targets[:, :, 7:13] = hostile[:, :, None] & enemy_places[:, None, :]
+        mask[rows, USE:ATTACK] = targets.reshape(len(g), -1)
+        lanes = 2 * p[:, None] + np.arange(2)  # (k, 2)
+        board = self.board[g[:, None], lanes]  # (k, 2, 3, F)
+        able = (
+            (place[None, None, :] < own[:, :, None])
+            & (board[..., ATTACKED] == 0)
+            & ((board[..., READY] != 0) | ((board[..., KW] & CHARGE) != 0))
+        )
+        foes = self.board[g[:, None], 2 * o[:, None] + np.arange(2)]  # (k, 2, 3, F)
+        present = place[None, None, :] < enemy[:, :, None]
+        guards = present & ((foes[..., KW] & GUARD) != 0)
+        guarded = guards.any(axis=2)  # (k, 2)
+        options = np.zeros((len(g), 2, 4), dtype=bool)
+        options[:, :, 0] = ~guarded
+        options[:, :, 1:] = np.where(guarded[:, :, None], guards, present)
+        attack = able[:, :, :, None] & options[:, :, None, :]  # (k, 2, 3, 4)
+        mask[rows, ATTACK:PICK] = attack.reshape(len(g), -1)
+        return mask
+
+    def _legal(self, games: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """Whether each game's action is in its legal mask, without building the masks."""
+        a = actions
+        ok = np.zeros(len(games), dtype=bool)
+        phase = self.phase[games]
+        draft = phase == DRAFT
+        ok[draft] = (a[draft] >= PICK) & (a[draft] < PICK + 3)
+        rows = np.flatnonzero(phase == BATTLE)
+        if not len(rows):
+            return ok
+        g, a = games[rows], a[rows]
+        p = self.player[g]
+        o = 1 - p
+        k = np.arange(len(g))
+        summon = (a >= SUMMON) & (a < USE)
+        use = (a >= USE) & (a < ATTACK)
+        attack = (a >= ATTACK) & (a < PICK)
+        h = np.clip(np.where(summon, (a - SUMMON) >> 1, (a - USE) // 13), 0, HAND_LIMIT - 1)
+        card = self.card_of[g, self.hands[g, p, h]]
+        kind = TYPE[card]
+        playable = (h < self.hand_len[g, p]) & (COST[card] <= self.mana[g, p])
+        lane = (a - SUMMON) & 1
+        summon &= playable & (kind == CREATURE) & (self.lane_sizes[g, 2 * p + lane] < LANE_LIMIT)
+        t = (a - USE) % 13
+        side, place = np.divmod(np.maximum(t - 1, 0), 6)
+        target_lane, i = np.divmod(place, 3)
+        owner = np.where(side == 0, p, o)
+        exists = i < self.lane_sizes[g, 2 * owner + target_lane]
+        fits = np.where(t == 0, kind == BLUE, np.where(side == 0, kind == GREEN, (kind == RED) | (kind == BLUE)))
+        use &= playable & (kind != CREATURE) & fits & ((t == 0) | exists)
+        c = np.clip((a - ATTACK) >> 2, 0, 5)
+        target = (a - ATTACK) & 3
+        lane, i = np.divmod(c, 3)
+        here = self.board[g, 2 * p + lane, i]
+        able = (
+            (i < self.lane_sizes[g, 2 * p + lane])
+            & (here[:, ATTACKED] == 0)
+            & ((here[:, READY] != 0) | ((here[:, KW] & CHARGE) != 0))
+        )
+        foes = self.board[g, 2 * o + lane]  # (k, 3, F)
+        present = np.arange(LANE_LIMIT)[None, :] < self.lane_sizes[g, 2 * o + lane][:, None]
+        guards = present & ((foes[..., KW] & GUARD) != 0)
+        guarded = guards.any(axis=1)
+        j = np.maximum(target - 1, 0)
+        allowed = np.where(target == 0, ~guarded, present[k, j] & (~guarded | guards[k, j]))
+        attack &= able & allowed
+        ok[rows] = (a == 0) | summon | use | attack
+        return ok
+
+    def apply_actions(self, games: np.ndarray, actions: np.ndarray) -> None:
+        games = np.asarray(games, dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int64)
+        ok = self._legal(games, actions)
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise IllegalActionError(f"locm: action {int(actions[i])} is not legal in game {int(games[i])}")
+        draft = self.phase[games] == DRAFT
+        if draft.any():
+            self._pick(games[draft], actions[draft] - PICK)
+        battle = ~draft
+        g, a = games[battle], actions[battle]
+        passing = a == 0
+        if passing.any():
+            gp = g[passing]
+            self.turn[gp] += self.player[gp] == 1
+            self.player[gp] = 1 - self.player[gp]
+            self._start_turn(gp)
+        summon = (a > 0) & (a < USE)
+        if summon.any():
+            self._summon(g[summon], (a[summon] - SUMMON) >> 1, (a[summon] - SUMMON) & 1)
+        use = (a >= USE) & (a < ATTACK)
+        if use.any():
+            self._use(g[use], (a[use] - USE) // 13, (a[use] - USE) % 13)
+        attack = a >= ATTACK
+        if attack.any():
+            self._attack(g[attack], (a[attack] - ATTACK) >> 2, (a[attack] - ATTACK) & 3)
+        acted = g[~passing]
+        if len(acted):
+            self._remove_dead(acted)
+        if len(g):
+            self._check_end(g)
+
+    # the rules -----------------------------------------------------------------------------------
+    def _pick(self, g: np.ndarray, k: np.ndarray) -> None:
+        p = self.player[g]
+        turn = self.npicks[g, 1]
+        self.picks[g, p, self.npicks[g, p]] = self.offers[g, turn, k]
+        self.npicks[g, p] += 1
+        first = p == 0
+        self.player[g[first]] = 1
+        second = g[~first]
+        more = self.npicks[second, 1] < DRAFT_TURNS
+        self.player[second[more]] = 0
+        if (~more).any():
+            self._start_battle(second[~more])
+
+    def _start_battle(self, g: np.ndarray) -> None:
+        self.phase[g] = BATTLE
+        k = np.arange(DECK_SIZE)
+        for p in (0, 1):
+            order = np.take_along_axis(self.picks[g, p], self.shuffles[g, p], axis=1)
+            self.card_of[g[:, None], 2 * k + 1 + p] = order
+            self.decks[g, p] = 2 * k[::-1] + 1 + p
+            self.deck_len[g, p] = DECK_SIZE
+        zero, one = np.zeros(len(g), dtype=np.int64), np.ones(len(g), dtype=np.int64)
+        for _ in range(4):
+            self._draw_one(g, zero)
+        for _ in range(4):
+            self._draw_one(g, one)
+        self._draw_one(g, one)
+        self.bonus_mana[g, 1] = 1
+        self.turn[g] = 1
+        self.player[g] = 0
+        self._start_turn(g)
+
+    def _draw_one(self, g: np.ndarray, p: np.ndarray) -> None:
+        """A card from the deck's end into the hand (the deck holds one and the hand has room)."""
+        top = self.deck_len[g, p] - 1
+        self.hands[g, p, self.hand_len[g, p]] = self.decks[g, p, top]
+        self.decks[g, p, top] = 0
+        self.deck_len[g, p] = top
+        self.hand_len[g, p] += 1
+
+    def _damage_player(self, g: np.ndarray, p: np.ndarray, amount: np.ndarray) -> None:
+        health = self.health[g, p] - amount
+        self.health[g, p] = health
+        rune = self.rune[g, p]
+        # the runes at or above the health break: the next is the highest multiple of 5 below it
+        below = np.maximum(0, RUNE_STEP * (-(-health // RUNE_STEP)) - RUNE_STEP)
+        left = np.minimum(rune, below)
+        self.bonus_draw[g, p] += (rune - left) // RUNE_STEP
+        self.rune[g, p] = left
+
+    def _start_turn(self, g: np.ndarray) -> None:
+        p = self.player[g]
+        place = np.arange(LANE_LIMIT)
+        for lane in (0, 1):
+            slot = 2 * p + lane
+            # an empty place holds zeros, so the flags are written for every place
+            self.board[g, slot, :, READY] = place[None, :] < self.lane_sizes[g, slot][:, None]
+            self.board[g, slot, :, ATTACKED] = 0
+        spent = (self.base_mana[g, p] > 0) & (self.mana[g, p] == 0)
+        self.bonus_mana[g[spent], p[spent]] = 0
+        self.base_mana[g, p] = np.minimum(self.base_mana[g, p] + 1, MAX_MANA)
+        self.mana[g, p] = self.base_mana[g, p] + self.bonus_mana[g, p]
+        late = self.turn[g] > 50
+        if late.any():
+            self.decks[g[late], p[late]] = 0
+            self.deck_len[g[late], p[late]] = 0
+        draws = 1 + self.bonus_draw[g, p]
+        drawing = np.ones(len(g), dtype=bool)
+        for k in range(int(draws.max())):
+            active = drawing & (k < draws)
+            if not active.any():
+                break
+            empty = active & (self.deck_len[g, p] == 0)
+            if empty.any():
+                ge, pe = g[empty], p[empty]
+                self._damage_player(ge, pe, self.health[ge, pe] - self.rune[ge, pe])
+            full = active & ~empty & (self.hand_len[g, p] >= HAND_LIMIT)
+            drawing &= ~full
+            draw = active & ~empty & ~full
+            if draw.any():
+                self._draw_one(g[draw], p[draw])
+        self.bonus_draw[g, p] = 0
+
+    def _take_from_hand(self, g: np.ndarray, p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Remove hand place `h` (the later cards close up; the card counts as played): its
+        instance and card numbers."""
+        instance = self.hands[g, p, h]
+        j = np.arange(HAND_LIMIT)
+        source = np.minimum(j[None, :] + (j[None, :] >= h[:, None]), HAND_LIMIT - 1)
+        hand = np.take_along_axis(self.hands[g, p], source, axis=1)
+        last = self.hand_len[g, p] - 1
+        hand[np.arange(len(g)), last] = 0
+        self.hands[g, p] = hand
+        self.hand_len[g, p] = last
+        card = self.card_of[g, instance]
+        self.played[g, p, self.nplayed[g, p]] = card
+        self.nplayed[g, p] += 1
+        return instance, card
+
+    def _card_effects(self, g: np.ndarray, p: np.ndarray, card: np.ndarray) -> None:
+        self.bonus_draw[g, p] += DRAW[card]
+        self._damage_player(g, p, -OWN_HP[card])
+        self._damage_player(g, 1 - p, -ENEMY_HP[card])
+        self.mana[g, p] -= COST[card]
+
+    def _summon(self, g: np.ndarray, h: np.ndarray, lane: np.ndarray) -> None:
+        p = self.player[g]
+        instance, card = self._take_from_hand(g, p, h)
+        slot = 2 * p + lane
+        at = self.lane_sizes[g, slot]
+        fields = np.zeros((len(g), FIELDS), dtype=np.int64)
+        fields[:, INSTANCE], fields[:, CARD] = instance, card
+        fields[:, ATK], fields[:, DEF], fields[:, KW] = CARD_ATK[card], CARD_DEF[card], CARD_KW[card]
+        self.board[g, slot, at] = fields
+        self.lane_sizes[g, slot] += 1
+        self._card_effects(g, p, card)
+
+    def _damage_creature(self, g, slot, at, amount, lethal) -> np.ndarray:
+        """Damage dealt to the creature at (slot, at) of each game, Ward and Lethal applied."""
+        kw = self.board[g, slot, at, KW]
+        hits = amount > 0
+        warded = hits & ((kw & WARD) != 0)
+        self.board[g, slot, at, KW] = np.where(warded, kw & ~WARD, kw)
+        taken = hits & ~warded
+        defense = self.board[g, slot, at, DEF] - np.where(taken, amount, 0)
+        self.board[g, slot, at, DEF] = defense
+        dies = taken & (lethal | (defense <= 0))
+        self.board[g, slot, at, DEAD] |= dies.astype(np.int64)
+        return np.where(taken, amount, 0)
+
+    def _use(self, g: np.ndarray, h: np.ndarray, target: np.ndarray) -> None:
+        p = self.player[g]
+        o = 1 - p
+        _, card = self._take_from_hand(g, p, h)
+        at_player = target == 0
+        if at_player.any():
+            self._damage_player(g[at_player], o[at_player], -CARD_DEF[card[at_player]])
+        on = ~at_player
+        if on.any():
+            gc, pc, oc, cc, t = g[on], p[on], o[on], card[on], target[on]
+            side, place = np.divmod(t - 1, 6)
+            owner = np.where(side == 0, pc, oc)
+            lane, i = np.divmod(place, 3)
+            slot = 2 * owner + lane
+            self.board[gc, slot, i, ATK] = np.maximum(0, self.board[gc, slot, i, ATK] + CARD_ATK[cc])
+            green = TYPE[cc] == GREEN
+            kw = self.board[gc, slot, i, KW]
+            self.board[gc, slot, i, DEF] += np.where(green, CARD_DEF[cc], 0)
+            self.board[gc, slot, i, KW] = np.where(green, kw | CARD_KW[cc], kw & ~CARD_KW[cc])
+            hostile = ~green
+            if hostile.any():
+                gh = gc[hostile]
+                self._damage_creature(gh, slot[hostile], i[hostile], -CARD_DEF[cc[hostile]], np.zeros(len(gh), bool))
+            gone = self.board[gc, slot, i, DEF] <= 0
+            self.board[gc, slot, i, DEAD] |= gone.astype(np.int64)
+        self._card_effects(g, p, card)
+
+    def _attack(self, g: np.ndarray, c: np.ndarray, target: np.ndarray) -> None:
+        p = self.player[g]
+        o = 1 - p
+        lane, i = np.divmod(c, 3)
+        slot = 2 * p + lane
+        power = self.board[g, slot, i, ATK]
+        dealt = np.zeros(len(g), dtype=np.int64)
+        face = target == 0
+        if face.any():
+            self._damage_player(g[face], o[face], power[face])
+            dealt[face] = power[face]
+        fight = ~face
+        if fight.any():
+            gf, sf, i_f = g[fight], slot[fight], i[fight]
+            foe_slot, j = 2 * o[fight] + lane[fight], target[fight] - 1
+            defense = self.board[gf, foe_slot, j, DEF]
+            lethal = (self.board[gf, sf, i_f, KW] & LETHAL) != 0
+            hit = self._damage_creature(gf, foe_slot, j, power[fight], lethal)
+            back = self.board[gf, foe_slot, j, ATK]
+            foe_lethal = (self.board[gf, foe_slot, j, KW] & LETHAL) != 0
+            self._damage_creature(gf, sf, i_f, back, foe_lethal)
+            excess = hit - defense
+            through = ((self.board[gf, sf, i_f, KW] & BREAKTHROUGH) != 0) & (excess > 0)
+            if through.any():
+                self._damage_player(gf[through], o[fight][through], excess[through])
+            dealt[fight] = hit
+        drain = (self.board[g, slot, i, KW] & DRAIN) != 0
+        self.health[g[drain], p[drain]] += dealt[drain]
+        self.board[g, slot, i, ATTACKED] = 1
+
+    def _remove_dead(self, g: np.ndarray) -> None:
+        dying = (self.board[g, :, :, DEAD] != 0).any(axis=(1, 2))
+        if not dying.any():
+            return
+        g = g[dying]
+        board = self.board[g]  # (k, 4, 3, F)
+        dead = board[..., DEAD] != 0
+        order = np.argsort(dead, axis=2, kind="stable")
+        board = np.take_along_axis(board, order[..., None], axis=2)
+        alive = self.lane_sizes[g] - dead.sum(axis=2)
+        board[np.arange(LANE_LIMIT)[None, None, :] >= alive[:, :, None]] = 0
+        self.board[g] = board
+        self.lane_sizes[g] = alive
+
+    def _check_end(self, g: np.ndarray) -> None:
+        lost0 = self.health[g, 0] <= 0
+        lost1 = ~lost0 & (self.health[g, 1] <= 0)
+        over = lost0 | lost1
+        self.winner[g[lost0]] = 1
+        self.winner[g[lost1]] = 0
+        self.phase[g[over]] = ENDED
+        self.player[g[over]] = TERMINAL

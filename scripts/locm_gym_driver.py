@@ -1,0 +1,200 @@
+"""Plays seeded LOCM 1.2 games in gym-locm and writes each one as a JSON line: its chance (the draft's
+offers, each deck's shuffle as places in pick order) and, after every action, the action in
+games/locm.py's numbering and the state in the record form of games/locm_trace.py.
+
+Runs under the oracle's own environment (`make oracle`: Python 3.12 and gym-locm 2.0.0b1), never
+under deckopt's; imports nothing of deckopt. gym-locm's `State.clone()` is not used.
+
+    .venv-oracle/bin/python scripts/locm_gym_driver.py --games 10 --seed 0 --battler random
+
+Battlers: `random` (a uniform choice among gym-locm's available actions, from this script's seeded
+generator: gym-locm's RandomBattleAgent ignores its seed), `passive` (passes three times in four,
+else as `random`: long games that run out of cards and fill their hands) and `max-attack`
+(gym-locm's MaxAttackBattleAgent). The draft's picks are uniform from the same generator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from gym_locm.agents import MaxAttackBattleAgent
+from gym_locm.engine import Action, Card, State
+from gym_locm.engine.enums import ActionType, Phase
+
+KEYWORDS = "BCDGLW"
+PICK, USE, ATTACK = 145, 17, 121
+
+
+def instance_of(x):
+    return x.instance_id if isinstance(x, Card) else x
+
+
+def place_in(cards, instance):
+    for i, card in enumerate(cards):
+        if card.instance_id == instance:
+            return i
+    return None
+
+
+def action_index(state: State, action: Action) -> int:
+    """gym-locm's action as a number of games/locm.py (RULES.md §9.7)."""
+    kind = action.type
+    if kind == ActionType.PASS:
+        return 0
+    if kind == ActionType.PICK:
+        return PICK + (action.origin or 0)
+    me, foe = state.current_player, state.opposing_player
+    origin, target = instance_of(action.origin), instance_of(action.target)
+    if kind == ActionType.SUMMON:
+        return 1 + 2 * place_in(me.hand, origin) + int(action.target)
+    if kind == ActionType.USE:
+        h = place_in(me.hand, origin)
+        if target is None:
+            return USE + 13 * h
+        for lane in (0, 1):
+            i = place_in(me.lanes[lane], target)
+            if i is not None:
+                return USE + 13 * h + 1 + 3 * lane + i
+            i = place_in(foe.lanes[lane], target)
+            if i is not None:
+                return USE + 13 * h + 7 + 3 * lane + i
+        raise ValueError(f"no target {target}")
+    for lane in (0, 1):
+        i = place_in(me.lanes[lane], origin)
+        if i is not None:
+            t = 0 if target is None else 1 + place_in(foe.lanes[lane], target)
+            return ATTACK + 4 * (3 * lane + i) + t
+    raise ValueError(f"cannot number {action}")
+
+
+def keyword_letters(card) -> str:
+    return "".join(k if card.has_ability(k) else "-" for k in KEYWORDS)
+
+
+def player_record(state: State, p: int, picks: list[int]) -> list:
+    player = state.players[p]
+    if state.phase == Phase.DRAFT:
+        return [list(picks)]
+    lanes = [
+        [[c.instance_id, c.id, c.attack, c.defense, keyword_letters(c), bool(c.able_to_attack())] for c in lane]
+        for lane in player.lanes
+    ]
+    return [
+        player.health,
+        player.mana,
+        player.base_mana,
+        player.bonus_mana,
+        player.next_rune,
+        player.bonus_draw,
+        [[c.instance_id, c.id] for c in player.hand],
+        [[c.instance_id, c.id] for c in reversed(player.deck)],
+        lanes,
+    ]
+
+
+def state_record(state: State, picks: list[list[int]]) -> list:
+    """[phase, player to move (-1 at the end), turn, winner, player 0, player 1, legal actions]."""
+    if state.phase == Phase.ENDED:
+        return [
+            "ended",
+            -1,
+            state.battle_phase.turn,
+            int(state.winner),
+            *(player_record(state, p, []) for p in (0, 1)),
+            [],
+        ]
+    phase = "draft" if state.phase == Phase.DRAFT else "battle"
+    legal = sorted(action_index(state, a) for a in state.available_actions)
+    turn = len(picks[1]) + 1 if phase == "draft" else state.battle_phase.turn
+    players = [player_record(state, p, picks[p]) for p in (0, 1)]
+    return [phase, int(state._current_player), turn, None, *players, legal]
+
+
+def shuffles_of(state: State, picks: list[list[int]]) -> list[list[int]]:
+    """Each deck's order after the shuffle as places in pick order: instance 2k + 1 + p is seat p's
+    k-th card (gym-locm numbers the shuffled decks so)."""
+    out = []
+    for p, player in enumerate(state.players):
+        cards = sorted(player.hand + player.deck, key=lambda c: c.instance_id)
+        unused = list(range(len(picks[p])))
+        order = []
+        for card in cards:
+            j = next(j for j in unused if picks[p][j] == card.id)
+            unused.remove(j)
+            order.append(j)
+        out.append(order)
+    return out
+
+
+def choose(state: State, battler: str, rng: random.Random, max_attack: MaxAttackBattleAgent) -> Action:
+    """The draft's pick (uniform) or the battler's action."""
+    if state.phase == Phase.DRAFT:
+        return Action(ActionType.PICK, rng.randrange(3))
+    if battler == "max-attack":
+        return max_attack.act(state)
+    if battler == "passive" and rng.random() < 0.75:
+        return Action(ActionType.PASS)
+    options = state.available_actions
+    return options[rng.randrange(len(options))]
+
+
+def timed(games: int, seed: int, battler: str) -> dict:
+    """Whole games played without records: the games, their actions and the seconds they took."""
+    max_attack = MaxAttackBattleAgent()
+    actions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        rng = random.Random(seed + g)
+        state = State(seed=seed + g, version="1.2")
+        while state.phase != Phase.ENDED:
+            state.act(choose(state, battler, rng, max_attack))
+            actions += 1
+    return {"games": games, "actions": actions, "seconds": time.perf_counter() - start}
+
+
+def play(seed: int, battler: str, max_steps: int) -> dict:
+    rng = random.Random(seed)
+    state = State(seed=seed, version="1.2")
+    offers = [[c.id for c in turn] for turn in state._phase._draft_cards]
+    picks = [[], []]
+    steps = []
+    shuffles = None
+    max_attack = MaxAttackBattleAgent()
+    while state.phase != Phase.ENDED and len(steps) < max_steps:
+        action = choose(state, battler, rng, max_attack)
+        if action.type == ActionType.PICK:
+            picks[int(state._current_player)].append(state.current_player.hand[action.origin].id)
+        index = action_index(state, action)
+        state.act(action)
+        if shuffles is None and state.phase != Phase.DRAFT:
+            shuffles = shuffles_of(state, picks)
+        steps.append([index, state_record(state, picks)])
+    return {"seed": seed, "battler": battler, "offers": offers, "shuffles": shuffles, "steps": steps}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed; game i plays seed + i")
+    parser.add_argument("--battler", choices=["random", "passive", "max-attack"], default="random")
+    parser.add_argument(
+        "--max-steps", type=int, default=5000, help="a game still running after this many actions stops"
+    )
+    parser.add_argument(
+        "--time", action="store_true", help="only time the games: one JSON line of games, actions, seconds"
+    )
+    args = parser.parse_args()
+    if args.time:
+        print(json.dumps(timed(args.games, args.seed, args.battler)))
+        return
+    for i in range(args.games):
+        sys.stdout.write(json.dumps(play(args.seed + i, args.battler, args.max_steps), separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

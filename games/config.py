@@ -18,16 +18,14 @@ The command line generates its override flags from the same fields and help text
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import os
-import tomllib
 import types
 import typing
-from pathlib import Path
 from typing import Any
 
 from games.errors import UserError
+from games.schema import read_data
 
 #: the most items a list setting with a `maximum` may hold (e.g. hidden layers)
 MAX_ITEMS = 16
@@ -75,25 +73,7 @@ def need(ok: bool, message: str) -> None:
 
 def read_settings(path: str | os.PathLike, what: str = "config file") -> dict:
     """The table of a TOML (or, by suffix, JSON) file; UserError in one line if it cannot be read."""
-    path = Path(path)
-    if path.is_dir():
-        raise UserError(f"{what} {str(path)!r} is a folder, not a file")
-    if not path.is_file():
-        raise UserError(f"{what} {str(path)!r} not found")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{what} {str(path)!r} cannot be read: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise UserError(f"{what} {str(path)!r} is not UTF-8 text") from None
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise UserError(f"{what} {str(path)!r} is not valid {kind}: {exc}") from None
-    except RecursionError:  # a thousand nested tables or lists
-        raise UserError(f"{what} {str(path)!r} is nested too deeply to be a settings file") from None
+    data = read_data(path, what, toml=True)
     if not isinstance(data, dict):
         raise UserError(f"{what} {str(path)!r}: expected a table of settings")
     return data

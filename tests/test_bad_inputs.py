@@ -293,7 +293,7 @@ CASES = [
     ("match tic_tac_toe random crafted.npz --games 10", "crafted.npz"),
     ("match tic_tac_toe random nan_model.npz --games 10", "finite"),
     ("eval tic_tac_toe nan_model.npz --games 10", "finite"),
-    ("decks odd_run --generation 1", "not a generation file"),
+    ("decks odd_run --generation 1", "generation file"),
     ("match gwent_lite random random --games 10 --deck deep.toml", "nested too deeply"),
     ("match gwent_lite random random --games 10 --deck deep.json", "nested too deeply"),
     ("evolve --config deep.toml --out new_run", "nested too deeply"),

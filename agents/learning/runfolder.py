@@ -37,8 +37,11 @@ from games.fileio import (
     check_npz_sizes,
     check_writable_dir,
 )
+from games.schema import Record, Str, check
 
 CHECKPOINT = Path("checkpoints") / "checkpoint.npz"
+#: the learners a training run folder may name in its config.json
+ALGOS = ("dqn", "nfsp", "ppo", "alphazero")
 # what a run folder holds before its first checkpoint: such a folder may be started afresh
 _UNSTARTED_RUN = {"config.json", "checkpoints", "tensorboard", "metrics.csv"}
 
@@ -83,13 +86,24 @@ def check_resumable(out: Path) -> None:
     _check_writable(out)
 
 
+#: what config.json of a training run holds beside its learner's settings
+TRAINING_CONFIG_HEADER = Record({"game": Str(200)}, optional={"algo": Str(choices=ALGOS)})
+
+
 def read_run_config(out: Path, game_name: str, cls, algo: str):
     """The config (a `cls`) of the run in `out` (its config.json, validated like any settings file).
     config.json names its learner in "algo" (absent: a DQN run)."""
     check_resumable(out)
-    path = Path(out) / "config.json"
+    return read_training_config(Path(out) / "config.json", game_name, cls, algo)
+
+
+def read_training_config(path: Path, game_name: str, cls, algo: str):
+    """The config (a `cls`) in the config.json at `path` of a `game_name` run of learner `algo`;
+    UserError in one line if it is damaged or of another game or learner."""
     saved = read_settings(path, "run config")
-    saved_game = saved.pop("game", None)
+    check(TRAINING_CONFIG_HEADER, saved, f"run config {str(path)!r}")
+    out = path.parent
+    saved_game = saved.pop("game")
     if saved_game != game_name:
         raise UserError(f"{out} is a {saved_game} run, not {game_name}")
     saved_algo = saved.pop("algo", "dqn")
@@ -250,6 +264,15 @@ def read_checkpoint(path: Path) -> tuple[dict, dict]:
     except Exception as exc:  # truncated, corrupt, or not a checkpoint at all
         raise UserError(f"cannot resume from {path}: the checkpoint is damaged ({one_line(exc)})") from None
     return state, arrays
+
+
+def trained_episodes(out: Path) -> int:
+    """The episodes the training run in folder `out` has trained (0 before its first checkpoint)."""
+    path = Path(out) / CHECKPOINT
+    if not path.is_file():
+        return 0
+    state, _ = read_checkpoint(path)
+    return state.get("episodes", 0)
 
 
 def check_checkpoint_config(state: dict, game_name: str, config, run: Path) -> None:

@@ -157,7 +157,7 @@ def _run_decks(path: Path, run_best: int) -> tuple[list[NamedDeck], EvolveConfig
     config = folder.read_config()
     out: list[NamedDeck] = []
     if folder.champion.is_file():
-        out.append(NamedDeck(f"{folder.name}/champion", tuple(folder.read_json(folder.champion)["cards"])))
+        out.append(NamedDeck(f"{folder.name}/champion", tuple(folder.read_champion()["cards"])))
     best = folder.read_best_decks() if folder.best_decks.is_file() else []
     for b in best[::-1][:run_best]:
         cards = tuple(b["best"]["cards"])

@@ -81,7 +81,7 @@ def runs_vs_exact(paths) -> list[dict]:
             raise UserError(f"run {str(path)!r} is not an {KittensSpace.name} run")
         if not run.folder.champion.is_file():
             raise UserError(f"run {str(path)!r} has no champion yet (unfinished)")
-        champion = run.folder.read_json(run.folder.champion)
+        champion = run.folder.read_champion()
         v = kittens_validation.exact_value(space, champion["cards"])
         rows = run.folder.read_logbook()
         every = np.sort(np.abs(np.array([kittens_validation.exact_value(space, d) for d in space.all_decks()]) - 0.5))

@@ -189,7 +189,7 @@ def measure_champion(folder: RunFolder, rule, value, fields: int, games: int, do
     generation, `games` mirrored games each, fresh seeds; the row of the sweep's table."""
     config = folder.read_config()
     space = space_for(config)
-    champion = folder.read_json(folder.champion)["cards"]
+    champion = folder.read_champion()["cards"]
     rng = np.random.default_rng([config.seed, STAGE_SWEEP, 7919])
     random_decks = [tuple(space.random_deck(rng, config.init_shapes)) for _ in range(fields)]
     rivals = []

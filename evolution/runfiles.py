@@ -6,7 +6,7 @@ on read, so a reader may trust the types, ranges and sizes of what it gets.
 from __future__ import annotations
 
 from evolution.config import MAX_DECKS, MAX_GAMES_PER_PAIR, MAX_GENERATIONS
-from games.schema import Anything, Bool, Int, List, Map, Num, Record, Str
+from games.schema import Anything, Bool, Either, Int, List, Map, Num, Record, Str
 
 #: the most cards a deck of any deck space holds in a run file
 MAX_DECK_CARDS = 10_000
@@ -144,4 +144,32 @@ VALIDATION_FILE = Record(
         "candidates": List(_EXACT_ROW, most=MAX_DECKS),
         "space": Map(Anything(), null=True),
     },
+)
+
+#: a value of a swept deck rule
+RULE_VALUE = Either(Int(), Num(), Str(100))
+#: the champion's score against one held-out field of a sweep (None: no such decks)
+FIELD_SCORE = Record(
+    {"score": SCORE, "ci95": CI95, "games": COUNT},
+    optional={"wins": COUNT, "draws": COUNT, "losses": COUNT, "opponents": COUNT},
+    null=True,
+)
+#: the measurement of one sweep run's champion (sweep_measurement.json; a row of sweep.json)
+MEASUREMENT_FILE = Record(
+    {"value": RULE_VALUE, "champion": CARDS, "random": FIELD_SCORE, "rivals": FIELD_SCORE},
+    optional={"run": Str(), "text": Str(), "descriptors": List(Num(nan=True), most=100), "dominant": Bool()},
+)
+#: the most values one sweep takes
+MAX_SWEEP_VALUES = 1000
+#: a sweep's settings and its rows so far (sweep.json)
+SWEEP_FILE = Record(
+    {
+        "game": NAME,
+        "rule": NAME,
+        "values": List(RULE_VALUE, most=MAX_SWEEP_VALUES),
+        "fields": COUNT,
+        "games": COUNT,
+        "dominance": Num(0.0, 1.0),
+    },
+    optional={"descriptors": List(NAME, most=100), "rows": List(MEASUREMENT_FILE, most=MAX_SWEEP_VALUES)},
 )

@@ -88,6 +88,9 @@ class RunFolder:
             raise UserError(f"{str(p)!r} is not an evolution run folder (no config.json)")
         if (p / "checkpoints" / "checkpoint.npz").is_file() or (p / "model.npz").is_file():
             raise UserError(f"{str(p)!r} is a training run folder (deckopt train), not an evolution run folder")
+        for folder in (self.generations, self.checkpoint.parent):
+            if folder.exists() and not folder.is_dir():
+                raise UserError(f"run folder {str(p)!r}: {folder.name} is a file, not a folder")
 
     # --- reading -------------------------------------------------------------------------------
     def read_json(self, path: Path, schema: Schema = ANYTHING, what: str = "run file"):
@@ -120,6 +123,8 @@ class RunFolder:
                 )
             return None
         data = self.read_json(self.checkpoint, CHECKPOINT_FILE, "checkpoint")
+        for path in sorted(self.generations.glob("gen_*.json")):  # a resumed run reads them back at its end
+            self._generation(path)
         where = f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)}"
         saved = data.get("config") if isinstance(data, dict) else None
         if saved is not None:  # first: an edited config.json would make the rest look damaged

@@ -64,6 +64,22 @@ def _fixtures(tmp: Path) -> None:
     (tmp / "seeded_truth").mkdir()  # the default flags but --seed 3
     settings = {"seed": 3, "source": None, "random_decks": 10, "opponents": 8, "deals": 300, "agent": "pretrained"}
     np.savez(tmp / "seeded_truth" / "truth.npz", store=np.zeros((3, 8, 300)), settings=np.array(json.dumps(settings)))
+    (tmp / "text_truth").mkdir()  # a store of strings
+    np.savez(tmp / "text_truth" / "truth.npz", store=np.full((3, 8, 300), "x"))
+    # evolution runs (copies of a finished one) with a score as text, a generations file, a huge RNG state
+    fixture = Path(__file__).parent / "fixtures" / "evolve" / "gwent_racing"
+    for name in ("text_score_run", "generations_file_run", "rng_run"):
+        shutil.copytree(fixture, tmp / name)
+    gen = tmp / "text_score_run" / "generations" / "gen_0001.json"
+    data = json.loads(gen.read_text())
+    data["decks"][0]["score"] = "0.5"
+    gen.write_text(json.dumps(data))
+    shutil.rmtree(tmp / "generations_file_run" / "generations")
+    (tmp / "generations_file_run" / "generations").write_text("not a folder")
+    checkpoint = tmp / "rng_run" / "checkpoints" / "checkpoint.json"
+    data = json.loads(checkpoint.read_text())
+    data["rng"]["state"]["inc"] = 2**200
+    checkpoint.write_text(json.dumps(data))
     # an evolution run whose generation file is valid JSON of the wrong shape
     odd = tmp / "odd_run"
     (odd / "generations").mkdir(parents=True)
@@ -284,6 +300,7 @@ CASES = [
     ("study racing bad_truth", "damaged"),
     ("study racing small_truth", "--deals"),
     ("study racing seeded_truth", "--seed 3"),
+    ("study racing text_truth", "not numbers"),
     ("study kittens new_out --runs nonexistent", "nonexistent"),
     ("study kittens new_out --game gwent_lite", "leave out --game"),
     ("study kittens new_out --runs broken_run", "broken_run"),
@@ -294,6 +311,11 @@ CASES = [
     ("match tic_tac_toe random nan_model.npz --games 10", "finite"),
     ("eval tic_tac_toe nan_model.npz --games 10", "finite"),
     ("decks odd_run --generation 1", "generation file"),
+    ("decks text_score_run", "decks[0].score must be a number"),
+    ("decks text_score_run --json", "decks[0].score must be a number"),
+    ("evolve --resume text_score_run --generations 3", "decks[0].score must be a number"),
+    ("evolve --resume generations_file_run --generations 3", "generations is a file"),
+    ("evolve --resume rng_run --generations 3", "rng.state.inc must be in"),
     ("match gwent_lite random random --games 10 --deck deep.toml", "nested too deeply"),
     ("match gwent_lite random random --games 10 --deck deep.json", "nested too deeply"),
     ("evolve --config deep.toml --out new_run", "nested too deeply"),

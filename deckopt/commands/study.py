@@ -48,6 +48,7 @@ from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
 from games.fileio import atomic_write_json, check_npz_sizes, check_writable_dir
+from games.schema import shown
 
 
 def register(sub) -> None:
@@ -303,6 +304,8 @@ def _read_truth(path: Path, args, config: EvolveConfig):
             saved = json.loads(str(data["settings"][()])) if "settings" in data.files else None
         if store.ndim != 3 or 0 in store.shape:
             raise ValueError(f"a store of shape {store.shape}")
+        if store.dtype.kind not in "fiu":  # game scores: numbers
+            raise ValueError(f"a store of {store.dtype} values, not numbers")
     except Exception as exc:  # truncated, corrupt, or not a study's file at all
         raise UserError(f"{path} is damaged ({type(exc).__name__}: {exc}); delete it to compute it again") from None
     _, m, deals = store.shape
@@ -311,7 +314,7 @@ def _read_truth(path: Path, args, config: EvolveConfig):
     asked = _truth_settings(args, config)
     differ = [k for k in saved if saved[k] != asked.get(k)]
     if differ:
-        given = ", ".join(f"--{k.replace('_', '-')} {saved[k]}" for k in differ)
+        given = ", ".join(f"--{k.replace('_', '-')} {shown(saved[k])}" for k in differ[:3])
         raise UserError(f"{path} was computed with {given}: give the same, or another folder to compute it again")
     return store
 

@@ -39,6 +39,7 @@ from agents.parallel import Mapper
 from evolution.config import EXECUTION_FIELDS, EvolveConfig, rules_field, with_deck_rule
 from evolution.designer.plots import plot_sweep
 from evolution.loop import evolve
+from evolution.runfiles import MEASUREMENT_FILE, SWEEP_FILE
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
 from evolution.spaces.registry import space_for
@@ -128,8 +129,7 @@ def check_same_settings(out: Path, report: dict, run_config: EvolveConfig) -> No
     aside, and the swept rule's value aside."""
     rule = report["rule"]
     if (out / "sweep.json").is_file():
-        saved = RunFolder(out).read_json(out / "sweep.json")
-        need(isinstance(saved, dict), f"{out / 'sweep.json'}: not a sweep's report")
+        saved = RunFolder(out).read_json(out / "sweep.json", SWEEP_FILE, "sweep file")
         for key, name in SWEEP_SETTINGS.items():
             _need_same(out, name, saved.get(key), report[key])
     field = rules_field(run_config.game)
@@ -166,7 +166,7 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
     measured = folder.path / MEASUREMENT
     if folder.champion.is_file() and measured.is_file():
         log(f"{rule} = {value}: finished run kept ({folder.path})")
-        return folder.read_json(measured)
+        return kept_measurement(folder, rule, value, dominance)
     resume = folder.config.is_file()  # started: resumed from its last finished generation (or its start)
     log(f"{rule} = {value}: {'resuming' if resume else 'evolving'} -> {folder.path}")
     overrides = {"jobs": config.jobs} if resume else None
@@ -182,6 +182,28 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
     row = measure_champion(folder, rule, value, fields, games, dominance, progress, pmap)
     atomic_write_json(measured, row)
     return row
+
+
+def kept_measurement(folder: RunFolder, rule, value, dominance: float) -> dict:
+    """The measurement kept in a finished run of the sweep (its sweep_measurement.json), checked: it
+    must measure this run's champion at this value; what follows from the champion and the scores
+    (its text, descriptors, dominance) is derived again, never shown as the file has it."""
+    path = folder.path / MEASUREMENT
+    row = folder.read_json(path, MEASUREMENT_FILE, "sweep measurement")
+    champion = folder.read_champion()["cards"]
+    need(
+        row["value"] == value and row["champion"] == champion,
+        f"{path} does not measure this run's champion at {rule} = {value}; delete it to measure the champion again",
+    )
+    space = space_for(folder.read_config())
+    rivals = row["rivals"]
+    return {
+        **row,
+        "run": str(folder.path),
+        "text": space.short_text(champion),
+        "descriptors": [round(d, 4) for d in space.descriptors(champion)],
+        "dominant": bool(rivals is not None and rivals["ci95"][0] > dominance),
+    }
 
 
 def measure_champion(folder: RunFolder, rule, value, fields: int, games: int, dominance: float, progress, pmap) -> dict:

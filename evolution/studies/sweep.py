@@ -122,6 +122,11 @@ def run_sweep(
     return report
 
 
+def read_sweep(out: Path) -> dict:
+    """The sweep in folder `out` (its sweep.json), checked against SWEEP_FILE; UserError in one line."""
+    return RunFolder(out).read_json(out / "sweep.json", SWEEP_FILE, "sweep file")
+
+
 def check_same_settings(out: Path, report: dict, run_config: EvolveConfig) -> None:
     """UserError in one line, naming the first setting that differs and both its values, when `out`
     holds a sweep (its sweep.json) or runs of the rule (their config.json) made with other settings
@@ -129,7 +134,7 @@ def check_same_settings(out: Path, report: dict, run_config: EvolveConfig) -> No
     aside, and the swept rule's value aside."""
     rule = report["rule"]
     if (out / "sweep.json").is_file():
-        saved = RunFolder(out).read_json(out / "sweep.json", SWEEP_FILE, "sweep file")
+        saved = read_sweep(out)
         for key, name in SWEEP_SETTINGS.items():
             _need_same(out, name, saved.get(key), report[key])
     field = rules_field(run_config.game)

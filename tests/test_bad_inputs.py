@@ -304,6 +304,8 @@ CASES = [
     ("study kittens new_out --runs nonexistent", "nonexistent"),
     ("study kittens new_out --game gwent_lite", "leave out --game"),
     ("study kittens new_out --runs broken_run", "broken_run"),
+    ("study kittens new_out --runs text_score_run", "a gwent_lite run, not an exploding_kittens run"),
+    ("study kittens new_out --compositions 0", "--compositions 0"),
     ("study agents new_out --decks missing.toml", "missing.toml"),
     ("study agents new_out --yardstick missing_dir", "missing_dir"),
     # damaged and crafted files

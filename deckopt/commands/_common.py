@@ -14,6 +14,7 @@ from evolution.spaces.registry import space_class, space_for, space_names
 from games import GAME_NAMES
 from games.decks import load_deck
 from games.errors import UserError
+from games.fileio import finite_json
 from games.gwent_abilities_cards import load_ability_deck
 
 #: the games whose decks `--deck FILE` reads, and the reader of their deck files (cards and rules)
@@ -40,8 +41,8 @@ def designer_game(game: str, seed: int, rules=None):
 
 
 def print_json(obj) -> None:
-    """Exactly one JSON object on stdout."""
-    sys.stdout.write(json.dumps(obj) + "\n")
+    """Exactly one JSON object on stdout (strict JSON: a number that is not finite as null)."""
+    sys.stdout.write(json.dumps(finite_json(obj)) + "\n")
     sys.stdout.flush()
 
 

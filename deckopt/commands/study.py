@@ -47,7 +47,7 @@ from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
-from games.fileio import atomic_write_json, check_npz_sizes, check_writable_dir
+from games.fileio import atomic_write_json, check_npz_sizes, check_writable_dir, finite_json
 from games.schema import shown
 
 
@@ -190,8 +190,10 @@ def _check_args(args) -> None:
     if args.what == "kittens":
         if args.game not in (None, "exploding_kittens"):
             raise UserError(f"study kittens studies exploding_kittens compositions, not {args.game}; leave out --game")
+        if not args.compositions and not args.runs:
+            raise UserError("--compositions 0 samples no composition: give --runs RUN, or compositions to sample")
         for path in args.runs or []:
-            Run(path)  # an evolution run folder, or one line saying why not
+            kittens_study.finished_kittens_run(path)  # before any self-play
     if args.what == "agents":
         _agent_decks(args)
 
@@ -264,7 +266,7 @@ def _racing(args, out: Path) -> dict:
             margins=_floats(args.margin, "--margin"),
             strata=[k == "strata" for k in kinds],
         )
-    atomic_write_json(out / "racing.json", res)
+    atomic_write_json(out / "racing.json", finite_json(res))
     (out / "racing.png").write_bytes(plot_study(res))
     if not args.json:
         print(f"{n} decks x {m} opponents x {deals} deals of ground truth; keep {args.kept}; {args.replicates} reps")
@@ -449,7 +451,7 @@ def _agents(args, out: Path) -> dict:
         },
         "cross": tables,
     }
-    atomic_write_json(out / "agents.json", res)
+    atomic_write_json(out / "agents.json", finite_json(res))
     if not args.json:
         _print_agreement(res)
     return res
@@ -525,7 +527,7 @@ def _kittens(args, out: Path) -> dict:
             )
     if args.runs:
         res["runs"] = kittens_study.runs_vs_exact(args.runs)
-    atomic_write_json(out / "kittens.json", res)
+    atomic_write_json(out / "kittens.json", finite_json(res))
     if not args.json:
         e = res.get("estimates")
         if e:

@@ -68,19 +68,25 @@ def estimates_vs_exact(
     }
 
 
+def finished_kittens_run(path) -> Run:
+    """The finished Exploding Kittens evolution run at `path`; UserError in one line if it is not one."""
+    run = Run(path)
+    if not isinstance(space_for(run.config), KittensSpace):
+        raise UserError(f"run {str(path)!r} is a {run.config.game} run, not an {KittensSpace.name} run")
+    if not run.folder.champion.is_file():
+        raise UserError(f"run {str(path)!r} has no champion yet (unfinished)")
+    return run
+
+
 def runs_vs_exact(paths) -> list[dict]:
     """Each finished kittens run's champion: its exact |value - 0.5|, its rank in the space by exact
     fairness, and what the run spent (games of the evolution, of the champion's re-measurement)."""
 
     out = []
     for path in paths:
-        run = Run(path)
+        run = finished_kittens_run(path)
         c = run.config
         space = space_for(c)
-        if not isinstance(space, KittensSpace):
-            raise UserError(f"run {str(path)!r} is not an {KittensSpace.name} run")
-        if not run.folder.champion.is_file():
-            raise UserError(f"run {str(path)!r} has no champion yet (unfinished)")
         champion = run.folder.read_champion()
         v = kittens_validation.exact_value(space, champion["cards"])
         rows = run.folder.read_logbook()

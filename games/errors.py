@@ -11,3 +11,9 @@ class UserError(ValueError):
 
 class IllegalActionError(UserError):
     """An action that is not legal in the current state."""
+
+
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception as one short line (Keras messages and tracebacks of others' code span several)."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -30,6 +30,7 @@ from agents.learned import NumpyNetwork, npz_bytes
 from agents.learning.keras_helpers import ScalarWriter, save_keras_atomic
 from games import UserError
 from games.config import config_from_dict, config_to_dict, read_settings
+from games.errors import one_line
 from games.fileio import (
     atomic_write_bytes,
     atomic_write_json,
@@ -238,12 +239,6 @@ def _plot_evaluations(ax, rows: list[dict], columns: list[str]) -> None:
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8)
-
-
-def one_line(exc: BaseException, limit: int = 200) -> str:
-    """An exception as one short line (Keras messages span several)."""
-    text = " ".join(f"{type(exc).__name__}: {exc}".split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def read_checkpoint(path: Path) -> tuple[dict, dict]:

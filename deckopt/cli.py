@@ -65,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"deckopt {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         if exc.errno not in DISK_ERRORS or args.debug:
             raise
@@ -77,10 +81,6 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

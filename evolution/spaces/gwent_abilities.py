@@ -65,12 +65,8 @@ REFERENCE_DECKS = ["decks/gwent_abilities"]
 EVALUATOR = "gwent_abilities_evaluator"
 #: the fixed decks the best decks of every generation are measured against
 YARDSTICK = ["decks/gwent_abilities/yardstick"]
-#: the Gwent Lite defaults of the settings this space reads differently
-_GWENT_DEFAULTS = {
-    "agent": "pretrained",
-    "validation_panel": ["decks", "decks/ancestor"],
-    "yardstick": ["decks/yardstick"],
-}
+#: the default agent of a run (Gwent Lite's), which this space reads as its evaluator
+GWENT_LITE_AGENT = "pretrained"
 
 
 def style_shares(cards) -> tuple[float, float]:
@@ -334,11 +330,11 @@ class GwentAbilitiesSpace:
         need(not config.game_config, "game_config applies to exploding_kittens only")
         need(not config.constraints, "constraints apply to gwent_lite only")
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
-        if config.agent == _GWENT_DEFAULTS["agent"]:
+        if config.agent == GWENT_LITE_AGENT:
             config.agent = EVALUATOR
-        if config.validation_panel == _GWENT_DEFAULTS["validation_panel"]:
+        if config.validation_panel is None:
             config.validation_panel = list(REFERENCE_DECKS)
-        if config.yardstick == _GWENT_DEFAULTS["yardstick"]:  # its decks are built for the default rules
+        if config.yardstick is None:  # its decks are built for the default rules
             config.yardstick = list(YARDSTICK) if config.ability_rules == AbilityDeckRules() else []
 
     @classmethod

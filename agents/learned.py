@@ -245,6 +245,8 @@ def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
     try:
         check_npz_sizes(path)
         with np.load(path, allow_pickle=False) as data:
+            if "metadata" not in data.files and "state" in data.files:
+                raise ValueError("it is a training checkpoint: give its run folder, or the run's model.npz")
             metadata = json.loads(str(data["metadata"][()]))
             if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
                 raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")

@@ -41,7 +41,7 @@ class Invalid(Exception):
 
 def shown(value: Any, limit: int = 60) -> str:
     """`value` as a short repr, cut to `limit` characters: a message never echoes a whole file."""
-    if isinstance(value, (dict, list)) and len(value) > 3:
+    if isinstance(value, (dict, list, tuple)) and len(value) > 3:
         return f"a {'table' if isinstance(value, dict) else 'list'} of {len(value)} items"
     text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else f"a {value.bit_length()}-bit number"
     return text if len(text) <= limit else text[: limit - 3] + "..."

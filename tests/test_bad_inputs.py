@@ -102,6 +102,9 @@ def _fixtures(tmp: Path) -> None:
     state = {"rows": [], "last_eval": {}, "seconds": 1.0, "episodes": -5, "updates": 0}
     np.savez(neg / "checkpoints" / "checkpoint.npz", state=np.array(json.dumps(state)))
     (neg / "model.npz").write_bytes(b"finished model")
+    kittens = tmp / "kittens_training_run"  # a training run of another game
+    shutil.copytree(neg, kittens)
+    (kittens / "config.json").write_text(json.dumps({"game": "exploding_kittens", "algo": "dqn"}))
     # a model whose every weight is NaN
     with np.load(ROOT / "agents" / "pretrained" / "tic_tac_toe.npz") as data:
         arrays = {k: (np.full_like(v, np.nan) if k.startswith(("kernel", "bias")) else v) for k, v in data.items()}
@@ -306,6 +309,10 @@ CASES = [
     ("study kittens new_out --runs broken_run", "broken_run"),
     ("study kittens new_out --runs text_score_run", "a gwent_lite run, not an exploding_kittens run"),
     ("study kittens new_out --compositions 0", "--compositions 0"),
+    # messages that say what is wrong, in one short line
+    ("train tic_tac_toe --resume text_score_run", "an evolution run folder (deckopt evolve), not a training run"),
+    ("decks text_score_run --agent random", "--agent applies to --validate, --matchups and --archetypes"),
+    ("match tic_tac_toe random negative_run/checkpoints/checkpoint.npz --games 2", "a training checkpoint"),
     ("study agents new_out --decks missing.toml", "missing.toml"),
     ("study agents new_out --yardstick missing_dir", "missing_dir"),
     # damaged and crafted files
@@ -324,6 +331,7 @@ CASES = [
     ("evolve --config deep.json --out new_run", "nested too deeply"),
     ("train tic_tac_toe --config deep.toml --out new_run", "nested too deeply"),
     ("train tic_tac_toe --resume negative_run", "episodes -5"),
+    ("train tic_tac_toe --resume kittens_training_run", "is an exploding_kittens run, not tic_tac_toe"),
     # arguments judged before minutes of work
     ("evolve --scheduler not-a-url --out new_run", "scheduler"),
     ("evolve --scheduler tcp://[::1 --out new_run", "scheduler"),

@@ -30,7 +30,7 @@ from agents.learned import NumpyNetwork, npz_bytes
 from agents.learning.keras_helpers import ScalarWriter, save_keras_atomic
 from games import UserError
 from games.config import config_from_dict, config_to_dict, read_settings
-from games.errors import one_line
+from games.errors import one_line, with_article
 from games.fileio import (
     atomic_write_bytes,
     atomic_write_json,
@@ -80,6 +80,8 @@ def check_resumable(out: Path) -> None:
     out = Path(out)
     if not out.is_dir():
         raise UserError(f"cannot resume: {out} is not a folder" if out.exists() else f"cannot resume: {out} not found")
+    if (out / "checkpoints" / "checkpoint.json").is_file() or (out / "generations").is_dir():
+        raise UserError(f"cannot resume: {out} is an evolution run folder (deckopt evolve), not a training run")
     if not (out / "config.json").is_file():
         raise UserError(f"cannot resume: {out / 'config.json'} not found (not a training run folder?)")
     if not (out / CHECKPOINT).is_file():
@@ -106,10 +108,10 @@ def read_training_config(path: Path, game_name: str, cls, algo: str):
     out = path.parent
     saved_game = saved.pop("game")
     if saved_game != game_name:
-        raise UserError(f"{out} is a {saved_game} run, not {game_name}")
+        raise UserError(f"{out} is {with_article(str(saved_game))} run, not {game_name}")
     saved_algo = saved.pop("algo", "dqn")
     if saved_algo != algo:
-        raise UserError(f"{out} is a {saved_algo} run, not {algo}; resume it with --algo {saved_algo}")
+        raise UserError(f"{out} is {with_article(saved_algo)} run, not {algo}; resume it with --algo {saved_algo}")
     return config_from_dict(cls, saved, where=str(path))
 
 

@@ -148,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
         check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
     if args.matchups is not None and (args.matchups % 2 or not space.reference_decks):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
+    if args.agent is not None and not (args.validate or args.matchups or args.archetypes is not None):
+        raise UserError("--agent applies to --validate, --matchups and --archetypes (the games it plays)")
     if args.archetypes is not None:
         return _archetypes(r, space, args)
     if args.archive:

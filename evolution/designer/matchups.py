@@ -36,7 +36,7 @@ from evolution.scoring.yardstick import Play
 from evolution.spaces.genome import counts_text
 from evolution.spaces.registry import space_class
 from games.decks import DeckRules, load_deck
-from games.errors import UserError
+from games.errors import UserError, with_article
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
 
 STAGE_MATCHUPS = 10  # seed-key stage of matchup pairings (evolution uses 0..4)
@@ -129,7 +129,9 @@ def run_rules(paths, game: str):
             continue
         config = RunFolder(folder).read_config()
         if config.game != game:
-            raise UserError(f"run folder {str(folder)!r} is a {config.game} run, not {game} (--game names the game)")
+            raise UserError(
+                f"run folder {str(folder)!r} is {with_article(config.game)} run, not {game} (--game names the game)"
+            )
         if space_class(game).rules_field is None:  # a game without deck rules: its decks read as they are
             continue
         rules = getattr(config, rules_field(game))

@@ -23,7 +23,7 @@ from evolution.scoring import objectives
 from evolution.spaces.kittens import KittensSpace
 from evolution.spaces.registry import space_for
 from evolution.studies import kittens_validation
-from games.errors import UserError
+from games.errors import UserError, with_article
 
 STAGE_STUDY = 11
 
@@ -72,7 +72,9 @@ def finished_kittens_run(path) -> Run:
     """The finished Exploding Kittens evolution run at `path`; UserError in one line if it is not one."""
     run = Run(path)
     if not isinstance(space_for(run.config), KittensSpace):
-        raise UserError(f"run {str(path)!r} is a {run.config.game} run, not an {KittensSpace.name} run")
+        raise UserError(
+            f"run {str(path)!r} is {with_article(run.config.game)} run, not {with_article(KittensSpace.name)} run"
+        )
     if not run.folder.champion.is_file():
         raise UserError(f"run {str(path)!r} has no champion yet (unfinished)")
     return run

@@ -62,8 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"deckopt {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # its text, if any: how to continue
+        print(f"deckopt {args.command}: interrupted{f'; {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit

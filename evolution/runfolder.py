@@ -151,6 +151,13 @@ class RunFolder:
                 f"{', '.join(changed)} (edited after the run started?); restore them to continue"
             )
 
+    def saved_generation(self) -> int | None:
+        """The last generation the checkpoint holds (None: none, or a checkpoint that cannot be read)."""
+        try:
+            return self.read_json(self.checkpoint, CHECKPOINT_FILE, "checkpoint")["generation"]
+        except UserError:
+            return None
+
     def read_best_decks(self) -> list[dict]:
         return self.read_json(self.best_decks, BEST_DECKS_FILE, "best-decks file")["generations"]
 

@@ -4,6 +4,7 @@ errors."""
 
 from __future__ import annotations
 
+import errno
 import json
 import shutil
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from deckopt.cli import main
+from deckopt.commands import sweep as sweep_command
 from evolution.config import load_config
 from evolution.loop import evolve
 from evolution.spaces.gwent import GwentSpace
@@ -222,3 +224,20 @@ def test_a_kept_measurement_is_checked_and_not_shown_as_the_file_has_it(swept, t
     assert main([*ABILITIES, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert "does not measure this run's champion" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "failure, code, words",
+    [
+        (KeyboardInterrupt, 130, "deckopt sweep: interrupted; continue with: deckopt sweep --rule copy_limit"),
+        (OSError(errno.ENOSPC, "No space left on device"), 2, "cannot write: No space left on device; continue with"),
+    ],
+)
+def test_a_stopped_sweep_says_how_to_continue(failure, code, words, tmp_path, monkeypatch, capsys):
+    def stop(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(sweep_command, "run_sweep", stop)
+    assert main([*ABILITIES, "--out", str(tmp_path / "s")]) == code
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and f"--out {tmp_path / 's'}" in err

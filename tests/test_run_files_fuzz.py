@@ -11,6 +11,7 @@ import os
 import shutil
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from evolution.studies.exploitability import read_study
 from evolution.studies.sweep import MEASUREMENT, kept_measurement, read_sweep
 from games.decks import load_deck
 from games.errors import UserError
+from games.gwent_abilities_cards import load_ability_deck
 from games.schema import MAX_FILE_BYTES, read_data
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -280,6 +282,16 @@ DECK = {"name": "flat", "cards": [4] * 25, "rules": {"min_cards": 25, "max_total
 def test_deck_file(run_folder, content):
     path = run_folder.path.parent / "deck.toml"
     _ends_in_one_line(lambda: load_deck(path), path, content)
+
+
+ABILITY_DECK = tomllib.loads((Path(__file__).parents[1] / "decks" / "gwent_abilities" / "plain.toml").read_text())
+
+
+@FUZZ
+@given(content=_files(ABILITY_DECK, toml=True))
+def test_ability_deck_file(run_folder, content):
+    path = run_folder.path.parent / "ability_deck.toml"
+    _ends_in_one_line(lambda: load_ability_deck(path), path, content)
 
 
 def test_a_file_above_the_size_limit_is_refused_before_it_is_read(tmp_path):

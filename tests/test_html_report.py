@@ -6,6 +6,7 @@ installed (apt-get install chromium chromium-driver; pip install selenium)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -148,3 +149,14 @@ def test_a_kittens_run_reports_its_objective_counts_and_exact_values(tmp_path):
     settings = page[page.index('id="settings"') :]
     assert ">bounds<" in settings and ">games_per_pair<" not in settings and ">yardstick_games<" not in settings
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 2
+
+
+def test_a_wrongly_typed_validation_is_named_in_the_page(tmp_path, capsys):
+    run = tmp_path / "run"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "evolve" / "gwent_racing", run)
+    gen = json.loads((run / "generations" / "gen_0001.json").read_text())
+    (run / "champion.json").write_text(json.dumps({"cards": gen["decks"][0]["cards"], "generation": 1}))
+    (run / "validation.json").write_text(json.dumps({"overall": {"score": "high"}, "references": [], "generation": 1}))
+    assert main(["report", str(run)]) == 0
+    assert "not drawn" not in capsys.readouterr().err
+    assert "overall.score must be a number, got &#x27;high&#x27;" in (run / "report.html").read_text()

@@ -3,27 +3,59 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint format bench install browser docs clean
+.PHONY: run test test-cpus test-busy lint format bench install lock browser docs clean
 
-# examples/high_card: the worked plug-in game (docs/plugins.md), installed so that the tests run it
-$(BIN)/.installed: pyproject.toml examples/high_card/pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,dask,interop]' -e examples/high_card
+# The locked environment: the exact versions that the suite is checked with, for Python 3.11 on Linux
+# x86-64 (pyproject.toml keeps the ranges, for installing deckopt as a library). `make install` makes
+# the virtual environment anew from requirements.lock and checks that `pip freeze` equals it;
+# examples/high_card, the worked plug-in game (docs/plugins.md), is installed so that the tests run it.
+LOCK := requirements.lock
+$(BIN)/.installed: pyproject.toml examples/high_card/pyproject.toml $(LOCK)
+	$(PYTHON) -m venv --clear $(VENV)
+	$(BIN)/python -m pip install -q $$(grep '^pip==' $(LOCK))
+	$(BIN)/python -m pip install -q -r $(LOCK)
+	$(BIN)/python -m pip install -q --no-deps -e . -e examples/high_card
+	$(BIN)/python .ci/check-lock $(LOCK)
 	touch $@
 
 install: $(BIN)/.installed
 
-# The main job on sensible defaults: a deck-evolution run played by the shipped Gwent Lite agent,
-# ending with the champion's validation against the reference decks (2.5 minutes and 100 CPU seconds on 2 busy cores).
+# Make requirements.lock again from pyproject.toml's ranges (the newest versions they admit), with uv
+# in a tools environment of its own, so that the locked environment holds nothing but deckopt's needs.
+LOCK_TOOLS := build/lock-tools
+lock:
+	$(PYTHON) -m venv $(LOCK_TOOLS)
+	$(LOCK_TOOLS)/bin/python -m pip install -q uv==0.13.9
+	echo pip | $(LOCK_TOOLS)/bin/uv pip compile pyproject.toml - --extra dev --extra dask --extra interop \
+		--python-version 3.11 --custom-compile-command 'make lock' --quiet -o $(LOCK)
+
+# The main job on sensible defaults: a deck-evolution run played by the Gwent Lite evaluator panel
+# (`evaluator`), ending with the champion's validation against the reference decks, under each copy of the
+# panel and beside the panel's trust figures (report.html in the run folder).
 run: $(BIN)/.installed
 	$(BIN)/deckopt evolve --jobs 2 --out runs/main-$$(date +%Y%m%d-%H%M%S)
 
 # lint, format check and the architecture contract first (seconds), then the suite (which also runs
-# the examples of README.md and docs/), then the documentation site: broken links and references fail
+# the examples of README.md and docs/), then the tests that compare with records made on another
+# machine or promise the same result for the same seed (marker cross_cpu) a second time on other
+# kernels: OpenBLAS's oldest x86-64 one, numpy without its AVX2 and AVX-512 loops, and TensorFlow
+# without oneDNN, so that a record tied to one CPU fails where it is written; then the documentation
+# site: broken links and references fail
+NUMPY_SIMD := X86_V3 X86_V4 AVX512_ICL AVX512_SPR
+OTHER_KERNELS := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES='$(NUMPY_SIMD)' TF_ENABLE_ONEDNN_OPTS=0
 test: lint browser
 	$(BIN)/python -m pytest
+	$(OTHER_KERNELS) $(BIN)/python -m pytest -m cross_cpu
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+# The cross_cpu tests under every OpenBLAS kernel this CPU runs (SkylakeX needs AVX-512), then once
+# more on the old-CPU kernels of `make test`
+CORETYPES := Prescott Sandybridge Haswell Zen $(shell grep -q avx512f /proc/cpuinfo 2>/dev/null && echo SkylakeX)
+test-cpus: $(BIN)/.installed
+	for core in $(CORETYPES); do echo "== OPENBLAS_CORETYPE=$$core"; \
+		OPENBLAS_CORETYPE=$$core $(BIN)/python -m pytest -m cross_cpu || exit 1; done
+	@echo "== $(OTHER_KERNELS)"
+	$(OTHER_KERNELS) $(BIN)/python -m pytest -m cross_cpu
 
 docs: $(BIN)/.installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
@@ -36,6 +68,13 @@ browser:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	elif command -v sudo >/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	else echo "cannot install chromium (not root, no sudo): the browser test will be skipped"; fi
+
+# The fault tests (marker faults: signals, stopped and killed workers) with two CPU-bound processes
+# beside them, as on a machine that is busy with other work: only a stopped or dead worker may trip
+# a timeout, never a slow healthy one
+test-busy: $(BIN)/.installed
+	$(PYTHON) -c 'while True: pass' & one=$$!; $(PYTHON) -c 'while True: pass' & two=$$!; \
+	$(BIN)/python -m pytest -m faults; status=$$?; kill $$one $$two; exit $$status
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

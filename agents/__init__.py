@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import Agent, RandomAgent, masked_argmax
-from agents.panel import AgentPanel
+from agents.panel import NAMED_PANELS, AgentPanel, trust_figures
 from games import Game, UserError
 
 SPEC_HELP = (
@@ -30,14 +30,12 @@ SPEC_HELP = (
 
 
 #: named panels: a name that stands for several shipped agents (deck evolution's evaluators), each deal
-#: played by one of them. `evaluator` is the Gwent Lite evaluator: three networks trained alike from
-#: independent seeds, last on the decks deck evolution explores (agents/pretrained/gwent_lite_evaluator.toml).
-#: `gwent_abilities_evaluator` is Gwent Abilities' evaluator: three networks trained alike from
-#: independent seeds (agents/pretrained/gwent_abilities.toml, then gwent_abilities_selfplay.toml).
-PANELS = {
-    "evaluator": tuple(f"agents/pretrained/gwent_lite_evaluator_{k}.npz" for k in range(3)),
-    "gwent_abilities_evaluator": tuple(f"agents/pretrained/gwent_abilities_{k}.npz" for k in range(3)),
-}
+#: played by one of them (agents/pretrained/panels.toml, with each one's trust figures). `evaluator` is
+#: the Gwent Lite evaluator: three networks trained alike from independent seeds, last on the decks deck
+#: evolution explores (agents/pretrained/gwent_lite_evaluator.toml). `gwent_abilities_evaluator` is Gwent
+#: Abilities' evaluator: three networks trained alike from independent seeds
+#: (agents/pretrained/gwent_abilities.toml, then gwent_abilities_selfplay.toml).
+PANELS = {name: tuple(p["members"]) for name, p in NAMED_PANELS.items()}
 
 
 def split_agent_specs(spec: str) -> list[str]:
@@ -58,7 +56,13 @@ def split_agent_specs(spec: str) -> list[str]:
 def make_panel(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> Agent | AgentPanel:
     """The player named by `spec` for `game`: one agent, or an AgentPanel for a comma list of specs
     or a named panel (every member made by `make` from `seed`). UserError in one line naming the
-    agent at fault."""
+    agent at fault (a named panel of another game, too)."""
+    panel = NAMED_PANELS.get(str(spec).strip())
+    if panel is not None and panel["game"] != game.name:
+        raise UserError(
+            f"agent {str(spec).strip()!r} is the {panel['game']} evaluator panel, not an agent for {game.name}; "
+            "choose another agent (heuristic, or a model)"
+        )
     specs = split_agent_specs(spec)
     if len(specs) <= 1:
         return _make_one(specs[0] if specs else str(spec), game, seed)
@@ -113,5 +117,6 @@ __all__ = [
     "make_panel",
     "masked_argmax",
     "split_agent_specs",
+    "trust_figures",
     "SPEC_HELP",
 ]

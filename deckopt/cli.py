@@ -5,7 +5,9 @@ Exit codes: 0 success, 2 user error (one line on stderr), 1 unexpected failure.
 
 from __future__ import annotations
 
+import _thread
 import argparse
+import functools
 import importlib
 import os
 import signal
@@ -47,6 +49,21 @@ def _terminate_as_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def _interrupt_again_if_swallowed(unraisable, previous) -> None:
+    """A Ctrl-C or SIGTERM that lands while Python runs a finaliser or a weak-reference callback
+    raises KeyboardInterrupt there, where Python prints "Exception ignored in ..." and carries on as
+    if nothing had happened. Deliver it to the main thread again a moment later, from a timer thread,
+    so that it lands once the main thread is back in ordinary code (were it swallowed again, this
+    runs again), and the command stops as it would have; any other unraisable exception is reported
+    as usual."""
+    if issubclass(unraisable.exc_type, KeyboardInterrupt):
+        again = threading.Timer(0.05, _thread.interrupt_main)
+        again.daemon = True
+        again.start()
+    else:
+        previous(unraisable)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -55,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         previous = signal.signal(signal.SIGTERM, _terminate_as_interrupt)
     else:
         previous = None
+    previous_unraisable = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_interrupt_again_if_swallowed, previous=previous_unraisable)
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
@@ -82,5 +101,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
         return 1
     finally:
+        sys.unraisablehook = previous_unraisable
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

@@ -244,9 +244,11 @@ class EvolveConfig:
         help=f"random-deck shapes of the first pool and the refills: {', '.join(INIT_SHAPES)}",
     )
     agent: str = setting(
-        "pretrained",
-        "the agent that plays every seat (an agent spec; default: the shipped Gwent Lite agent); a comma list "
-        "of specs is a panel of evaluators: each pairing's deals are split across them",
+        "evaluator",
+        "the agent that plays every seat (an agent spec; default: evaluator, the Gwent Lite evaluator panel of "
+        "three networks; gwent_abilities: gwent_abilities_evaluator; exploding_kittens: pretrained, its "
+        "composition-trained agent); a comma list of specs is a panel of evaluators: each pairing's deals are "
+        "split across them",
         metavar="SPEC",
     )
     fitness: str = setting(

@@ -122,3 +122,35 @@ def _signal_dispositions_are_given_back():
     for sig, handler in before.items():
         signal.signal(sig, handler)
     assert after == before, f"signal handlers left changed: {after} (were {before})"
+
+
+# --- records made on another machine ------------------------------------------------------------
+# A float computed through a float32 forward pass depends in its last bits on the CPU: OpenBLAS
+# picks its kernels by CPU family (OPENBLAS_CORETYPE forces one), and TensorFlow's oneDNN by
+# instruction set (TF_ENABLE_ONEDNN_OPTS=0 turns it off). Across those kernels a float32 sum moves
+# by a few units in its last place (about 1e-7 relative); 1e-5 leaves room for a hundred of them.
+RECORD_REL_TOL = 1e-5
+RECORD_ABS_TOL = 1e-6
+
+
+def assert_matches_record(now, recorded, where: str = "", rel: float = RECORD_REL_TOL, abs_: float = RECORD_ABS_TOL):
+    """Compare a JSON-like value computed now with one recorded on another machine: a float within
+    `rel` and `abs_` of the recorded one, everything else (ints, strings, bools, keys, lengths, None)
+    exactly. The failure names the path of the first difference."""
+    if isinstance(recorded, float) or (isinstance(now, float) and isinstance(recorded, int)):
+        assert isinstance(now, int | float) and not isinstance(now, bool), f"{where}: {now!r} is not a number"
+        assert now == pytest.approx(recorded, rel=rel, abs=abs_, nan_ok=True), (
+            f"{where}: {now!r} against recorded {recorded!r}"
+        )
+    elif isinstance(recorded, dict):
+        assert isinstance(now, dict) and sorted(now) == sorted(recorded), (
+            f"{where}: keys {sorted(now)} != {sorted(recorded)}"
+        )
+        for key in recorded:
+            assert_matches_record(now[key], recorded[key], f"{where}/{key}", rel, abs_)
+    elif isinstance(recorded, list):
+        assert isinstance(now, list) and len(now) == len(recorded), f"{where}: {now!r} against recorded {recorded!r}"
+        for i, (a, b) in enumerate(zip(now, recorded)):
+            assert_matches_record(a, b, f"{where}[{i}]", rel, abs_)
+    else:
+        assert type(now) is type(recorded) and now == recorded, f"{where}: {now!r} against recorded {recorded!r}"

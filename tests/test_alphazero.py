@@ -144,6 +144,7 @@ def test_proofs_stay_out_of_hidden_information_games():
     assert not a.proven() and a.outcome is None
 
 
+@pytest.mark.cross_cpu
 def test_batched_and_per_leaf_evaluation_give_the_same_search():
     game = games.make("connect_four")
     evaluate = network_evaluator(game, random_network(game))
@@ -337,6 +338,7 @@ def metrics_without_timing(run_dir: Path) -> list[dict]:
         return [{k: v for k, v in row.items() if k not in TIMING} for row in csv.DictReader(f)]
 
 
+@pytest.mark.cross_cpu
 @pytest.mark.parametrize("looks", [1, 3, 25])
 def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, looks):
     """Stopped between batches (the first look at should_stop is the loop's) or inside one, whose
@@ -360,6 +362,7 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, looks):
         assert (straight / name).is_file()
 
 
+@pytest.mark.faults
 def test_sigterm_stops_a_run_of_long_searches_within_its_batch(tmp_path):
     """20 000 simulations a move make a batch of many minutes; SIGTERM ends the run at once
     (exit 130, the checkpoint of the batches done kept) instead of waiting for the batch."""

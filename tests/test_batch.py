@@ -40,6 +40,7 @@ def test_play_batch_on_copies_leaves_the_states_alone_and_matches_play_states():
     assert steps > 30
 
 
+@pytest.mark.cross_cpu
 @pytest.mark.parametrize("mode", ["sample", "greedy"])
 def test_a_policy_agent_acts_the_same_on_states_and_on_a_vectorised_batch(mode):
     from agents.learned import NumpyNetwork

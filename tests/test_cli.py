@@ -112,6 +112,7 @@ def handles(pid: int, signum: int) -> bool:
     return False
 
 
+@pytest.mark.faults
 def test_sigterm_stops_any_command_like_ctrl_c():
     import signal
     import subprocess
@@ -146,3 +147,29 @@ def test_set_passes_game_settings(capsys):
 
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 40 and report["agents"][0]["wins"] + report["agents"][1]["wins"] == 40
+
+
+@pytest.mark.faults
+def test_an_interrupt_that_lands_in_a_finaliser_still_stops_the_command(monkeypatch, capsys):
+    """Ctrl-C while Python runs a finaliser raises KeyboardInterrupt there, where Python only prints
+    it: the command is interrupted all the same (exit 130, one line), not left running."""
+    import time
+
+    import deckopt.commands.eval as eval_command
+
+    class InterruptedWhileFinalised:
+        def __del__(self):
+            raise KeyboardInterrupt
+
+    def command(args):
+        InterruptedWhileFinalised()  # finalised at once, the interrupt swallowed there
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # ordinary work, where the interrupt is delivered again
+            pass
+        return 0
+
+    monkeypatch.setattr(eval_command, "run", command)
+    started = time.monotonic()
+    code, _, err = run_cli(["eval", "tic_tac_toe", "random", "--games", "1"], capsys)
+    assert code == 130 and err.strip() == "deckopt eval: interrupted"
+    assert time.monotonic() - started < 10

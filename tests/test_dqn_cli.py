@@ -120,6 +120,7 @@ def test_a_plain_resume_keeps_the_runs_episodes_target(tmp_path, cli_run, capsys
     assert code == 0 and json.loads(out)["episodes"] == 32
 
 
+@pytest.mark.faults
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_saves_a_checkpoint_exits_130_and_the_run_resumes_exactly(
     tmp_path, tiny_toml, cli_run, capsys, monkeypatch, sig

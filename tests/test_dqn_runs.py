@@ -120,6 +120,7 @@ def test_progress_and_log_are_reported_not_printed(tmp_path, capsys):
     assert capsys.readouterr() == ("", "")
 
 
+@pytest.mark.cross_cpu
 def test_resume_after_a_stop_request_equals_the_uninterrupted_run(tmp_path, straight_run):
     config, out = tiny(seed=11, checkpoint_minutes=0.0), tmp_path / "stopped"
     batches = []
@@ -149,6 +150,7 @@ def test_a_run_killed_before_its_first_batch_resumes_exactly(tmp_path, straight_
     assert_same_run(straight_run, out)
 
 
+@pytest.mark.faults
 @pytest.mark.slow
 def test_resume_after_kill_9_equals_the_uninterrupted_run(tmp_path, straight_run):
     """A real SIGKILL of `deckopt train` in the middle of a run (a checkpoint after every batch)."""

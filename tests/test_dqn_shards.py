@@ -58,6 +58,7 @@ def sharded_in_process(tmp_path_factory):
     return out
 
 
+@pytest.mark.cross_cpu
 def test_the_run_is_the_same_on_one_or_two_worker_processes(sharded_in_process, tmp_path):
     config = tiny(seed=5, selfplay_shards=3, opponent_mix={"random": 0.25})
     with Mapper(2) as pmap:
@@ -177,6 +178,7 @@ def _one_line(err: str) -> str:
     return lines[0]
 
 
+@pytest.mark.faults
 def test_ctrl_c_to_the_whole_group_stops_after_the_phase_and_the_run_resumes(tmp_path):
     import os
     import signal
@@ -193,6 +195,7 @@ def test_ctrl_c_to_the_whole_group_stops_after_the_phase_and_the_run_resumes(tmp
     assert main(["train", "tic_tac_toe", "--resume", str(run), "--episodes", str(done + 64), "--quiet"]) == 0
 
 
+@pytest.mark.faults
 def test_a_killed_worker_stops_the_training_in_one_line(tmp_path):
     proc, run, children, workers = _start_sharded_training(tmp_path)
     workers[0].kill()

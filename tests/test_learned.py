@@ -55,6 +55,7 @@ def one_line_refusal(spec, game, match: str = "not a readable") -> str:
     return str(info.value)
 
 
+@pytest.mark.cross_cpu
 def test_npz_and_keras_give_identical_actions(model_dir, tmp_path):
     game = games.make("tic_tac_toe")
     states = states_of(game)

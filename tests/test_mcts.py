@@ -68,6 +68,7 @@ def test_tic_tac_toe_never_loses_to_minimax():
 
 
 # --- reproducibility, budgets, batches --------------------------------------------------------
+@pytest.mark.cross_cpu
 def test_same_seed_same_search_and_batches_are_independent():
     s = c4_after([3, 3])
     a, b = mcts(s.game, "mcts:150", 7), mcts(s.game, "mcts:150", 7)

@@ -148,6 +148,7 @@ def metrics_without_timing(run_dir: Path) -> list[dict]:
         return [{k: v for k, v in row.items() if k not in TIMING} for row in csv.DictReader(f)]
 
 
+@pytest.mark.cross_cpu
 def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
     straight, split = tmp_path / "straight", tmp_path / "split"
     nfsp.train("tic_tac_toe", tiny(seed=5), straight, episodes=96)

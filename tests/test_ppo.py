@@ -108,6 +108,7 @@ def metrics_without_timing(run_dir: Path) -> list[dict]:
         return [{k: v for k, v in row.items() if k not in TIMING} for row in csv.DictReader(f)]
 
 
+@pytest.mark.cross_cpu
 def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path):
     straight, split = tmp_path / "straight", tmp_path / "split"
     config = tiny(seed=9, opponent_mix={"heuristic": 0.25}, learning_rate_decay_episodes=64)

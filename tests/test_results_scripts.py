@@ -18,6 +18,7 @@ TESTED = {
     "kittens_methods",
     "archive_vs_plain",
     "pruning_timing",
+    "cpu_kernels",
 }
 
 
@@ -119,3 +120,21 @@ def test_every_run_folder_a_page_names_is_made_by_a_command_on_that_page():
         if missing:
             unmade[str(page.relative_to(ROOT))] = missing
     assert unmade == _NOT_YET_MADE
+
+
+def test_cpu_kernels_runs_one_evolution_per_kernel_and_compares_them(capsys):
+    _load("cpu_kernels").main(
+        ["--kernels", "Haswell", "Prescott", "--", "--generations", "2", "--pool", "4", "--games-per-pair", "2"]
+        + ["--agent", "heuristic", "--validation-games", "2", "--jobs", "1", "--seed", "1"]
+    )
+    header, *rows = _rows(capsys.readouterr().out)
+    assert header[0] == "kernel" and [r[0] for r in rows] == ["Haswell", "Prescott"]
+    # the rule bot plays: no network, so the run is the same under every kernel
+    assert rows[0][1] == rows[1][1] and rows[1][4:] == ["none", "+0.000"]
+
+
+def test_cpu_kernels_compares_the_test_records_across_kernels(capsys):
+    _load("cpu_kernels").main(["--records", "--kernels", "Haswell", "Haswell"])
+    header, *rows = _rows(capsys.readouterr().out)
+    assert header[0] == "kernel" and len(rows) == 2
+    assert rows[1][1:] == ["0", "0.0e+00", "0.0e+00"]  # one kernel twice: the same to the bit

@@ -58,6 +58,7 @@ def run_of(out: Path) -> tuple[dict, dict, list[dict]]:
     return state, arrays, rows
 
 
+@pytest.mark.cross_cpu
 @pytest.mark.parametrize("algo", ["nfsp", "ppo", "alphazero"])
 def test_the_run_is_the_same_on_one_or_two_worker_processes(algo, tmp_path):
     one = run_of(train(tmp_path, algo, "jobs1", "--selfplay-shards", 2))

@@ -87,6 +87,7 @@ def test_incan_gold_trains_with_each_algorithm_from_the_command_line(tmp_path, c
         assert code == 0 and json.loads(out)["algo"] == algo
 
 
+@pytest.mark.faults
 def test_a_signal_exits_130_with_the_algo_in_the_hint_and_the_run_resumes_exactly(tmp_path, runs, capsys, monkeypatch):
     original_step = PPOLearner.step
     calls = []

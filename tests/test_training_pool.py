@@ -8,6 +8,9 @@ import sys
 import tomllib
 from pathlib import Path
 
+import games
+from games.gwent_abilities_cards import CARD_INDEX, load_ability_deck
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "training_pool.py"
 
@@ -52,3 +55,20 @@ def test_a_folder_that_is_no_run_is_one_line(tmp_path):
     result = run(str(tmp_path))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "not a deck-evolution run folder" in result.stderr
+
+
+def test_a_gwent_abilities_pool_holds_card_names_that_the_game_takes(tmp_path):
+    refs = {p.stem: load_ability_deck(p).cards for p in sorted((ROOT / "decks" / "gwent_abilities").glob("*.toml"))}
+    as_indices = {name: sorted(CARD_INDEX[c] for c in cards) for name, cards in refs.items()}
+    fake_run(tmp_path / "r", {29: [as_indices["bond"], as_indices["horn"]]}, hall=[], champion=as_indices["bond"])
+    result = run(str(tmp_path / "r"), "--game", "gwent_abilities")
+    assert result.returncode == 0, result.stderr
+    pool = tomllib.loads(result.stdout)["deck_pool"]
+    assert sorted(map(sorted, pool)) == sorted(sorted(refs[n]) for n in ("bond", "horn"))
+    game = games.make("gwent_abilities", deck_pool=pool, pool_share=1.0)  # the game takes the pool as it is
+    assert game.new_initial_state(0) is not None
+    with_folder = run(str(tmp_path / "r"), "--game", "gwent_abilities", "--decks", "decks/gwent_abilities")
+    assert len(tomllib.loads(with_folder.stdout)["deck_pool"]) == len(refs)
+    fake_run(tmp_path / "bad", {0: [[0] * 25]}, hall=[], champion=[0] * 25)  # 25 copies of one card
+    result = run(str(tmp_path / "bad"), "--game", "gwent_abilities")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "pool deck is illegal" in result.stderr

@@ -79,7 +79,7 @@ def game_args(p) -> None:
     p.add_argument(
         "--agent",
         metavar="SPEC",
-        help="the agent playing every seat (default: the game's evaluation agent, pretrained for gwent_lite)",
+        help="the agent playing every seat (default: the game's evaluation agent, evaluator for gwent_lite)",
     )
 
 

@@ -68,6 +68,7 @@ nav a { margin-right: 1em; } .note { color: #666; font-style: italic; } code { f
 .answer p { margin: .3em 0; } .verdict { font-size: 1.15em; } .deck { font-size: 1.3em; font-weight: 600; }
 svg.powers text { font-size: 11px; fill: #444; } svg.powers rect { fill: #3a6ea5; }
 details summary { cursor: pointer; font-weight: 600; }
+pre.cmd { white-space: pre-wrap; word-break: break-all; font-size: .85em; }
 """
 
 

@@ -8,6 +8,7 @@ from evolution.designer.html import escape as _e
 from evolution.designer.html import note as _note
 from evolution.designer.html import table as _table
 from evolution.spaces.genome import counts_text
+from evolution.studies.validation import agreement_text, exploitability_text
 
 
 def deck_words(d: dict) -> str:
@@ -75,6 +76,7 @@ def reference_verdict(champion: dict | None, validation: dict | None) -> str:
         parts.append(
             "<p>" + "; ".join(f"{_e(g['group'])} ({g['decks']} decks together): {_e(_ci(g))}" for g in groups) + "</p>"
         )
+    parts.append(trust_html(v))
     parts.append(
         f"<p>Agent {_e(v.get('agent'))}, {_e(v.get('games_per_reference'))} games per reference deck, seed "
         f"{_e(v.get('seed'))}.</p>"
@@ -86,4 +88,39 @@ def reference_verdict(champion: dict | None, validation: dict | None) -> str:
     parts.append(
         _table(["reference", "deck", "score [95% CI]", "games", "CI above 0.5"], rows, left={0, 1}, classes=classes)
     )
+    return "".join(parts)
+
+
+def trust_html(validation: dict) -> str:
+    """How far to trust a verdict (evolution.studies.validation.panel_verdict): the champion's score
+    against all the references under each copy of the panel, on the deals that copy played, with a
+    plain "holds under every copy"; the named panel's exploitability where its verdicts are made and
+    the agreement between its copies, each with the commands that measured it. Empty for a validation
+    made before these were recorded."""
+    parts = []
+    members = validation.get("members")
+    if members:
+        holds = "yes" if validation.get("holds_under_every_member") else "no"
+        parts.append(
+            f'<p class="verdict">Holds under every copy of the panel (interval above 0.5): <b>{holds}</b>.</p>'
+        )
+        rows = [[m["spec"], _ci(m), m["games"], "yes" if m["lower_above_0.5"] else "no"] for m in members]
+        classes = ["" if m["lower_above_0.5"] else "miss" for m in members]
+        parts.append(
+            f"<p>Under each copy, against all the reference decks, on the deals that copy played "
+            f"(1/{len(members)} each):</p>"
+            + _table(["copy", "score [95% CI]", "games", "CI above 0.5"], rows, left={0}, classes=classes)
+        )
+    trust = validation.get("trust")
+    if trust:
+        commands = [*trust["exploitability"]["commands"], *trust["agreement"]["commands"]]
+        parts.append(
+            f"<p>How far to trust {_e(trust['panel'])} (measured: {_e(trust['results'])}): "
+            f"{_e(exploitability_text(trust))}; {_e(agreement_text(trust))}.</p>"
+            + '<pre class="cmd">'
+            + "\n".join(_e("$ " + c) for c in commands)
+            + "</pre>"
+        )
+    elif "trust" in validation:
+        parts.append(_note(f"no exploitability or agreement figures are recorded for {validation.get('agent')}"))
     return "".join(parts)

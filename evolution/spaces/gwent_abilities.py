@@ -27,7 +27,7 @@ import numpy as np
 
 import games
 from agents.parallel import Mapper
-from evolution.designer import plots, tables
+from evolution.designer import plots, tables, verdicts
 from evolution.designer.html import escape, note
 from evolution.scoring import fitness as fit
 from evolution.scoring import yardstick
@@ -65,8 +65,8 @@ REFERENCE_DECKS = ["decks/gwent_abilities"]
 EVALUATOR = "gwent_abilities_evaluator"
 #: the fixed decks the best decks of every generation are measured against
 YARDSTICK = ["decks/gwent_abilities/yardstick"]
-#: the default agent of a run (Gwent Lite's), which this space reads as its evaluator
-GWENT_LITE_AGENT = "pretrained"
+#: Gwent Lite's agents, the default one first, which this space reads as its own evaluator
+GWENT_LITE_AGENTS = ("evaluator", "pretrained")
 
 
 def style_shares(cards) -> tuple[float, float]:
@@ -324,13 +324,14 @@ class GwentAbilitiesSpace:
     # --- settings ---------------------------------------------------------------------------------
     @classmethod
     def check_config(cls, config) -> None:
-        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `gwent_abilities_evaluator`, the
+        """Gwent Lite's decks, rules and constraints refused; the agent defaults to `gwent_abilities_evaluator` (so
+        do `evaluator`, Gwent Lite's default, and `pretrained`), the
         validation panel to decks/gwent_abilities and the yardstick to decks/gwent_abilities/yardstick
         (none under other than the default deck rules, for which its decks are built)."""
         need(not config.game_config, "game_config applies to exploding_kittens only")
         need(not config.constraints, "constraints apply to gwent_lite only")
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
-        if config.agent == GWENT_LITE_AGENT:
+        if config.agent in GWENT_LITE_AGENTS:  # Gwent Lite's networks: this game's evaluator
             config.agent = EVALUATOR
         if config.validation_panel is None:
             config.validation_panel = list(REFERENCE_DECKS)
@@ -431,7 +432,15 @@ class GwentAbilitiesSpace:
             overall = overall.merge(s)
             rows.append({"name": ref.name, **s.as_dict()})
         beaten = sum(r["ci95"][0] > 0.5 for r in rows)
-        report = {"references": rows, "overall": overall.as_dict(), "games": overall.games, "beaten": beaten}
+        spec = getattr(agent, "spec", "?")
+        report = {
+            "agent": spec,
+            "references": rows,
+            "overall": overall.as_dict(),
+            "games": overall.games,
+            "beaten": beaten,
+            **validation.panel_verdict(agent, spec, results),
+        }
         if baseline is not None:
             base = tuple(sorted(int(k) for k in baseline))
             report["baseline"] = validation.paired_difference(base, results, against(base), {})
@@ -472,6 +481,7 @@ class GwentAbilitiesSpace:
             lo, hi = r["ci95"]
             lines.append(f"{r['name']:<16} {r['score']:6.3f}  [{lo:.3f}, {hi:.3f}]  {r['games']:>6}")
         lines.append(f"CI above 0.5 against {report['beaten']}/{len(report['references'])} reference decks")
+        lines += validation.trust_lines(report)
         if "baseline" in report:
             b = report["baseline"]["overall"]
             lo, hi = b["delta_ci95"]
@@ -549,7 +559,7 @@ class GwentAbilitiesSpace:
             f'<p class="verdict">The champion scores {o["score"]:.3f} [{o["ci95"][0]:.3f}, {o["ci95"][1]:.3f}] '
             f"against the reference decks; its interval is above 0.5 against {validation['beaten']} of "
             f"{len(validation['references'])} ({escape(self.text(champion['cards']))}).</p>"
-        )
+        ) + verdicts.trust_html(validation)
 
     # --- the decks command ------------------------------------------------------------------------
     def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:

@@ -33,6 +33,9 @@ from games.fileio import atomic_write_json, atomic_write_text
 #: game settings a kittens run starts from: exact values (the validation) exist for open hands only,
 #: and the default agent was trained on open hands
 KITTENS_GAME_DEFAULTS = {"open_hands": True, "hand_defuses": 1}
+#: the default agent of a run (a Gwent Lite panel), which stands here for the composition-trained agent
+#: `pretrained` (evolution.scoring.objectives.agent_spec_path)
+GWENT_DEFAULT_AGENT = "evaluator"
 
 
 def _default_counts() -> dict[str, list[int]]:
@@ -243,7 +246,10 @@ class KittensSpace:
     @classmethod
     def check_config(cls, config) -> None:
         """The bounds and game settings checked with a deck of the space; deck files refused (its decks
-        are judged alone, against exact values)."""
+        are judged alone, against exact values); the agent defaults to `pretrained` (the
+        composition-trained agent)."""
+        if config.agent == GWENT_DEFAULT_AGENT:
+            config.agent = "pretrained"
         for name in ("yardstick", "validation_panel"):
             need(not getattr(config, name), f"{name} applies to games judged against reference decks, not {cls.name}")
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")

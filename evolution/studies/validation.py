@@ -10,6 +10,10 @@ Validation: the champion plays every reference deck (default `decks/` and `decks
 `validation_games` mirrored games with seeds used nowhere else; the report gives its score with a
 95 % interval against each deck, against each folder of decks together, and whether the targets
 are met (interval above 0.5 against every deck; >= 0.55 against the ancestor's decks together).
+When a panel plays (`--agent evaluator`), the report also gives the champion's score under each of
+its copies, on the deals that copy played, and whether the interval lies above 0.5 under every copy;
+with a named panel, its trust figures (exploitability where its verdicts are made, agreement between
+its copies, the commands that measured them: agents/pretrained/panels.toml) stand beside the score.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.panel import AgentPanel, member_of_deal, trust_figures
 from agents.stats import Z95, score_summary
 from evolution.scoring import fitness as fit
 from evolution.scoring.evaluation import Evaluator
@@ -93,6 +98,7 @@ def validate(
         "overall": total.as_dict(),
         "references": per_ref,
         "groups": group_rows,
+        **panel_verdict(agent, agent_spec, results),
         "targets": {
             "every_reference_lower_above_0.5": all(r["lower_above_0.5"] for r in per_ref),
             "references_lower_above_0.5": sum(r["lower_above_0.5"] for r in per_ref),
@@ -101,6 +107,82 @@ def validate(
         },
         **paired,
     }
+
+
+def panel_verdict(agent, agent_spec: str, results: list) -> dict:
+    """What a validation adds about the agent that played it (`results[i]`: the (deals, 2) outcomes
+    against reference i, pairing i of the validation). `trust`: the named panel's trust figures
+    (agents.panel.trust_figures), None for an agent without them. With a panel of n members, `members`:
+    the deck's score against all the references under each member, on the deals it played (deal d of
+    pairing i is member (d + i) mod n's, agents.panel), each with whether its interval lies above 0.5;
+    and `holds_under_every_member`: whether it does under every one."""
+    specs = tuple(agent.specs) if isinstance(agent, AgentPanel) else ()
+    out: dict = {"trust": trust_figures(agent_spec, specs)}
+    if len(specs) < 2:
+        return out
+    scores = [fit.Score() for _ in specs]
+    for i, outcomes in enumerate(results):
+        who = np.array([member_of_deal(d, i, len(specs)) for d in range(len(outcomes))])
+        for k, score in enumerate(scores):
+            if (who == k).any():
+                score.add(outcomes[who == k])
+    rows = []
+    for spec, score in zip(specs, scores, strict=True):
+        d = score.as_dict()
+        rows.append({"spec": spec, **d, "lower_above_0.5": bool(score.games) and d["ci95"][0] > TARGET_EVERY_LOWER})
+    out["members"] = rows
+    out["holds_under_every_member"] = all(r["lower_above_0.5"] for r in rows)
+    return out
+
+
+def trust_lines(report: dict) -> list[str]:
+    """The terminal lines of a validation's panel verdict (`panel_verdict`): the score under each
+    member, whether it holds under every one, and the named panel's trust figures with their commands."""
+    lines = []
+    members = report.get("members")
+    if members:
+        w = max(len(m["spec"]) for m in members)
+        n = len(members)
+        lines.append(f"under each copy of the panel (all references, on the deals that copy played, 1/{n} each):")
+        for m in members:
+            lo, hi = m["ci95"]
+            lines.append(f"  {m['spec']:<{w}}  {m['score']:.3f}  [{lo:.3f}, {hi:.3f}]  {m['games']:>5}")
+        holds = "yes" if report["holds_under_every_member"] else "no"
+        lines.append(f"holds under every copy (interval above 0.5): {holds}")
+    trust = report.get("trust")
+    if trust:
+        lines.append(f"trust in {trust['panel']} ({trust['results']}): {exploitability_text(trust)}")
+        lines += [f"  $ {c}" for c in trust["exploitability"]["commands"]]
+        lines.append(f"  {agreement_text(trust)}")
+        lines += [f"  $ {c}" for c in trust["agreement"]["commands"]]
+    elif "trust" in report:
+        lines.append(f"trust in {report.get('agent')}: no exploitability or agreement figures recorded for this agent")
+    return lines
+
+
+def exploitability_text(trust: dict) -> str:
+    """A named panel's exploitability where its verdicts are made, in words (agents.panel.trust_figures)."""
+    e = trust["exploitability"]
+    lo, hi = e["ci95"]
+    return (
+        f"a best response ({e['best_response']}) wins {e['score']:.3f} [{lo:.3f}, {hi:.3f}] against it where its "
+        f"verdicts are made ({e['where']}; 0.5 is unexploitable)"
+    )
+
+
+def agreement_text(trust: dict) -> str:
+    """The agreement between a named panel's copies, in words (agents.panel.trust_figures)."""
+    a = trust["agreement"]
+    return (
+        f"its copies agree at Spearman {_span(a['spearman'])} (noise ceilings {_span(a['spearman_ceiling'])}); "
+        f"the largest one-deck difference between two copies is {a['worst_difference']:.3f} ({a['worst_deck']}; "
+        f"noise alone {_span(a['noise_difference'])}) over {a['decks']} decks, {a['games_per_deck']} games a deck"
+    )
+
+
+def _span(pair) -> str:
+    lo, hi = pair
+    return f"{lo:.3f}" if lo == hi else f"{lo:.3f}-{hi:.3f}"
 
 
 def _against_references(cards, references, agent, rules, pmap, games, seed, games_per_task, progress) -> list:
@@ -201,6 +283,7 @@ def validation_table(report: dict) -> str:
         for name, row in [*b["groups"].items(), ("all references", b["overall"])]:
             lo, hi = row["delta_ci95"]
             lines.append(f"  {name:<{w}}  {row['delta']:+.3f}  [{lo:+.3f}, {hi:+.3f}]  (paired)")
+    lines += trust_lines(report)
     t = report["targets"]
     lines.append(
         f"targets: CI lower bound > 0.5 against {t['references_lower_above_0.5']}/{t['references']} reference decks"

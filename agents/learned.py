@@ -244,6 +244,8 @@ def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
         raise UserError(f"model file {path} not found")
     try:
         data = read_npz_arrays(path, MODEL_LIMITS)
+        if "metadata" not in data and "state" in data:
+            raise ValueError("it is a training checkpoint: give its run folder, or the run's model.npz")
         metadata = json.loads(str(data["metadata"][()]))
         if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
             raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")

@@ -209,7 +209,7 @@ class Mapper:
     def _timeout_message(self) -> str:
         return (
             f"a work unit took longer than {self.task_timeout:g} s (a stopped or hung worker process?); the run "
-            "was stopped (raise task_timeout if work units are really that long)"
+            "was stopped (raise the task timeout, the setting task_timeout, if work units are really that long)"
         )
 
 

@@ -259,8 +259,13 @@ class TournamentResult:
 
     def table(self) -> str:
         """The ratings table a user reads in the terminal."""
-        rows = self.ranked_rows()
-        width = max(8, *(len(r["spec"]) for r in rows)) + 2
+        seen: dict[str, int] = {}
+        names = []
+        for spec in self.specs:  # an agent given twice is told apart by its place in the list: random #1, #2
+            seen[spec] = seen.get(spec, 0) + 1
+            names.append(spec if self.specs.count(spec) == 1 else f"{spec} #{seen[spec]}")
+        rows = sorted(({**r, "name": n} for r, n in zip(self.agent_rows(), names)), key=lambda r: -r["elo"])
+        width = max(8, *(len(r["name"]) for r in rows)) + 2
         anchor = "mean of all agents = 0" if self.ratings.anchor is None else f"{self.specs[self.ratings.anchor]} = 0"
         filler = f", filler {self.filler}" if self.filler else ""
         lines = [
@@ -272,7 +277,7 @@ class TournamentResult:
         for rank, r in enumerate(rows, 1):
             lo, hi = r["elo_ci95"]
             lines.append(
-                f"{rank:>4}  {r['spec']:<{width}}{r['elo']:>7.0f}  [{lo:>6.0f}, {hi:>6.0f}] {r['games']:>6}"
+                f"{rank:>4}  {r['name']:<{width}}{r['elo']:>7.0f}  [{lo:>6.0f}, {hi:>6.0f}] {r['games']:>6}"
                 f"{r['wins']:>6}{r['draws']:>6}{r['losses']:>7}{r['score']:>7.3f}"
             )
         return "\n".join(lines)

@@ -81,9 +81,13 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"deckopt {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # its text, if any: how to continue
+        print(f"deckopt {args.command}: interrupted{f'; {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         if exc.errno not in DISK_ERRORS or args.debug:
             raise
@@ -96,10 +100,6 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        # e.g. `deckopt decks RUN | head`; silence the second error at interpreter exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
     finally:
         sys.unraisablehook = previous_unraisable
         if previous is not None:

@@ -268,12 +268,13 @@ class EvolveConfig:
         "racing: an indifference margin of score; a deck whose place can cost the selection at most this stops too",
         metavar="M",
     )
-    yardstick: list[str] = setting(
-        factory=lambda: ["decks/yardstick"],
+    yardstick: list[str] | None = setting(
+        None,
         metavar="FILE|DIR",
         append=True,
         help="fixed panel of decks the best decks of every generation are measured against (logged, plotted, "
-        "and the champion is chosen on it); never part of the fitness",
+        "and the champion is chosen on it); never part of the fitness (default: the game's, gwent_lite "
+        "decks/yardstick, gwent_abilities decks/gwent_abilities/yardstick)",
     )
     yardstick_top: int = setting(
         3, "the best decks of each generation measured against the yardstick", metavar="K", maximum=MAX_DECKS
@@ -336,11 +337,12 @@ class EvolveConfig:
         None, "Dask scheduler address (tcp://host:8786); implies the dask backend", metavar="ADDRESS"
     )
     validate: bool = setting(True, "validate the champion against the reference decks at the end")
-    validation_panel: list[str] = setting(
-        factory=lambda: ["decks", "decks/ancestor"],
+    validation_panel: list[str] | None = setting(
+        None,
         metavar="FILE|DIR",
         append=True,
-        help="reference deck files or folders of the validation",
+        help="reference deck files or folders of the validation (default: the game's, gwent_lite decks and "
+        "decks/ancestor, gwent_abilities decks/gwent_abilities)",
     )
     # 2000 each: the champion's edge over the ancestor's best decks is small (0.52-0.53) and takes a
     # CI of +-0.014 to show; 70 000 games, under a minute on 2 cores
@@ -462,6 +464,19 @@ class EvolveConfig:
                 default = self.__dataclass_fields__[field].default_factory()
                 need(getattr(self, field) == default, f"[{other.table}.rules] applies to {other.name} only")
         space.check_config(self)
+        for name in ("yardstick", "validation_panel"):  # none unless the game's space names its own
+            if getattr(self, name) is None:
+                setattr(self, name, [])
+        if not space.settings:  # a plug-in space: the settings of our games are not its own
+            need(not self.constraints, f"constraints apply to gwent_lite only, not {self.game}")
+            need(
+                not self.panel and "panel" not in self.opponents,
+                f"panel decks apply to gwent_lite only, not {self.game}",
+            )
+        need(
+            self.archive or self.archive_descriptors == space.descriptor_sets[0],
+            f"archive_descriptors {self.archive_descriptors!r} applies to the MAP-Elites archive, which is off",
+        )
 
     def _check_numbers(self) -> None:
         for name in (

@@ -30,6 +30,7 @@ from evolution.archive.results import finish_archive, write_archive
 from evolution.config import EXECUTION_FIELDS, SELECTION_ALIASES, EvolveConfig, with_cluster_from
 from evolution.designer.html_report import write_report
 from evolution.individuals import score_of
+from evolution.runfiles import CHAMPION_FILE, VALIDATION_FILE
 from evolution.runfolder import RunFolder
 from evolution.scoring import yardstick
 from evolution.spaces.registry import space_for
@@ -261,9 +262,9 @@ def finish_run_once(
     )
     if done and not evolved:
         log(f"{folder.path} has finished all {config.generations} generations (extend it with more generations)")
-        summary["champion"] = folder.read_json(folder.champion)
+        summary["champion"] = folder.read_champion()
         if config.validate:
-            summary["validation"] = folder.read_json(folder.validation)
+            summary["validation"] = folder.read_validation()
         return summary
     if not (evolved and config.plot_every):  # else the last generation has just drawn them
         folder.write_plots(space, config, log)
@@ -279,7 +280,7 @@ def _chosen_after(folder: RunFolder, path, generation: int, legacy: bool = False
     that names no generation (written before it did) counts as current."""
     if not path.is_file():
         return False
-    data = folder.read_json(path)
+    data = folder.read_json(path, CHAMPION_FILE if path == folder.champion else VALIDATION_FILE)
     if not isinstance(data, dict):
         return False
     return data.get("generation", generation if legacy else None) == generation

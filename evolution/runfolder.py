@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,10 +25,23 @@ import numpy as np
 
 from evolution.config import EXECUTION_FIELDS, EvolveConfig, config_from_settings, with_legacy_defaults
 from evolution.individuals import deck_entry, score_of
+from evolution.runfiles import (
+    BEST_DECKS_FILE,
+    CHAMPION_FILE,
+    CHECKPOINT_FILE,
+    GENERATION_FILE,
+    HALL_OF_FAME_FILE,
+    SETTINGS_TABLE,
+    VALIDATION_FILE,
+)
 from evolution.state import LOGBOOK_FIELDS, EvolutionState
 from games.errors import UserError
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, check_writable_dir
 from games.folder_lock import folder_entries
+from games.schema import ANYTHING, Schema, read_checked
+
+#: the largest JSON file of a run folder read (a checkpoint holds every deck's past deal scores)
+MAX_RUN_FILE_BYTES = 128 * 1024 * 1024
 
 
 class RunFolder:
@@ -77,22 +89,28 @@ class RunFolder:
             raise UserError(f"{str(p)!r} is not an evolution run folder (no config.json)")
         if (p / "checkpoints" / "checkpoint.npz").is_file() or (p / "model.npz").is_file():
             raise UserError(f"{str(p)!r} is a training run folder (deckopt train), not an evolution run folder")
+        for folder in (self.generations, self.checkpoint.parent):
+            if folder.exists() and not folder.is_dir():
+                raise UserError(f"run folder {str(p)!r}: {folder.name} is a file, not a folder")
 
     # --- reading -------------------------------------------------------------------------------
-    def read_json(self, path: Path):
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise UserError(f"run folder {str(self.path)!r}: {path.relative_to(self.path)} is missing") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise UserError(f"{path}: unreadable ({exc})") from None
-        except RecursionError:
-            raise UserError(f"{path}: unreadable (nested too deeply)") from None
+    def read_json(self, path: Path, schema: Schema = ANYTHING, what: str = "run file"):
+        """The JSON file at `path` of this folder, checked against `schema`; UserError in one line if
+        it is missing, too large, malformed or does not fit."""
+        if not path.exists():
+            raise UserError(f"run folder {str(self.path)!r}: {path.relative_to(self.path)} is missing")
+        return read_checked(path, schema, what, max_bytes=MAX_RUN_FILE_BYTES)
+
+    def read_champion(self) -> dict:
+        return self.read_json(self.champion, CHAMPION_FILE, "champion file")
+
+    def read_validation(self) -> dict:
+        return self.read_json(self.validation, VALIDATION_FILE, "validation file")
 
     def read_config(self) -> EvolveConfig:
         # a run saved before score_memory existed was scored on one generation's games; one saved
         # before the yardstick had none
-        data = with_legacy_defaults(self.read_json(self.config))
+        data = with_legacy_defaults(self.read_json(self.config, SETTINGS_TABLE, "run config"))
         return config_from_settings(data, where=str(self.config))
 
     def read_state(self, config: EvolveConfig, space) -> EvolutionState | None:
@@ -105,7 +123,9 @@ class RunFolder:
                     "generations were saved; cannot resume without it (restore it, or start a new run)"
                 )
             return None
-        data = self.read_json(self.checkpoint)
+        data = self.read_json(self.checkpoint, CHECKPOINT_FILE, "checkpoint")
+        for path in sorted(self.generations.glob("gen_*.json")):  # a resumed run reads them back at its end
+            self._generation(path)
         where = f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)}"
         saved = data.get("config") if isinstance(data, dict) else None
         if saved is not None:  # first: an edited config.json would make the rest look damaged
@@ -132,11 +152,15 @@ class RunFolder:
                 f"{', '.join(changed)} (edited after the run started?); restore them to continue"
             )
 
+    def saved_generation(self) -> int | None:
+        """The last generation the checkpoint holds (None: none, or a checkpoint that cannot be read)."""
+        try:
+            return self.read_json(self.checkpoint, CHECKPOINT_FILE, "checkpoint")["generation"]
+        except UserError:
+            return None
+
     def read_best_decks(self) -> list[dict]:
-        data = self.read_json(self.best_decks)
-        if not isinstance(data, dict) or not isinstance(data.get("generations"), list):
-            raise UserError(f"{self.best_decks}: not a best-decks file")
-        return data["generations"]
+        return self.read_json(self.best_decks, BEST_DECKS_FILE, "best-decks file")["generations"]
 
     def read_generation(self, gen: int) -> dict:
         return self._generation(self.generation_file(gen))
@@ -148,26 +172,15 @@ class RunFolder:
         return self._generation(files[-1])
 
     def _generation(self, path: Path) -> dict:
-        """A generation file, checked for the shape every reader relies on (its decks and their cards)."""
-        data = self.read_json(path)
-        decks = data.get("decks") if isinstance(data, dict) else None
-        ok = (
-            isinstance(data, dict)
-            and isinstance(data.get("generation"), int)
-            and isinstance(decks, list)
-            and all(
-                isinstance(d, dict)
-                and isinstance(d.get("cards"), list)
-                and all(isinstance(c, int) and not isinstance(c, bool) for c in d["cards"])
-                for d in decks
-            )
-        )
-        if not ok:
-            raise UserError(f"{path}: not a generation file (damaged? expected its generation and decks)")
-        return data
+        """A generation file, checked against its schema (its decks, their cards and scores)."""
+        return self.read_json(path, GENERATION_FILE, "generation file")
 
     def read_hall_of_fame(self) -> list[dict]:
-        return self.read_json(self.hall_of_fame) if self.hall_of_fame.is_file() else []
+        return (
+            self.read_json(self.hall_of_fame, HALL_OF_FAME_FILE, "hall-of-fame file")
+            if self.hall_of_fame.is_file()
+            else []
+        )
 
     def read_logbook(self) -> list[dict]:
         """Logbook rows as floats (nan where a column is empty)."""
@@ -267,7 +280,7 @@ class Run:
         """The run's champion (chosen by the playoff at the end), or the best deck of `generation`
         (or of the last generation when the run has no champion yet)."""
         if generation is None and self.folder.champion.is_file():
-            c = self.folder.read_json(self.folder.champion)
+            c = self.folder.read_champion()
             return list(c["cards"]), c.get("how", "champion")
         gen = self.generations[-1] if generation is None else generation
         decks = self.generation(gen)["decks"]

@@ -11,10 +11,12 @@ conformance suite (games/conformance.py, `deckopt check GAME`) tests it like eve
 
 from __future__ import annotations
 
+import dataclasses
+
 from games.base import TERMINAL, Game, State
 from games.config import config_from_dict
-from games.errors import IllegalActionError, UserError
-from games.registry import engine_class, game_names
+from games.errors import IllegalActionError, UserError, one_line
+from games.registry import engine_class, game_names, is_ours
 
 #: our games, then the installed plug-ins (entry point group `deckopt.games`)
 GAME_NAMES = game_names()
@@ -26,6 +28,8 @@ def game_class(name: str) -> type[Game]:
     cls = engine_class(name)
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         raise UserError(f"game {name!r} is not a games.Game subclass")
+    if not dataclasses.is_dataclass(getattr(cls, "config_class", None)):
+        raise UserError(f"game {name!r}: its config_class is not a dataclass of its settings")
     return cls
 
 
@@ -33,7 +37,15 @@ def make(name: str, **config) -> Game:
     """The game `name` with its config given as keyword arguments: the fields of the game's
     `config_class`, type-checked and validated (one-line UserError naming the setting)."""
     game_cls = game_class(name)
-    return game_cls(config_from_dict(game_cls.config_class, config, where=name))
+    settings = config_from_dict(game_cls.config_class, config, where=name)
+    try:
+        return game_cls(settings)
+    except UserError:
+        raise
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plug-in's own failure, not deckopt's
+        if is_ours(name):
+            raise
+        raise UserError(f"game {name!r} cannot be made: {one_line(exc)}") from None
 
 
 __all__ = ["make", "game_class", "Game", "State", "TERMINAL", "UserError", "IllegalActionError", "GAME_NAMES"]

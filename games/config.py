@@ -18,16 +18,14 @@ The command line generates its override flags from the same fields and help text
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import os
-import tomllib
 import types
 import typing
-from pathlib import Path
 from typing import Any
 
 from games.errors import UserError
+from games.schema import read_data, shown
 
 #: the most items a list setting with a `maximum` may hold (e.g. hidden layers)
 MAX_ITEMS = 16
@@ -56,7 +54,7 @@ def check_maximums(config) -> None:
             need(len(value) <= MAX_ITEMS, f"{f.name} may hold at most {MAX_ITEMS} items, got {len(value)}")
             need(
                 all(not isinstance(v, (int, float)) or v <= top for v in value),
-                f"{f.name}: each must be at most {_spaced(top)}, got {list(value)!r}",
+                f"{f.name}: each must be at most {_spaced(top)}, got {shown(list(value))}",
             )
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             need(value <= top, f"{f.name} must be at most {_spaced(top)}, got {_spaced(value)}")
@@ -67,6 +65,11 @@ def _spaced(number) -> str:
     return f"{number:_}".replace("_", " ") if isinstance(number, int) else f"{number:g}"
 
 
+def _key(name: str) -> str:
+    """A setting's name as a message shows it: as it is when it is a plain name, else quoted and cut."""
+    return name if name.isidentifier() and len(name) <= 60 else shown(name)
+
+
 def need(ok: bool, message: str) -> None:
     """Validation inside a config's __post_init__: a one-line UserError unless `ok`."""
     if not ok:
@@ -75,25 +78,7 @@ def need(ok: bool, message: str) -> None:
 
 def read_settings(path: str | os.PathLike, what: str = "config file") -> dict:
     """The table of a TOML (or, by suffix, JSON) file; UserError in one line if it cannot be read."""
-    path = Path(path)
-    if path.is_dir():
-        raise UserError(f"{what} {str(path)!r} is a folder, not a file")
-    if not path.is_file():
-        raise UserError(f"{what} {str(path)!r} not found")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{what} {str(path)!r} cannot be read: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise UserError(f"{what} {str(path)!r} is not UTF-8 text") from None
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise UserError(f"{what} {str(path)!r} is not valid {kind}: {exc}") from None
-    except RecursionError:  # a thousand nested tables or lists
-        raise UserError(f"{what} {str(path)!r} is nested too deeply to be a settings file") from None
+    data = read_data(path, what, toml=True)
     if not isinstance(data, dict):
         raise UserError(f"{what} {str(path)!r}: expected a table of settings")
     return data
@@ -129,28 +114,28 @@ def _convert(value: Any, tp, name: str) -> Any:
         return config_from_dict(tp, value, where=name)
     if tp is bool:
         if not isinstance(value, bool):
-            raise UserError(f"{name} must be true or false, got {value!r}")
+            raise UserError(f"{name} must be true or false, got {shown(value)}")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise UserError(f"{name} must be a whole number, got {value!r}")
+            raise UserError(f"{name} must be a whole number, got {shown(value)}")
         return value
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise UserError(f"{name} must be a number, got {value!r}")
+            raise UserError(f"{name} must be a number, got {shown(value)}")
         value = float(value)
         if not math.isfinite(value):
-            raise UserError(f"{name} must be a finite number, got {value!r}")
+            raise UserError(f"{name} must be a finite number, got {shown(value)}")
         return value
     if tp is str:
         if not isinstance(value, str):
-            raise UserError(f"{name} must be text, got {value!r}")
+            raise UserError(f"{name} must be text, got {shown(value)}")
         return value
     if origin in (list, tuple) or tp in (list, tuple):
         if isinstance(value, str) and origin is list and args and args[0] is str:
             value = [value]  # a single name where a list of names is expected
         if not isinstance(value, (list, tuple)):
-            raise UserError(f"{name} must be a list, got {value!r}")
+            raise UserError(f"{name} must be a list, got {shown(value)}")
         if args and args[-1] is not Ellipsis and origin is tuple:
             items = [_convert(v, a, name) for v, a in zip(value, args)]
         elif args:
@@ -160,13 +145,13 @@ def _convert(value: Any, tp, name: str) -> Any:
         return tuple(items) if (origin or tp) is tuple else items
     if origin is dict or tp is dict:
         if not isinstance(value, dict):
-            raise UserError(f"{name} must be a table, got {value!r}")
+            raise UserError(f"{name} must be a table, got {shown(value)}")
         if args:
             return {_convert(k, args[0], name): _convert(v, args[1], name) for k, v in value.items()}
         return dict(value)
     if isinstance(tp, type) and isinstance(value, tp):
         return value
-    raise UserError(f"{name} must be {_type_name(tp)}, got {value!r}")
+    raise UserError(f"{name} must be {_type_name(tp)}, got {shown(value)}")
 
 
 def config_from_dict(cls, data: dict, where: str = ""):
@@ -180,7 +165,7 @@ def config_from_dict(cls, data: dict, where: str = ""):
     unknown = sorted(set(data) - set(fields))
     if unknown:
         raise UserError(
-            f"{prefix}unknown setting(s) {', '.join(unknown[:5])}{'...' if len(unknown) > 5 else ''}; "
+            f"{prefix}unknown setting(s) {', '.join(_key(k) for k in unknown[:5])}{'...' if len(unknown) > 5 else ''}; "
             + _known_hint(unknown, list(fields))
         )
     hints = typing.get_type_hints(cls)

@@ -26,7 +26,7 @@ import numpy as np
 from games.base import TERMINAL, Game, State
 from games.batch import batch_of
 from games.config import config_from_dict, config_to_dict
-from games.errors import IllegalActionError, UserError
+from games.errors import IllegalActionError, UserError, one_line
 
 PASSED, FAILED, SKIPPED = "passed", "failed", "skipped"
 #: a random game longer than this many moves counts as one that never ends
@@ -423,8 +423,8 @@ def run_check(game: Game, name: str, num_games: int) -> CheckResult:
         return CheckResult(name, SKIPPED, str(exc))
     except ConformanceFailure as exc:
         return CheckResult(name, FAILED, str(exc))
-    except Exception as exc:  # noqa: BLE001 - an engine that crashes fails the check
-        return CheckResult(name, FAILED, f"raised {type(exc).__name__}: {exc}")
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - an engine that crashes (or exits) fails the check
+        return CheckResult(name, FAILED, f"raised {one_line(exc)}")
     return CheckResult(name, PASSED, detail)
 
 

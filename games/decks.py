@@ -33,6 +33,7 @@ from games.base import is_whole
 from games.config import config_from_dict, need, read_settings, setting
 from games.errors import UserError
 from games.fileio import atomic_write_text
+from games.schema import shown
 
 # The largest deck budget: the largest card (about max_total) sets Gwent Lite's number of actions
 # and the length of its observation, so a budget of 10**12 would ask for terabytes. 10 000 is 100
@@ -225,12 +226,10 @@ class CountBound:
     def __post_init__(self):
         for name in ("low", "high", "at_most", "at_least"):
             v = getattr(self, name)
-            need(is_whole(v) and v >= 0, f"constraint count: {name} must be a whole number >= 0, got {v!r}")
+            need(is_whole(v) and v >= 0, f"{name} must be a whole number >= 0, got {shown(v)}")
             object.__setattr__(self, name, int(v))
-        need(self.high == 0 or self.high >= self.low, f"constraint count: high {self.high} is below low {self.low}")
-        need(
-            self.at_least <= self.at_most, f"constraint count: at_least {self.at_least} exceeds at_most {self.at_most}"
-        )
+        need(self.high == 0 or self.high >= self.low, f"high {self.high} is below low {self.low}")
+        need(self.at_least <= self.at_most, f"at_least {self.at_least} exceeds at_most {self.at_most}")
 
     def holds(self, power: int) -> bool:
         return power >= self.low and (self.high == 0 or power <= self.high)
@@ -246,8 +245,8 @@ class CountBound:
 def _count_bound(value) -> CountBound:
     if isinstance(value, CountBound):
         return value
-    need(isinstance(value, dict), f"constraint count must be a table (low, high, at_most, at_least), got {value!r}")
-    return config_from_dict(CountBound, value, where="constraint count")
+    need(isinstance(value, dict), f"each must be a table (low, high, at_most, at_least), got {shown(value)}")
+    return config_from_dict(CountBound, value)
 
 
 @dataclass(frozen=True)
@@ -265,10 +264,10 @@ class DeckConstraints:
             values = getattr(self, name)
             need(
                 isinstance(values, (list, tuple)) and all(is_whole(v) and v >= 1 for v in values),
-                f"constraint {name} must be a list of whole powers >= 1, got {values!r}",
+                f"{name} must be a list of whole powers >= 1, got {shown(values)}",
             )
             object.__setattr__(self, name, tuple(sorted(int(v) for v in values)))
-        need(isinstance(self.count, (list, tuple)), f"constraint count must be a list of tables, got {self.count!r}")
+        need(isinstance(self.count, (list, tuple)), f"count must be a list of tables, got {shown(self.count)}")
         object.__setattr__(self, "count", tuple(_count_bound(c) for c in self.count))
         clash = sorted(set(self.locked) & set(self.forbidden))
         if clash:

@@ -11,3 +11,14 @@ class UserError(ValueError):
 
 class IllegalActionError(UserError):
     """An action that is not legal in the current state."""
+
+
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception as one short line (Keras messages and tracebacks of others' code span several)."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def with_article(noun: str) -> str:
+    """`noun` after "a" or "an" as it is spoken: an exploding_kittens run, a gwent_lite run."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -42,6 +43,18 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def finite_json(obj):
+    """`obj` with every float that is not finite (NaN, an infinity) as None: what strict JSON holds,
+    for files and output that other programs read."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: finite_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite_json(v) for v in obj]
+    return obj
 
 
 def atomic_write_json(path: str | os.PathLike, obj, indent: int | None = 1) -> None:

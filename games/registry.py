@@ -15,13 +15,16 @@ it like every other game.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
+import os
+import sys
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
 
-from games.errors import UserError
+from games.errors import UserError, one_line
 
 
 @dataclass(frozen=True)
@@ -84,13 +87,39 @@ def _entry(name: str) -> Entry:
     )
 
 
-def engine_class(name: str) -> type:
-    """The class registered as `name` (or named by its import path `package.module:Class`)."""
-    entry = _entry(name)
+@contextlib.contextmanager
+def _importable_from_cwd():
+    """The current folder on the module search path for a while (as `python -m` has it), so a game
+    named by its import path is found in ./module.py whichever way deckopt was started."""
+    here = os.getcwd()
+    added = here not in sys.path
+    if added:
+        sys.path.insert(0, here)
     try:
-        loaded = _load(entry.engine)
-    except (ImportError, AttributeError) as exc:
-        raise UserError(f"game {name!r}: cannot load {entry.engine}: {exc}") from None
+        yield
+    finally:
+        if added and here in sys.path:
+            sys.path.remove(here)
+
+
+def is_ours(name: str) -> bool:
+    """Whether `name` is one of deckopt's own games (not a plug-in, not an import path)."""
+    return name in GAMES
+
+
+def engine_class(name: str) -> type:
+    """The class registered as `name` (or named by its import path `package.module:Class`, looked
+    for in the current folder too). A module that cannot be imported (it raises, it is not valid
+    Python) is a UserError in one line."""
+    entry = _entry(name)
+    by_path = _find(name) is None
+    try:
+        with _importable_from_cwd() if by_path else contextlib.nullcontext():
+            loaded = _load(entry.engine)
+    except Exception as exc:  # noqa: BLE001 - another package's module: whatever it raises on import
+        if is_ours(name):
+            raise
+        raise UserError(f"game {name!r}: cannot load {entry.engine}: {one_line(exc)}") from None
     if entry.engine == name and isinstance(getattr(loaded, "name", None), str):
         _BY_PATH.setdefault(loaded.name, entry)
     return loaded

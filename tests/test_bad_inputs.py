@@ -64,6 +64,22 @@ def _fixtures(tmp: Path) -> None:
     (tmp / "seeded_truth").mkdir()  # the default flags but --seed 3
     settings = {"seed": 3, "source": None, "random_decks": 10, "opponents": 8, "deals": 300, "agent": "pretrained"}
     np.savez(tmp / "seeded_truth" / "truth.npz", store=np.zeros((3, 8, 300)), settings=np.array(json.dumps(settings)))
+    (tmp / "text_truth").mkdir()  # a store of strings
+    np.savez(tmp / "text_truth" / "truth.npz", store=np.full((3, 8, 300), "x"))
+    # evolution runs (copies of a finished one) with a score as text, a generations file, a huge RNG state
+    fixture = Path(__file__).parent / "fixtures" / "evolve" / "gwent_racing"
+    for name in ("text_score_run", "generations_file_run", "rng_run"):
+        shutil.copytree(fixture, tmp / name)
+    gen = tmp / "text_score_run" / "generations" / "gen_0001.json"
+    data = json.loads(gen.read_text())
+    data["decks"][0]["score"] = "0.5"
+    gen.write_text(json.dumps(data))
+    shutil.rmtree(tmp / "generations_file_run" / "generations")
+    (tmp / "generations_file_run" / "generations").write_text("not a folder")
+    checkpoint = tmp / "rng_run" / "checkpoints" / "checkpoint.json"
+    data = json.loads(checkpoint.read_text())
+    data["rng"]["state"]["inc"] = 2**200
+    checkpoint.write_text(json.dumps(data))
     # an evolution run whose generation file is valid JSON of the wrong shape
     odd = tmp / "odd_run"
     (odd / "generations").mkdir(parents=True)
@@ -86,6 +102,9 @@ def _fixtures(tmp: Path) -> None:
     state = {"rows": [], "last_eval": {}, "seconds": 1.0, "episodes": -5, "updates": 0}
     np.savez(neg / "checkpoints" / "checkpoint.npz", state=np.array(json.dumps(state)))
     (neg / "model.npz").write_bytes(b"finished model")
+    kittens = tmp / "kittens_training_run"  # a training run of another game
+    shutil.copytree(neg, kittens)
+    (kittens / "config.json").write_text(json.dumps({"game": "exploding_kittens", "algo": "dqn"}))
     # a model whose every weight is NaN
     with np.load(ROOT / "agents" / "pretrained" / "tic_tac_toe.npz") as data:
         arrays = {k: (np.full_like(v, np.nan) if k.startswith(("kernel", "bias")) else v) for k, v in data.items()}
@@ -284,22 +303,35 @@ CASES = [
     ("study racing bad_truth", "damaged"),
     ("study racing small_truth", "--deals"),
     ("study racing seeded_truth", "--seed 3"),
+    ("study racing text_truth", "not numbers"),
     ("study kittens new_out --runs nonexistent", "nonexistent"),
     ("study kittens new_out --game gwent_lite", "leave out --game"),
     ("study kittens new_out --runs broken_run", "broken_run"),
+    ("study kittens new_out --runs text_score_run", "a gwent_lite run, not an exploding_kittens run"),
+    ("study kittens new_out --compositions 0", "--compositions 0"),
+    # messages that say what is wrong, in one short line
+    ("train tic_tac_toe --resume text_score_run", "an evolution run folder (deckopt evolve), not a training run"),
+    ("decks text_score_run --agent random", "--agent applies to --validate, --matchups and --archetypes"),
+    ("match tic_tac_toe random negative_run/checkpoints/checkpoint.npz --games 2", "a training checkpoint"),
     ("study agents new_out --decks missing.toml", "missing.toml"),
     ("study agents new_out --yardstick missing_dir", "missing_dir"),
     # damaged and crafted files
     ("match tic_tac_toe random crafted.npz --games 10", "crafted.npz"),
     ("match tic_tac_toe random nan_model.npz --games 10", "finite"),
     ("eval tic_tac_toe nan_model.npz --games 10", "finite"),
-    ("decks odd_run --generation 1", "not a generation file"),
+    ("decks odd_run --generation 1", "generation file"),
+    ("decks text_score_run", "decks[0].score must be a number"),
+    ("decks text_score_run --json", "decks[0].score must be a number"),
+    ("evolve --resume text_score_run --generations 3", "decks[0].score must be a number"),
+    ("evolve --resume generations_file_run --generations 3", "generations is a file"),
+    ("evolve --resume rng_run --generations 3", "rng.state.inc must be in"),
     ("match gwent_lite random random --games 10 --deck deep.toml", "nested too deeply"),
     ("match gwent_lite random random --games 10 --deck deep.json", "nested too deeply"),
     ("evolve --config deep.toml --out new_run", "nested too deeply"),
     ("evolve --config deep.json --out new_run", "nested too deeply"),
     ("train tic_tac_toe --config deep.toml --out new_run", "nested too deeply"),
     ("train tic_tac_toe --resume negative_run", "episodes -5"),
+    ("train tic_tac_toe --resume kittens_training_run", "is an exploding_kittens run, not tic_tac_toe"),
     # arguments judged before minutes of work
     ("evolve --scheduler not-a-url --out new_run", "scheduler"),
     ("evolve --scheduler tcp://[::1 --out new_run", "scheduler"),

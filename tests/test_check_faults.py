@@ -4,6 +4,8 @@ The pristine game passes every check (tests/test_plugins.py)."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from high_card import DECK_SIZE, HighCard, HighCardDecks, HighCardState
@@ -136,3 +138,50 @@ def test_deckopt_check_exits_1_on_a_fault_and_names_it(capsys):
     failed = [line for line in out.splitlines() if line.startswith("FAIL")]
     assert len(failed) == 1 and failed[0].startswith("FAIL  hidden information: player ")
     assert out.splitlines()[-1] == "1 of 10 checks failed: hidden information"
+
+
+class ExitingState(HighCardState):
+    """A state that ends the process: playing a card calls sys.exit()."""
+
+    def apply_action(self, action) -> None:
+        sys.exit()
+
+
+class ExitingGame(HighCard):
+    state_class = ExitingState
+
+
+def test_a_game_that_exits_fails_its_checks_and_check_still_gives_its_verdict(capsys):
+    code = main(["check", f"{__name__}:ExitingGame", "--games", "5"])
+    out, err = capsys.readouterr()
+    assert code == 1 and not err
+    assert "FAIL  invariants: " in out and "raised SystemExit" in out and "checks failed: " in out.splitlines()[-1]
+
+
+PLUGIN_HEAD = "from high_card import HighCard\n\n"
+INIT_RAISES = "class G(HighCard):\n    def __init__(self, config=None):\n        raise RuntimeError('no\\nway')\n"
+ABSTRACT = "import abc\n\nclass G(HighCard, abc.ABC):\n    @abc.abstractmethod\n    def rules(self): ...\n"
+BROKEN_PLUGINS = [  # (module file's text, what the one line says)
+    (PLUGIN_HEAD + INIT_RAISES, "cannot be made: RuntimeError: no way"),
+    (PLUGIN_HEAD + ABSTRACT, "cannot be made: TypeError: Can't instantiate"),
+    ("raise RuntimeError('not on import')\n", "cannot load"),
+    ("def broken(:\n", "SyntaxError"),
+    (PLUGIN_HEAD + "class G(HighCard):\n    config_class = dict\n", "config_class is not a dataclass"),
+]
+
+
+@pytest.mark.parametrize("text, needle", BROKEN_PLUGINS, ids=["init", "abstract", "import", "syntax", "config"])
+def test_a_broken_plugin_is_one_line(text, needle, tmp_path, monkeypatch, capsys):
+    module = f"broken_plugin_{abs(hash(text))}"
+    (tmp_path / f"{module}.py").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", f"{module}:G", "--games", "5"]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.count("\n") == 1 and needle in err and "Traceback" not in err, err
+
+
+def test_check_finds_a_game_module_in_the_current_folder(tmp_path, monkeypatch, capsys):
+    (tmp_path / "game_right_here.py").write_text(PLUGIN_HEAD + "class Here(HighCard):\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "game_right_here:Here", "--games", "5"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "all 10 checks passed"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from evolution.config import load_config
 from evolution.spaces import genome
 from evolution.spaces.constraints import check_feasible, enforce, random_constrained
 from games.decks import CountBound, Deck, DeckConstraints, DeckRules, load_deck, save_deck
@@ -149,3 +150,20 @@ def test_evolve_reads_constraints_from_a_file_and_names_a_missing_table(tmp_path
         text=True,
     )
     assert out.returncode == 2 and "has no [constraints] table" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    "constraints, message",
+    [
+        ({"count": [{"low": -1}]}, "constraints: count: low must be a whole number >= 0, got -1"),
+        ({"count": [{"low": 5, "high": 1}]}, "constraints: count: high 1 is below low 5"),
+        (
+            {"locked": list(range(1, 100_000)) + [0]},
+            "constraints: locked must be a list of whole powers >= 1, got a list",
+        ),
+    ],
+)
+def test_a_bad_constraint_is_one_short_line_naming_it_once(constraints, message):
+    with pytest.raises(UserError) as caught:
+        load_config(constraints=constraints)
+    assert str(caught.value).startswith(message) and len(str(caught.value)) < 200

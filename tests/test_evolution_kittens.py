@@ -175,7 +175,7 @@ def test_racing_fitness_runs_and_counts_games(tmp_path):
         ({"game": "exploding_kittens", "bounds": {"counts": {"kitten": [0, 1]}}}, "unknown card"),
         ({"game": "exploding_kittens", "bounds": {"counts": {"defuse": [0, 9]}}}, "Defuses"),
         ({"game": "exploding_kittens", "game_config": {"composition": "random"}}, "the deck is what evolves"),
-        ({"game": "exploding_kittens", "yardstick": ["decks/other"]}, "gwent_lite only"),
+        ({"game": "exploding_kittens", "yardstick": ["decks/other"]}, "yardstick applies to games judged against"),
     ],
 )
 def test_bad_settings_end_in_one_line(settings, words):

@@ -86,11 +86,12 @@ def copy_with_checkpoint(finished: Path, tmp_path: Path, edit) -> Path:
 @pytest.mark.parametrize(
     "edit, words",
     [
-        (lambda d: d.pop("rng"), ["checkpoint", "missing 'rng'"]),
-        (lambda d: d["pool"][0]["cards"].__setitem__(0, "x"), ["checkpoint", "not whole numbers"]),
+        (lambda d: d.pop("rng"), ["checkpoint", "rng is missing"]),
+        (lambda d: d["pool"][0]["cards"].__setitem__(0, "x"), ["checkpoint", "pool[0].cards[0] must be a whole"]),
         (lambda d: d["hall_of_fame"][0]["cards"].__setitem__(0, 999), ["checkpoint", "illegal deck"]),
-        (lambda d: d.__setitem__("rng", {"bit_generator": "PCG64", "state": "?"}), ["damaged checkpoint"]),
-        (lambda d: d.__setitem__("generation", "two"), ["damaged checkpoint"]),
+        (lambda d: d.__setitem__("rng", {"bit_generator": "PCG64", "state": "?"}), ["checkpoint", "rng.state"]),
+        (lambda d: d["rng"]["state"].__setitem__("state", 2**200), ["rng.state.state", "2^128 - 1", "201-bit"]),
+        (lambda d: d.__setitem__("generation", "two"), ["checkpoint", "generation must be a whole number"]),
         (lambda d: d["best_decks"].pop(), ["damaged checkpoint"]),
         (lambda d: d.__setitem__("format", "something else"), ["checkpoint format"]),
     ],

@@ -370,3 +370,15 @@ def test_match_plays_gwent_abilities_deck_files(capsys):
     assert one != other  # the decks reached the seats
     assert main(["match", "gwent_abilities", "heuristic", "random", "--games", "2", "--deck", "decks/flat.toml"]) == 2
     assert "cards must be text" in capsys.readouterr().err
+
+
+def test_deck_folders_given_explicitly_are_kept_even_when_they_are_gwent_lite_s_defaults():
+    config = EvolveConfig(game="gwent_abilities", yardstick=["decks/yardstick"], validation_panel=["decks"])
+    assert config.yardstick == ["decks/yardstick"] and config.validation_panel == ["decks"]
+    assert EvolveConfig(game="gwent_abilities").yardstick == ["decks/gwent_abilities/yardstick"]
+
+
+def test_archive_descriptors_without_the_archive_is_refused():
+    with pytest.raises(UserError, match="archive_descriptors 'rows' applies to the MAP-Elites archive, which is off"):
+        EvolveConfig(game="gwent_abilities", archive_descriptors="rows")
+    assert EvolveConfig(game="gwent_abilities", archive=True, archive_descriptors="rows").archive_descriptors == "rows"

@@ -173,4 +173,16 @@ def test_text_from_the_run_folder_is_shown_escaped(tmp_path):
     page = write_report(run, space_of(run)).read_text()
     assert "<script" not in page.lower()
     assert page.count("&lt;script&gt;alert(&#39;run folder&#39;)&lt;/script&gt;") >= 4
-    assert "is above 0.5 against &lt;script&gt;" in page  # the verdict's own sentence, escaped
+    # the typed reader refuses a `beaten` that is no count, and the verdict names why, escaped
+    assert "beaten must be a whole number, got &#34;&lt;script&gt;" in page
+
+
+def test_a_wrongly_typed_validation_is_named_in_the_page(tmp_path, capsys):
+    run = tmp_path / "run"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "evolve" / "gwent_racing", run)
+    gen = json.loads((run / "generations" / "gen_0001.json").read_text())
+    (run / "champion.json").write_text(json.dumps({"cards": gen["decks"][0]["cards"], "generation": 1}))
+    (run / "validation.json").write_text(json.dumps({"overall": {"score": "high"}, "references": [], "generation": 1}))
+    assert main(["report", str(run)]) == 0
+    assert "not drawn" not in capsys.readouterr().err
+    assert "overall.score must be a number, got &#39;high&#39;" in (run / "report.html").read_text()

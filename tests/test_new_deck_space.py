@@ -193,3 +193,16 @@ def test_a_bad_high_card_deck_file_is_one_line(text, needle, tmp_path, capsys):
     assert main(["matchups", "--game", "high_card", str(bad), str(bad), "--agent", "random", "--games", "2"]) == 2
     err = capsys.readouterr().err.strip()
     assert needle in err and "\n" not in err
+
+
+@pytest.mark.parametrize(
+    "settings, words",
+    [
+        ({"constraints": {"forbidden": [9]}}, "constraints apply to gwent_lite only, not high_card"),
+        ({"panel": ["decks/flat.toml"]}, "panel decks apply to gwent_lite only, not high_card"),
+        ({"opponents": ["population", "panel"]}, "panel decks apply to gwent_lite only, not high_card"),
+    ],
+)
+def test_a_plugin_space_refuses_the_settings_of_our_games(settings, words):
+    with pytest.raises(UserError, match=words):
+        load_config(game="high_card", **settings)

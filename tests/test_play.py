@@ -2,7 +2,10 @@
 
 import io
 import re
+import subprocess
+import sys
 from argparse import Namespace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -205,3 +208,28 @@ def test_bad_options_are_one_line_exit_2(argv, needle, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1 and needle in captured.err
+
+
+def test_a_line_of_thousands_of_digits_is_no_move_and_is_not_echoed_whole():
+    out = io.StringIO()
+    typed = "9" * 5000 + "\nq\n"
+    assert play.run(args_for("tic_tac_toe", seed=1), prompt_in=io.StringIO(typed), out=out) == 0
+    text = out.getvalue()
+    assert "is not a legal move here" in text and text.rstrip().endswith("game abandoned")
+    assert max(len(line) for line in text.splitlines()) < 200
+
+
+def test_a_closed_standard_input_is_one_line(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", None)  # what Python makes of a closed descriptor 0
+    assert main(["play", "tic_tac_toe", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "standard input" in err
+
+
+@pytest.mark.parametrize("command", ["play tic_tac_toe --vs random --seed 1", "check tic_tac_toe --games 5"])
+def test_output_into_a_closed_pipe_ends_quietly(command):
+    deckopt = Path(sys.executable).parent / "deckopt"
+    # `head -1` closes the pipe after one line; deckopt's status is the pipeline's first
+    shell = f"yes 4 | {deckopt} {command} | head -1; exit ${{PIPESTATUS[1]}}"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr and done.stderr == "", done.stderr

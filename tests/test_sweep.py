@@ -4,6 +4,7 @@ errors."""
 
 from __future__ import annotations
 
+import errno
 import json
 import shutil
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from deckopt.cli import main
+from deckopt.commands import sweep as sweep_command
 from evolution.config import load_config
 from evolution.loop import evolve
 from evolution.spaces.gwent import GwentSpace
@@ -150,7 +152,8 @@ def test_a_resume_may_add_values_and_change_how_it_runs(swept, tmp_path, capsys)
     assert "copy_limit = 1: finished run kept" in err and "copy_limit = 3: evolving" in err
     assert {p: p.stat().st_mtime_ns for p in out.glob("copy_limit=[12]/generations/*.json")} == before
     report = json.loads((out / "sweep.json").read_text())
-    assert report["rows"][:2] == rows and report["rows"][2]["value"] == 3
+    moved = [{**r, "run": str(out / f"copy_limit={r['value']}")} for r in rows]  # the rows name where their run is
+    assert report["rows"][:2] == moved and report["rows"][2]["value"] == 3
 
 
 def test_gwent_lite_rules_sweep_too(tmp_path):
@@ -187,3 +190,54 @@ def test_a_bad_rule_or_value_is_one_line(tmp_path, capsys, args, message):
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
     assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize(
+    "measurement, message",
+    [
+        ("a string", "sweep measurement"),
+        ([1, 2], "must be a table"),
+        ({"value": 1, "champion": [0], "random": {"score": "high"}, "rivals": None}, "random.score must be a number"),
+    ],
+)
+def test_a_damaged_measurement_is_refused_in_one_line(swept, tmp_path, capsys, measurement, message):
+    out = tmp_path / "damaged"
+    shutil.copytree(swept, out)
+    (out / "copy_limit=1" / "sweep_measurement.json").write_text(json.dumps(measurement))
+    assert main([*ABILITIES, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_kept_measurement_is_checked_and_not_shown_as_the_file_has_it(swept, tmp_path, capsys):
+    out = tmp_path / "crafted"
+    shutil.copytree(swept, out)
+    path = out / "copy_limit=1" / "sweep_measurement.json"
+    row = json.loads(path.read_text())
+    path.write_text(json.dumps({**row, "text": "<b>crafted</b>", "dominant": not row["dominant"], "run": "/elsewhere"}))
+    assert main([*ABILITIES, "--out", str(out)]) == 0
+    capsys.readouterr()
+    kept = json.loads((out / "sweep.json").read_text())["rows"][0]
+    assert kept == {**row, "run": str(out / "copy_limit=1")}
+    assert "crafted" not in (out / "sweep.md").read_text()
+    path.write_text(json.dumps({**row, "champion": row["champion"][:-1]}))
+    assert main([*ABILITIES, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "does not measure this run's champion" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "failure, code, words",
+    [
+        (KeyboardInterrupt, 130, "deckopt sweep: interrupted; continue with: deckopt sweep --rule copy_limit"),
+        (OSError(errno.ENOSPC, "No space left on device"), 2, "cannot write: No space left on device; continue with"),
+    ],
+)
+def test_a_stopped_sweep_says_how_to_continue(failure, code, words, tmp_path, monkeypatch, capsys):
+    def stop(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(sweep_command, "run_sweep", stop)
+    assert main([*ABILITIES, "--out", str(tmp_path / "s")]) == code
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and f"--out {tmp_path / 's'}" in err

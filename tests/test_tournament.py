@@ -176,3 +176,17 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
     assert code == 2
     lines = [x for x in err.strip().splitlines() if x.strip()]
     assert len(lines) == 1 and message in lines[0]
+
+
+def test_an_agent_given_twice_has_two_names_in_the_table():
+    game = games.make("tic_tac_toe")
+    table = play_tournament(game, ["random", "random", "heuristic"], 4, seed=0).table()
+    names = [line.split()[1] for line in table.splitlines()[2:]]
+    assert (
+        sorted(" ".join(line.split()[1:3]) for line in table.splitlines()[2:] if "random" in line)
+        == [
+            "random #1",
+            "random #2",
+        ]
+        and len(names) == 3
+    )

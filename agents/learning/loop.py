@@ -32,12 +32,12 @@ from agents.learning.runfolder import (
     check_checkpoint_config,
     check_new_run_dir,
     check_resumable,
-    one_line,
     read_checkpoint,
 )
 from agents.search.puct import BatchAbandoned  # what a learner's step() raises when stopped inside
 from games import Game, UserError
 from games.config import config_to_dict
+from games.errors import one_line
 from games.folder_lock import folder_lock
 
 Mapper = Callable[[Callable, list[tuple]], list]

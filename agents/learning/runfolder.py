@@ -30,6 +30,7 @@ from agents.learned import NumpyNetwork, npz_bytes
 from agents.learning.keras_helpers import ScalarWriter, save_keras_atomic
 from games import UserError
 from games.config import config_from_dict, config_to_dict, read_settings
+from games.errors import one_line, with_article
 from games.fileio import (
     atomic_write_bytes,
     atomic_write_json,
@@ -38,8 +39,11 @@ from games.fileio import (
 )
 from games.folder_lock import folder_entries
 from games.npz import CHECKPOINT_LIMITS, read_npz_arrays
+from games.schema import Record, Str, check
 
 CHECKPOINT = Path("checkpoints") / "checkpoint.npz"
+#: the learners a training run folder may name in its config.json
+ALGOS = ("dqn", "nfsp", "ppo", "alphazero")
 # what a run folder holds before its first checkpoint: such a folder may be started afresh
 _UNSTARTED_RUN = {"config.json", "checkpoints", "tensorboard", "metrics.csv"}
 
@@ -77,6 +81,8 @@ def check_resumable(out: Path) -> None:
     out = Path(out)
     if not out.is_dir():
         raise UserError(f"cannot resume: {out} is not a folder" if out.exists() else f"cannot resume: {out} not found")
+    if (out / "checkpoints" / "checkpoint.json").is_file() or (out / "generations").is_dir():
+        raise UserError(f"cannot resume: {out} is an evolution run folder (deckopt evolve), not a training run")
     if not (out / "config.json").is_file():
         raise UserError(f"cannot resume: {out / 'config.json'} not found (not a training run folder?)")
     if not (out / CHECKPOINT).is_file():
@@ -84,18 +90,29 @@ def check_resumable(out: Path) -> None:
     _check_writable(out)
 
 
+#: what config.json of a training run holds beside its learner's settings
+TRAINING_CONFIG_HEADER = Record({"game": Str(200)}, optional={"algo": Str(choices=ALGOS)})
+
+
 def read_run_config(out: Path, game_name: str, cls, algo: str):
     """The config (a `cls`) of the run in `out` (its config.json, validated like any settings file).
     config.json names its learner in "algo" (absent: a DQN run)."""
     check_resumable(out)
-    path = Path(out) / "config.json"
+    return read_training_config(Path(out) / "config.json", game_name, cls, algo)
+
+
+def read_training_config(path: Path, game_name: str, cls, algo: str):
+    """The config (a `cls`) in the config.json at `path` of a `game_name` run of learner `algo`;
+    UserError in one line if it is damaged or of another game or learner."""
     saved = read_settings(path, "run config")
-    saved_game = saved.pop("game", None)
+    check(TRAINING_CONFIG_HEADER, saved, f"run config {str(path)!r}")
+    out = path.parent
+    saved_game = saved.pop("game")
     if saved_game != game_name:
-        raise UserError(f"{out} is a {saved_game} run, not {game_name}")
+        raise UserError(f"{out} is {with_article(str(saved_game))} run, not {game_name}")
     saved_algo = saved.pop("algo", "dqn")
     if saved_algo != algo:
-        raise UserError(f"{out} is a {saved_algo} run, not {algo}; resume it with --algo {saved_algo}")
+        raise UserError(f"{out} is {with_article(saved_algo)} run, not {algo}; resume it with --algo {saved_algo}")
     return config_from_dict(cls, saved, where=str(path))
 
 
@@ -227,12 +244,6 @@ def _plot_evaluations(ax, rows: list[dict], columns: list[str]) -> None:
         ax.legend(fontsize=8)
 
 
-def one_line(exc: BaseException, limit: int = 200) -> str:
-    """An exception as one short line (Keras messages span several)."""
-    text = " ".join(f"{type(exc).__name__}: {exc}".split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def read_checkpoint(path: Path) -> tuple[dict, dict]:
     """(state, arrays) of a checkpoint file; UserError in one line if it cannot be read."""
     try:
@@ -249,6 +260,15 @@ def read_checkpoint(path: Path) -> tuple[dict, dict]:
     except Exception as exc:  # truncated, corrupt, or not a checkpoint at all
         raise UserError(f"cannot resume from {path}: the checkpoint is damaged ({one_line(exc)})") from None
     return state, arrays
+
+
+def trained_episodes(out: Path) -> int:
+    """The episodes the training run in folder `out` has trained (0 before its first checkpoint)."""
+    path = Path(out) / CHECKPOINT
+    if not path.is_file():
+        return 0
+    state, _ = read_checkpoint(path)
+    return state.get("episodes", 0)
 
 
 def check_checkpoint_config(state: dict, game_name: str, config, run: Path) -> None:

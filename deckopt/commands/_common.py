@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import sys
@@ -14,6 +15,7 @@ from evolution.spaces.registry import space_class, space_for, space_names
 from games import GAME_NAMES
 from games.decks import load_deck
 from games.errors import UserError
+from games.fileio import DISK_ERRORS, finite_json
 from games.gwent_abilities_cards import load_ability_deck
 
 #: the games whose decks `--deck FILE` reads, and the reader of their deck files (cards and rules)
@@ -39,9 +41,23 @@ def designer_game(game: str, seed: int, rules=None):
     return config, space_for(config)
 
 
+@contextlib.contextmanager
+def resumable(continue_line: str):
+    """Ctrl-C, SIGTERM or a full disk inside end the command in one line that says how to continue
+    (`continue_line`): what was saved stays whole."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(continue_line) from None
+    except OSError as exc:
+        if exc.errno not in DISK_ERRORS:
+            raise
+        raise UserError(f"cannot write: {exc.strerror}; {continue_line}") from None
+
+
 def print_json(obj) -> None:
-    """Exactly one JSON object on stdout."""
-    sys.stdout.write(json.dumps(obj) + "\n")
+    """Exactly one JSON object on stdout (strict JSON: a number that is not finite as null)."""
+    sys.stdout.write(json.dumps(finite_json(obj)) + "\n")
     sys.stdout.flush()
 
 

@@ -150,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
         check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
     if args.matchups is not None and (args.matchups % 2 or not space.reference_decks):
         raise UserError("--matchups takes an even number of games and a gwent_lite run")
+    if args.agent is not None and not (args.validate or args.matchups or args.archetypes is not None):
+        raise UserError("--agent applies to --validate, --matchups and --archetypes (the games it plays)")
     # reading a run (even one still going) takes no lock; writing into it takes the folder's
     writes = args.matchups is not None or args.archetypes is not None or (args.validate and not space.reference_decks)
     with folder_lock(r.folder.path, create=False) if writes else contextlib.nullcontext():

@@ -183,15 +183,10 @@ class _Stop:
 
 def _saved(out: Path) -> str:
     """What a stopped run kept, and how to continue it."""
-    import json
-
     folder = RunFolder(out)
     if not folder.config.is_file():
         return "the run had not started; nothing was written"
-    try:
-        done = json.loads(folder.checkpoint.read_text())["generation"] if folder.checkpoint.is_file() else None
-    except (OSError, ValueError, KeyError, TypeError):
-        done = None
+    done = folder.saved_generation()
     kept = f"generations 0..{done} are saved" if isinstance(done, int) else "no generation finished"
     return f"{kept}: continue with `deckopt evolve --resume {out}`"
 

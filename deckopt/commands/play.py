@@ -9,6 +9,7 @@ import agents
 from agents.panel import member_of_deal, members
 from deckopt.commands._common import GAME_HELP, PANEL_HELP, game_config_args, make_game, seed_int
 from games import UserError
+from games.schema import shown
 
 
 def register(sub) -> None:
@@ -43,6 +44,10 @@ def _wrapped(head: str, items: list[str], width: int = 100) -> str:
     return "\n".join((pad if i else head) + "   ".join(r) for i, r in enumerate(rows))
 
 
+#: the most digits of a move's number (a longer line is no move, and never read as a number)
+MAX_MOVE_DIGITS = 9
+
+
 def _read_action(state, game, prompt_in, out) -> int | None:
     """Ask until the person types a legal move (its number, or its name or the start of it);
     None if they quit (q, or end of input)."""
@@ -63,16 +68,16 @@ def _read_action(state, game, prompt_in, out) -> int | None:
         text = " ".join(line.lower().split())
         if text in ("q", "quit", "exit"):
             return None
-        if text.isdigit() and int(text) in names:
+        if text.isdigit() and len(text) <= MAX_MOVE_DIGITS and int(text) in names:
             return int(text)
         exact = [a for a, name in names.items() if name.lower() == text]
         matches = exact or [a for a, name in names.items() if text and name.lower().startswith(text)]
         if len(matches) == 1:
             return matches[0]
         if matches:
-            print(f"'{line.strip()}' could be {', '.join(names[a] for a in matches)}: type more of it", file=out)
+            print(f"{shown(line.strip())} could be {', '.join(names[a] for a in matches)}: type more of it", file=out)
         else:
-            print(f"'{line.strip()}' is not a legal move here: type a move's number or name (q quits)", file=out)
+            print(f"{shown(line.strip())} is not a legal move here: type a move's number or name (q quits)", file=out)
 
 
 def run(args: argparse.Namespace, prompt_in=None, out=None) -> int:
@@ -80,6 +85,8 @@ def run(args: argparse.Namespace, prompt_in=None, out=None) -> int:
 
     prompt_in = prompt_in or sys.stdin
     out = out or sys.stdout
+    if prompt_in is None:  # standard input closed (`<&-`)
+        raise UserError("play reads your moves from standard input, which is closed; run it in a terminal")
     game = make_game(args)
     if not 0 <= args.seat < game.num_players:
         raise UserError(f"--seat must be between 0 and {game.num_players - 1} for {args.game}")

@@ -47,9 +47,10 @@ from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
-from games.fileio import atomic_write_json, check_writable_dir
+from games.fileio import atomic_write_json, check_writable_dir, finite_json
 from games.folder_lock import folder_lock
 from games.npz import TRUTH_LIMITS, read_npz_arrays
+from games.schema import shown
 
 
 def register(sub) -> None:
@@ -191,8 +192,10 @@ def _check_args(args) -> None:
     if args.what == "kittens":
         if args.game not in (None, "exploding_kittens"):
             raise UserError(f"study kittens studies exploding_kittens compositions, not {args.game}; leave out --game")
+        if not args.compositions and not args.runs:
+            raise UserError("--compositions 0 samples no composition: give --runs RUN, or compositions to sample")
         for path in args.runs or []:
-            Run(path)  # an evolution run folder, or one line saying why not
+            kittens_study.finished_kittens_run(path)  # before any self-play
     if args.what == "agents":
         _agent_decks(args)
 
@@ -265,7 +268,7 @@ def _racing(args, out: Path) -> dict:
             margins=_floats(args.margin, "--margin"),
             strata=[k == "strata" for k in kinds],
         )
-    atomic_write_json(out / "racing.json", res)
+    atomic_write_json(out / "racing.json", finite_json(res))
     (out / "racing.png").write_bytes(plot_study(res))
     if not args.json:
         print(f"{n} decks x {m} opponents x {deals} deals of ground truth; keep {args.kept}; {args.replicates} reps")
@@ -304,6 +307,8 @@ def _read_truth(path: Path, args, config: EvolveConfig):
         saved = json.loads(str(data["settings"][()])) if "settings" in data else None
         if store.ndim != 3 or 0 in store.shape:
             raise ValueError(f"a store of shape {store.shape}")
+        if store.dtype.kind not in "fiu":  # game scores: numbers
+            raise ValueError(f"a store of {store.dtype} values, not numbers")
     except Exception as exc:  # truncated, corrupt, or not a study's file at all
         raise UserError(f"{path} is damaged ({type(exc).__name__}: {exc}); delete it to compute it again") from None
     _, m, deals = store.shape
@@ -312,7 +317,7 @@ def _read_truth(path: Path, args, config: EvolveConfig):
     asked = _truth_settings(args, config)
     differ = [k for k in saved if saved[k] != asked.get(k)]
     if differ:
-        given = ", ".join(f"--{k.replace('_', '-')} {saved[k]}" for k in differ)
+        given = ", ".join(f"--{k.replace('_', '-')} {shown(saved[k])}" for k in differ[:3])
         raise UserError(f"{path} was computed with {given}: give the same, or another folder to compute it again")
     return store
 
@@ -447,7 +452,7 @@ def _agents(args, out: Path) -> dict:
         },
         "cross": tables,
     }
-    atomic_write_json(out / "agents.json", res)
+    atomic_write_json(out / "agents.json", finite_json(res))
     if not args.json:
         _print_agreement(res)
     return res
@@ -523,7 +528,7 @@ def _kittens(args, out: Path) -> dict:
             )
     if args.runs:
         res["runs"] = kittens_study.runs_vs_exact(args.runs)
-    atomic_write_json(out / "kittens.json", res)
+    atomic_write_json(out / "kittens.json", finite_json(res))
     if not args.json:
         e = res.get("estimates")
         if e:

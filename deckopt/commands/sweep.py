@@ -12,7 +12,7 @@ import argparse
 import math
 from pathlib import Path
 
-from deckopt.commands._common import Progress, _setting, count, pair_games, print_json
+from deckopt.commands._common import Progress, _setting, count, pair_games, print_json, resumable
 from deckopt.commands.evolve import add_settings_flags, settings_from_flags
 from evolution.config import load_config
 from evolution.studies.sweep import markdown_table, run_sweep
@@ -76,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
     values = parse_values(args.values)
     config = load_config(args.config, **settings_from_flags(args))
     out = Path(args.out) if args.out else Path("runs") / f"sweep-{args.rule}"
-    with Progress(enabled=not args.quiet) as bar:
+    again = (
+        f"continue with: deckopt sweep --rule {args.rule} --values {args.values} --out {out} and the same settings "
+        "(finished runs are kept, an unfinished one resumes)"
+    )
+    with Progress(enabled=not args.quiet) as bar, resumable(again):
         report = run_sweep(
             config,
             args.rule,

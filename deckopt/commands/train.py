@@ -17,7 +17,7 @@ from pathlib import Path
 
 from agents.alphazero.config import AlphaZeroConfig
 from agents.dqn.config import DQNConfig
-from agents.learning.runfolder import default_run_dir, read_run_config
+from agents.learning.runfolder import ALGOS, default_run_dir, read_run_config
 from agents.nfsp.config import NFSPConfig
 from agents.parallel import Mapper, WorkerFailure
 from agents.ppo.config import PPOConfig
@@ -27,7 +27,6 @@ from games.errors import UserError
 
 INTERRUPTED = 130
 SHARD_TIMEOUT = 600.0  # seconds a self-play shard may take in a worker before the run stops
-ALGOS = ("dqn", "nfsp", "ppo", "alphazero")
 
 
 def _algo(name: str):

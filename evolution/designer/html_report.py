@@ -40,6 +40,7 @@ from evolution.designer.html import ci as _ci
 from evolution.designer.matchups import NamedDeck, load_decks, play_matchups, write_matchups
 from evolution.designer.tables import YARDSTICK_NOTE
 from evolution.designer.verdicts import deck_words
+from evolution.runfiles import CHAMPION_FILE, SETTINGS_TABLE, VALIDATION_FILE
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
 from evolution.scoring.panel import load_panel
@@ -49,6 +50,7 @@ from evolution.spaces.registry import GAME_SETTINGS, space_for
 from games.config import settings_help
 from games.errors import UserError
 from games.fileio import atomic_write_text, check_writable_dir
+from games.schema import ANYTHING, Schema
 
 REPORT_NAME = "report.html"
 MATCHUPS_NAME = "matchups.json"
@@ -68,17 +70,20 @@ def _verdict(champion: dict | None, validation: dict | None, space) -> list[Bloc
     """The champion's validation as the run's deck space reports it."""
     if champion is None or "_unreadable" in champion:
         return [note("no champion yet, so no verdict")]
+    if validation is not None and "_unreadable" in validation:
+        return [note(f"the validation cannot be shown: {validation['_unreadable']}")]
     return space.verdict_blocks(champion, validation)
 
 
-def _read(folder: RunFolder, path: Path):
-    """A JSON file of the run, or None when absent; a damaged file is reported, not fatal."""
+def _read(folder: RunFolder, path: Path, schema: Schema = ANYTHING):
+    """A JSON file of the run checked against `schema`, or None when absent; a damaged file is
+    reported, not fatal."""
     if not path.is_file():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return {"_unreadable": f"{path.name}: {exc}"}
+        return folder.read_json(path, schema, path.name)
+    except UserError as exc:
+        return {"_unreadable": str(exc)}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -282,14 +287,14 @@ def write_report(
     folder = RunFolder(run_folder)
     folder.check_existing()
     check_writable_dir(folder.path, "run folder")  # before any matchups are played
-    config = _read(folder, folder.config)
+    config = _read(folder, folder.config, SETTINGS_TABLE)
     if not isinstance(config, dict) or "_unreadable" in config:
         raise UserError(f"run folder {str(folder.path)!r}: config.json is unreadable")
     config = flat_settings(config)
     if matchups_games > 0 and not (folder.path / MATCHUPS_NAME).is_file():
         run_matchups(folder, matchups_games, agent_spec, jobs, progress)
-    champion = _read(folder, folder.champion)
-    validation = _read(folder, folder.validation)
+    champion = _read(folder, folder.champion, CHAMPION_FILE)
+    validation = _read(folder, folder.validation, VALIDATION_FILE)
 
     def section(key, draw, *a):
         try:

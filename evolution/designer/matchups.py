@@ -36,7 +36,7 @@ from evolution.scoring.yardstick import Play
 from evolution.spaces.genome import counts_text
 from evolution.spaces.registry import space_class
 from games.decks import DeckRules, load_deck
-from games.errors import UserError
+from games.errors import UserError, with_article
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
 
 STAGE_MATCHUPS = 10  # seed-key stage of matchup pairings (evolution uses 0..4)
@@ -129,7 +129,9 @@ def run_rules(paths, game: str):
             continue
         config = RunFolder(folder).read_config()
         if config.game != game:
-            raise UserError(f"run folder {str(folder)!r} is a {config.game} run, not {game} (--game names the game)")
+            raise UserError(
+                f"run folder {str(folder)!r} is {with_article(config.game)} run, not {game} (--game names the game)"
+            )
         if space_class(game).rules_field is None:  # a game without deck rules: its decks read as they are
             continue
         rules = getattr(config, rules_field(game))
@@ -157,7 +159,7 @@ def _run_decks(path: Path, run_best: int) -> tuple[list[NamedDeck], EvolveConfig
     config = folder.read_config()
     out: list[NamedDeck] = []
     if folder.champion.is_file():
-        out.append(NamedDeck(f"{folder.name}/champion", tuple(folder.read_json(folder.champion)["cards"])))
+        out.append(NamedDeck(f"{folder.name}/champion", tuple(folder.read_champion()["cards"])))
     best = folder.read_best_decks() if folder.best_decks.is_file() else []
     for b in best[::-1][:run_best]:
         cards = tuple(b["best"]["cards"])

@@ -24,6 +24,10 @@ from games.decks import Deck, DeckConstraints, DeckRules, save_deck
 from games.errors import UserError
 
 TOP = 5  # the strongest cards whose share of the power is a descriptor
+#: the fixed decks the best decks of every generation are measured against
+YARDSTICK = ["decks/yardstick"]
+#: the reference decks a champion is validated against
+REFERENCE_DECKS = ["decks", "decks/ancestor"]
 
 
 class GwentSpace:
@@ -119,7 +123,12 @@ class GwentSpace:
     # --- settings ---------------------------------------------------------------------------------
     @classmethod
     def check_config(cls, config) -> None:
+        """No game settings; the yardstick and the validation panel default to Gwent Lite's decks."""
         need(not config.game_config, "game_config applies to exploding_kittens only (gwent_lite has [rules])")
+        if config.yardstick is None:
+            config.yardstick = list(YARDSTICK)
+        if config.validation_panel is None:
+            config.validation_panel = list(REFERENCE_DECKS)
 
     @classmethod
     def check_racing(cls, config) -> None:

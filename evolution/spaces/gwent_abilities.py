@@ -65,12 +65,8 @@ REFERENCE_DECKS = ["decks/gwent_abilities"]
 EVALUATOR = "gwent_abilities_evaluator"
 #: the fixed decks the best decks of every generation are measured against
 YARDSTICK = ["decks/gwent_abilities/yardstick"]
-#: the Gwent Lite defaults of the settings this space reads differently
-_GWENT_DEFAULTS = {
-    "agent": "evaluator",
-    "validation_panel": ["decks", "decks/ancestor"],
-    "yardstick": ["decks/yardstick"],
-}
+#: Gwent Lite's agents, the default one first, which this space reads as its own evaluator
+GWENT_LITE_AGENTS = ("evaluator", "pretrained")
 
 
 def style_shares(cards) -> tuple[float, float]:
@@ -335,11 +331,11 @@ class GwentAbilitiesSpace:
         need(not config.game_config, "game_config applies to exploding_kittens only")
         need(not config.constraints, "constraints apply to gwent_lite only")
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
-        if config.agent in (_GWENT_DEFAULTS["agent"], "pretrained"):  # Gwent Lite's networks: this game's evaluator
+        if config.agent in GWENT_LITE_AGENTS:  # Gwent Lite's networks: this game's evaluator
             config.agent = EVALUATOR
-        if config.validation_panel == _GWENT_DEFAULTS["validation_panel"]:
+        if config.validation_panel is None:
             config.validation_panel = list(REFERENCE_DECKS)
-        if config.yardstick == _GWENT_DEFAULTS["yardstick"]:  # its decks are built for the default rules
+        if config.yardstick is None:  # its decks are built for the default rules
             config.yardstick = list(YARDSTICK) if config.ability_rules == AbilityDeckRules() else []
 
     @classmethod

@@ -245,14 +245,13 @@ class KittensSpace:
     # --- settings ---------------------------------------------------------------------------------
     @classmethod
     def check_config(cls, config) -> None:
-        """The bounds and game settings checked with a deck of the space; Gwent Lite's deck files refused;
-        the agent defaults to `pretrained` (the composition-trained agent)."""
+        """The bounds and game settings checked with a deck of the space; deck files refused (its decks
+        are judged alone, against exact values); the agent defaults to `pretrained` (the
+        composition-trained agent)."""
         if config.agent == GWENT_DEFAULT_AGENT:
             config.agent = "pretrained"
-        for name, default in (("yardstick", ["decks/yardstick"]), ("validation_panel", ["decks", "decks/ancestor"])):
-            value = getattr(config, name)
-            need(value in ([], default), f"{name} applies to gwent_lite only")
-            setattr(config, name, [])
+        for name in ("yardstick", "validation_panel"):
+            need(not getattr(config, name), f"{name} applies to games judged against reference decks, not {cls.name}")
         need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
         need(not config.constraints, "constraints apply to gwent_lite only (exploding_kittens has [bounds])")
         fixed = config.game_config.get("composition", "fixed") == "fixed" and not config.game_config.get("preset")

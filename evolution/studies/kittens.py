@@ -23,7 +23,7 @@ from evolution.scoring import objectives
 from evolution.spaces.kittens import KittensSpace
 from evolution.spaces.registry import space_for
 from evolution.studies import kittens_validation
-from games.errors import UserError
+from games.errors import UserError, with_article
 
 STAGE_STUDY = 11
 
@@ -68,20 +68,28 @@ def estimates_vs_exact(
     }
 
 
+def finished_kittens_run(path) -> Run:
+    """The finished Exploding Kittens evolution run at `path`; UserError in one line if it is not one."""
+    run = Run(path)
+    if not isinstance(space_for(run.config), KittensSpace):
+        raise UserError(
+            f"run {str(path)!r} is {with_article(run.config.game)} run, not {with_article(KittensSpace.name)} run"
+        )
+    if not run.folder.champion.is_file():
+        raise UserError(f"run {str(path)!r} has no champion yet (unfinished)")
+    return run
+
+
 def runs_vs_exact(paths) -> list[dict]:
     """Each finished kittens run's champion: its exact |value - 0.5|, its rank in the space by exact
     fairness, and what the run spent (games of the evolution, of the champion's re-measurement)."""
 
     out = []
     for path in paths:
-        run = Run(path)
+        run = finished_kittens_run(path)
         c = run.config
         space = space_for(c)
-        if not isinstance(space, KittensSpace):
-            raise UserError(f"run {str(path)!r} is not an {KittensSpace.name} run")
-        if not run.folder.champion.is_file():
-            raise UserError(f"run {str(path)!r} has no champion yet (unfinished)")
-        champion = run.folder.read_json(run.folder.champion)
+        champion = run.folder.read_champion()
         v = kittens_validation.exact_value(space, champion["cards"])
         rows = run.folder.read_logbook()
         every = np.sort(np.abs(np.array([kittens_validation.exact_value(space, d) for d in space.all_decks()]) - 0.5))

@@ -39,6 +39,7 @@ from agents.parallel import Mapper
 from evolution.config import CLUSTER_FIELDS, EXECUTION_FIELDS, EvolveConfig, rules_field, with_deck_rule
 from evolution.designer.plots import plot_sweep
 from evolution.loop import evolve
+from evolution.runfiles import MEASUREMENT_FILE, SWEEP_FILE
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
 from evolution.spaces.registry import space_for
@@ -122,6 +123,11 @@ def run_sweep(
     return report
 
 
+def read_sweep(out: Path) -> dict:
+    """The sweep in folder `out` (its sweep.json), checked against SWEEP_FILE; UserError in one line."""
+    return RunFolder(out).read_json(out / "sweep.json", SWEEP_FILE, "sweep file")
+
+
 def check_same_settings(out: Path, report: dict, run_config: EvolveConfig) -> None:
     """UserError in one line, naming the first setting that differs and both its values, when `out`
     holds a sweep (its sweep.json) or runs of the rule (their config.json) made with other settings
@@ -129,8 +135,7 @@ def check_same_settings(out: Path, report: dict, run_config: EvolveConfig) -> No
     aside, and the swept rule's value aside."""
     rule = report["rule"]
     if (out / "sweep.json").is_file():
-        saved = RunFolder(out).read_json(out / "sweep.json")
-        need(isinstance(saved, dict), f"{out / 'sweep.json'}: not a sweep's report")
+        saved = read_sweep(out)
         for key, name in SWEEP_SETTINGS.items():
             _need_same(out, name, saved.get(key), report[key])
     field = rules_field(run_config.game)
@@ -167,7 +172,7 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
     measured = folder.path / MEASUREMENT
     if folder.champion.is_file() and measured.is_file():
         log(f"{rule} = {value}: finished run kept ({folder.path})")
-        return folder.read_json(measured)
+        return kept_measurement(folder, rule, value, dominance)
     resume = folder.config.is_file()  # started: resumed from its last finished generation (or its start)
     log(f"{rule} = {value}: {'resuming' if resume else 'evolving'} -> {folder.path}")
     # how to run comes from this sweep's command line, never from the run's folder
@@ -186,6 +191,28 @@ def _one_value(folder: RunFolder, rule, value, config, fields, games, dominance,
     return row
 
 
+def kept_measurement(folder: RunFolder, rule, value, dominance: float) -> dict:
+    """The measurement kept in a finished run of the sweep (its sweep_measurement.json), checked: it
+    must measure this run's champion at this value; what follows from the champion and the scores
+    (its text, descriptors, dominance) is derived again, never shown as the file has it."""
+    path = folder.path / MEASUREMENT
+    row = folder.read_json(path, MEASUREMENT_FILE, "sweep measurement")
+    champion = folder.read_champion()["cards"]
+    need(
+        row["value"] == value and row["champion"] == champion,
+        f"{path} does not measure this run's champion at {rule} = {value}; delete it to measure the champion again",
+    )
+    space = space_for(folder.read_config())
+    rivals = row["rivals"]
+    return {
+        **row,
+        "run": str(folder.path),
+        "text": space.short_text(champion),
+        "descriptors": [round(d, 4) for d in space.descriptors(champion)],
+        "dominant": bool(rivals is not None and rivals["ci95"][0] > dominance),
+    }
+
+
 def measure_champion(
     folder: RunFolder, rule, value, fields: int, games: int, dominance: float, progress, pmap, *, cluster: EvolveConfig
 ) -> dict:
@@ -194,7 +221,7 @@ def measure_champion(
     config, never the run folder's); the row of the sweep's table."""
     config = folder.read_config()
     space = space_for(config)
-    champion = folder.read_json(folder.champion)["cards"]
+    champion = folder.read_champion()["cards"]
     rng = np.random.default_rng([config.seed, STAGE_SWEEP, 7919])
     random_decks = [tuple(space.random_deck(rng, config.init_shapes)) for _ in range(fields)]
     rivals = []

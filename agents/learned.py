@@ -251,6 +251,8 @@ def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
             raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
         n = len(metadata["activations"])
         weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
+        if any(w.dtype.kind != "f" for w in weights):
+            raise ValueError(f"weights of type {sorted({str(w.dtype) for w in weights})}, not floating-point numbers")
         _check_finite(weights)
         network = NumpyNetwork(weights, metadata["activations"], metadata.get("planes"))
         if (metadata.get("observation_size"), metadata.get("num_actions")) != (network.input_size, network.output_size):

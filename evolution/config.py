@@ -688,6 +688,12 @@ def load_config(path: str | os.PathLike | None = None, deck_rules: dict | None =
         given["opponents"] = list(opponents) + ["panel"]
     if isinstance(file.get("game_config"), dict) and isinstance(given.get("game_config"), dict):
         given["game_config"] = {**file["game_config"], **given["game_config"]}
+    if "archive_descriptors" in given and not {**file, **given}.get("archive"):
+        # given now, and no archive to apply to (a saved config holds the game's pair whether or not
+        # its run kept an archive, so only what is given beside it is checked here)
+        raise UserError(
+            f"archive_descriptors {given['archive_descriptors']!r} applies to the MAP-Elites archive: add --archive"
+        )
     where = ""
     if path is not None:
         where = f"config file {str(path)!r}" + (" with the command-line settings" if given else "")

@@ -382,3 +382,13 @@ def test_archive_descriptors_without_the_archive_is_refused():
     with pytest.raises(UserError, match="archive_descriptors 'rows' applies to the MAP-Elites archive, which is off"):
         EvolveConfig(game="gwent_abilities", archive_descriptors="rows")
     assert EvolveConfig(game="gwent_abilities", archive=True, archive_descriptors="rows").archive_descriptors == "rows"
+
+
+def test_archive_descriptors_given_on_the_command_line_without_the_archive_is_refused_even_the_default(capsys):
+    """The game's own pair too: a flag that would do nothing is refused, not ignored."""
+    for descriptors in ("style", "rows"):
+        assert main(["evolve", *FLAGS, "--archive-descriptors", descriptors, "--out", "never-written"]) == 2
+        assert f"archive_descriptors {descriptors!r} applies to the MAP-Elites archive: add --archive" in (
+            capsys.readouterr().err
+        )
+    assert not Path("never-written").exists()

@@ -1,24 +1,29 @@
-"""Generated run files (Hypothesis): every reader of a JSON or TOML run file ends in its result or in
-one line (UserError), never another exception, within the time and size bounds of a file.
+"""Generated run files (Hypothesis): every reader of a JSON or TOML run file, and of a model `.npz`,
+ends in its result or in one line (UserError), never another exception, within the time and size
+bounds of a file.
 
 Each kind gets files that are arbitrary JSON, arbitrary bytes, and (most) a valid file of that kind
 with one part replaced, removed or added, so the checks deep inside a file are reached too."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import tempfile
 import time
 import tomllib
+import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.dqn.config import DQNConfig
+from agents.learned import read_npz
 from agents.learning.runfolder import read_training_config
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
@@ -302,3 +307,77 @@ def test_a_file_above_the_size_limit_is_refused_before_it_is_read(tmp_path):
     with pytest.raises(UserError, match="too large"):
         read_data(path, "run file")
     assert time.perf_counter() - start < 0.5 and os.path.getsize(path) > MAX_FILE_BYTES
+
+
+# --- model .npz files ----------------------------------------------------------------------------
+MODEL_METADATA = {
+    "format": "deckopt-q-network-1",
+    "game": "tic_tac_toe",
+    "game_config": {},
+    "observation_size": 18,
+    "num_actions": 9,
+    "layer_sizes": [4, 9],
+    "activations": ["relu", "tanh"],
+}
+MODEL_SHAPES = {"kernel_0": (18, 4), "bias_0": (4,), "kernel_1": (4, 9), "bias_1": (9,)}
+DTYPES = ["float32", "float64", "int8", "bool", "<U3", "complex64"]
+ARRAYS = st.builds(
+    lambda shape, dtype: np.zeros(shape, dtype=dtype),
+    st.lists(st.integers(0, 5), max_size=3).map(tuple),
+    st.sampled_from(DTYPES),
+)
+
+
+def _npz_bytes(arrays: dict) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def _declared_only(shape: tuple, dtype: str = "<f4") -> bytes:
+    """A model whose first kernel's header declares `shape` with no data behind it (a bomb's header)."""
+    header = io.BytesIO()
+    np.lib.format.write_array_header_2_0(header, {"descr": dtype, "fortran_order": False, "shape": shape})
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("kernel_0.npy", header.getvalue() + b"\0" * 64)
+        archive.writestr("metadata.npy", _npz_member(np.array(json.dumps(MODEL_METADATA))))
+    return buffer.getvalue()
+
+
+def _npz_member(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+@st.composite
+def _models(draw) -> bytes:
+    """A model file with its metadata or one array replaced, removed or added."""
+    arrays = {name: np.full(shape, 0.1, dtype=np.float32) for name, shape in MODEL_SHAPES.items()}
+    metadata = MODEL_METADATA
+    what = draw(st.sampled_from(["metadata", "replace", "remove", "add"]))
+    if what == "metadata":
+        metadata = draw(_mutated(MODEL_METADATA))
+    elif what == "replace":
+        arrays[draw(st.sampled_from(sorted(arrays)))] = draw(ARRAYS)
+    elif what == "remove":
+        del arrays[draw(st.sampled_from(sorted(arrays)))]
+    else:
+        arrays[draw(st.from_regex(r"[a-z_0-9]{1,10}", fullmatch=True))] = draw(ARRAYS)
+    return _npz_bytes({**arrays, "metadata": np.array(json.dumps(metadata))})
+
+
+MODEL_SPECIAL = [
+    _declared_only((100_000, 100_000)),
+    _declared_only((2**40,), "|u1"),
+    _declared_only((18, 4), "|O"),
+    _npz_bytes({"metadata": np.array("x" * 2_000_000)}),
+]
+
+
+@FUZZ
+@given(content=st.one_of(_models(), _models(), _models(), st.binary(max_size=200), st.sampled_from(MODEL_SPECIAL)))
+def test_model_file(run_folder, content):
+    path = _scratch(run_folder, "model") / "model.npz"
+    _ends_in_one_line(lambda: read_npz(path), path, content)

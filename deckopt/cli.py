@@ -34,7 +34,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="deckopt",
-        description="Train game-playing agents by self-play and evolve Gwent Lite decks. "
+        description="Train game-playing agents by self-play and evolve card decks. "
         "`deckopt COMMAND --help` lists the options of each command.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks for every error")

@@ -173,3 +173,11 @@ def test_an_interrupt_that_lands_in_a_finaliser_still_stops_the_command(monkeypa
     code, _, err = run_cli(["eval", "tic_tac_toe", "random", "--games", "1"], capsys)
     assert code == 130 and err.strip() == "deckopt eval: interrupted"
     assert time.monotonic() - started < 10
+
+
+def test_one_spec_plays_every_seat_as_the_help_says(capsys):
+    code, out, _ = run_cli(["match", "tic_tac_toe", "random", "--games", "8", "--seed", "2", "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert [a["spec"] for a in result["agents"]] == ["random"] and result["games"] == 8
+    assert set(result["agents"][0]["by_seat"]) == {"0", "1"}  # the one spec sat in both seats

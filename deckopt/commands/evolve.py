@@ -30,9 +30,9 @@ from games.fileio import DISK_ERRORS
 def register(sub) -> None:
     p = sub.add_parser(
         "evolve",
-        help="evolve Gwent Lite decks (or Exploding Kittens compositions: --game exploding_kittens)",
-        description="Evolve legal Gwent Lite decks. Each generation every deck plays its opponents "
-        "(the population round robin, the hall of fame, fresh random decks, and/or a panel of "
+        help="evolve the decks of a deck space (Gwent Lite by default; --game for the others and plug-ins)",
+        description="Evolve legal decks of a deck space (Gwent Lite by default). Each generation every deck "
+        "plays its opponents (the population round robin, the hall of fame, fresh random decks, and/or a panel of "
         "reference decks) in mirrored games with fresh seeds; fitness is the mean score (win 1, draw 0.5) "
         "with a 95% CI, a surviving deck's pooled over its last score_memory (4) generations. "
         "Writes runs/NAME/: config.json, generations/gen_NNNN.json, logbook.csv, best_decks.json, "

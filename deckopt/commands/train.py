@@ -21,7 +21,7 @@ from agents.learning.runfolder import ALGOS, default_run_dir, read_run_config
 from agents.nfsp.config import NFSPConfig
 from agents.parallel import Mapper, WorkerFailure
 from agents.ppo.config import PPOConfig
-from deckopt.commands._common import JOBS_HELP, Progress, job_count, positive_int, print_json, seed_int
+from deckopt.commands._common import GAME_HELP, JOBS_HELP, Progress, job_count, positive_int, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from games.errors import UserError
 
@@ -62,7 +62,7 @@ def register(sub) -> None:
         "checkpoint; --resume continues exactly where it stopped. Settings: per-game defaults < --config FILE "
         "< flags.",
     )
-    p.add_argument("game", help="tic_tac_toe, connect_four, incan_gold, gwent_lite or durak")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--algo", choices=ALGOS, default="dqn", help="the learner (default dqn)")
     p.add_argument(
         "--config",

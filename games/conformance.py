@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ class CheckResult:
     name: str  # the check's name, as in CHECKS
     status: str  # PASSED, FAILED or SKIPPED
     detail: str = ""  # why it failed or was skipped; what was checked when it passed
+    trace: str = ""  # the traceback of an exception the game raised ("" otherwise)
 
     @property
     def ok(self) -> bool:
@@ -424,7 +426,10 @@ def run_check(game: Game, name: str, num_games: int) -> CheckResult:
     except ConformanceFailure as exc:
         return CheckResult(name, FAILED, str(exc))
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - an engine that crashes (or exits) fails the check
-        return CheckResult(name, FAILED, f"raised {one_line(exc)}")
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+        trace = "".join(traceback.format_exception(exc))
+        return CheckResult(name, FAILED, f"raised {one_line(exc)}{where}", trace)
     return CheckResult(name, PASSED, detail)
 
 

@@ -5,6 +5,7 @@ The pristine game passes every check (tests/test_plugins.py)."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -156,6 +157,27 @@ def test_a_game_that_exits_fails_its_checks_and_check_still_gives_its_verdict(ca
     out, err = capsys.readouterr()
     assert code == 1 and not err
     assert "FAIL  invariants: " in out and "raised SystemExit" in out and "checks failed: " in out.splitlines()[-1]
+
+
+class CrashingState(HighCardState):
+    """A state whose engine crashes when a card is played."""
+
+    def apply_action(self, action) -> None:
+        raise RuntimeError("the engine broke")
+
+
+class CrashingGame(HighCard):
+    state_class = CrashingState
+
+
+def test_a_crash_names_its_file_and_line_and_debug_shows_its_traceback(capsys):
+    here = f"{Path(__file__)}:{CrashingState.apply_action.__code__.co_firstlineno + 1}"
+    assert main(["check", f"{__name__}:CrashingGame", "--games", "5"]) == 1
+    out = capsys.readouterr().out
+    assert f"raised RuntimeError: the engine broke at {here}" in out and "Traceback" not in out
+    assert main(["--debug", "check", f"{__name__}:CrashingGame", "--games", "5"]) == 1
+    out = capsys.readouterr().out
+    assert "Traceback (most recent call last):" in out and f"line {here.rsplit(':', 1)[1]}, in apply_action" in out
 
 
 PLUGIN_HEAD = "from high_card import HighCard\n\n"

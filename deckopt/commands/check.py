@@ -37,12 +37,16 @@ def run(args: argparse.Namespace) -> int:
 
     game = make_game(args)
     say = (lambda line: None) if args.json else (lambda line: print(line, flush=True))
+
+    def shown(result) -> None:  # with --debug, a crash's whole traceback under its verdict
+        say(verdict(result) + (f"\n{result.trace.rstrip()}" if args.debug and result.trace else ""))
+
     say(f"deckopt check {args.game}: {args.games} random games per check")
-    results = run_checks(game, args.games, on_result=lambda r: say(verdict(r)))
+    results = run_checks(game, args.games, on_result=shown)
     space = space_of_game(game)
     if space is not None:
         results.append(check_deck_space(space, args.games))
-        say(verdict(results[-1]))
+        shown(results[-1])
     failed = [r.name for r in results if r.status == FAILED]
     if args.json:
         checks = [{"name": r.name, "status": r.status, "detail": r.detail} for r in results]

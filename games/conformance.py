@@ -120,6 +120,15 @@ def same_value(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
+def identity_only(fields: dict, differ: list[str]) -> str:
+    """A hint for differing fields whose values are compared by identity only (a class without
+    `__eq__`, such as a wrapped engine's state object): two equal positions never compare equal."""
+    opaque = sorted({type(fields[n]).__name__ for n in differ if type(fields[n]).__eq__ is object.__eq__})
+    if not opaque:
+        return ""
+    return f" ({', '.join(opaque)} has no __eq__, so two copies never compare equal: give it one, or keep plain fields)"
+
+
 def assert_same_state(a: State, b: State) -> None:
     """`a` and `b` are the same position: same class, same game config, every field equal."""
     need(type(a) is type(b), f"a {type(a).__name__} is not a {type(b).__name__}")
@@ -127,7 +136,7 @@ def assert_same_state(a: State, b: State) -> None:
     fa, fb = state_fields(a), state_fields(b)
     need(fa.keys() == fb.keys(), f"the states have different fields: {sorted(fa.keys() ^ fb.keys())}")
     differ = [n for n in fa if not same_value(fa[n], fb[n])]
-    need(not differ, f"fields differ: {differ}")
+    need(not differ, f"fields differ: {differ}{identity_only(fa, differ)}")
 
 
 def snapshot(state: State) -> dict:
@@ -295,7 +304,12 @@ def check_same_seed(game: Game, num_games: int) -> str:
         need(a1 == a2 and len(o1) == len(o2), f"seed {seed}: the same random play took another course")
         same = all(p == q and np.array_equal(x, y) for (p, x), (q, y) in zip(o1, o2))
         need(same, f"seed {seed}: the same seed and actions gave other observations")
-        need(r1 == r2 and same_value(f1, f2), f"seed {seed}: the same seed and actions ended elsewhere")
+        need(r1 == r2, f"seed {seed}: the same seed and actions ended with other returns")
+        differ = [n for n in f1 if n not in f2 or not same_value(f1[n], f2[n])]
+        need(
+            f1.keys() == f2.keys() and not differ,
+            f"seed {seed}: the same seed and actions ended in other fields: {differ}{identity_only(f1, differ)}",
+        )
     return f"{count} seeds replayed"
 
 

@@ -207,3 +207,32 @@ def test_check_finds_a_game_module_in_the_current_folder(tmp_path, monkeypatch, 
     monkeypatch.chdir(tmp_path)
     assert main(["check", "game_right_here:Here", "--games", "5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "all 10 checks passed"
+
+
+class Box:
+    """Another engine's state object: no __eq__, so compared by identity."""
+
+
+class BoxedState(HighCardState):
+    """A wrapper that keeps an engine object in one field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._box = Box()
+
+    def clone(self) -> HighCardState:
+        copy = super().clone()
+        copy._box = Box()
+        return copy
+
+
+class BoxedGame(HighCard):
+    state_class = BoxedState
+
+
+def test_a_field_without_equality_is_named_as_the_cause(capsys):
+    assert main(["check", f"{__name__}:BoxedGame", "--games", "5"]) == 1
+    out = capsys.readouterr().out
+    hint = "Box has no __eq__, so two copies never compare equal"
+    assert f"FAIL  clone: fields differ: ['_box'] ({hint}" in out
+    assert "FAIL  same seed same game: seed 0: the same seed and actions ended in other fields: ['_box']" in out

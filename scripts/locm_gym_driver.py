@@ -18,7 +18,8 @@ chad; one per seat; uji2 draws from Python's `random` module, seeded with the ga
 every card of the draft, or a battler (max-attack, rule-based, greedy) plays both seats of the
 battle after a uniform draft. Each game is one JSON line: its chance and every action played, in
 order (the draft's 60 picks, then for a battler the battle's actions); the agent's are those of
-its phase.
+its phase. With `--random-play` a battler only watches: the battle is played by uniform actions
+and the battler's choice in each of its states is recorded beside the action played.
 
     .venv-oracle/bin/python scripts/locm_gym_driver.py --games 5 --seed 0 --agent draft:coac
 """
@@ -209,10 +210,12 @@ def play(seed: int, battler: str, max_steps: int) -> dict:
     return {"seed": seed, "battler": battler, "offers": offers, "shuffles": shuffles, "steps": steps}
 
 
-def agent_choices(seed: int, agent: str, max_steps: int) -> dict:
+def agent_choices(seed: int, agent: str, max_steps: int, random_play: bool = False) -> dict:
     """A game in which gym-locm's drafter (`agent` is draft:NAME) drafts for both seats (then the record
     stops), or in which its battler (battle:NAME) plays both seats after a uniform draft: the chance
-    and every action played."""
+    and every action played. With `random_play` (a battler only) the battle's actions are uniform
+    among the available ones and the battler's choice in each battle state is recorded beside them
+    (`choices`, None in the draft)."""
     rng = random.Random(seed)
     state = State(seed=seed, version="1.2")
     offers = [[c.id for c in turn] for turn in state._phase._draft_cards]
@@ -231,11 +234,17 @@ def agent_choices(seed: int, agent: str, max_steps: int) -> dict:
         actions.append(action_index(state, action))
         state.act(action)
     shuffles = shuffles_of(state, picks)
+    choices = [None] * len(actions)
     while battler is not None and state.phase != Phase.ENDED and len(actions) < 60 + max_steps:
         action = battler.act(state)
+        choices.append(action_index(state, action))
+        if random_play:
+            options = state.available_actions
+            action = options[rng.randrange(len(options))]
         actions.append(action_index(state, action))
         state.act(action)
-    return {"seed": seed, "agent": agent, "offers": offers, "shuffles": shuffles, "actions": actions}
+    record = {"seed": seed, "agent": agent, "offers": offers, "shuffles": shuffles, "actions": actions}
+    return record | ({"choices": choices} if random_play else {})
 
 
 def main() -> None:
@@ -254,10 +263,17 @@ def main() -> None:
         choices=[f"draft:{n}" for n in DRAFTERS] + [f"battle:{n}" for n in BATTLERS],
         help="record the choices of this gym-locm drafter or battler instead",
     )
+    parser.add_argument(
+        "--random-play",
+        action="store_true",
+        help="with --agent battle:NAME: play uniform actions, record the battler's choice in each state",
+    )
     args = parser.parse_args()
+    if args.random_play and not (args.agent or "").startswith("battle:"):
+        parser.error("--random-play needs --agent battle:NAME")
     if args.agent:
         for i in range(args.games):
-            record = agent_choices(args.seed + i, args.agent, args.max_steps)
+            record = agent_choices(args.seed + i, args.agent, args.max_steps, args.random_play)
             sys.stdout.write(json.dumps(record, separators=(",", ":")) + "\n")
             sys.stdout.flush()
         return

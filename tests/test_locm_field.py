@@ -31,17 +31,19 @@ ORACLE_PYTHON = ROOT / ".venv-oracle" / "bin" / "python"
 DRIVER = ROOT / "scripts" / "locm_gym_driver.py"
 
 
-def gym_locm_choices(agent: str, games_count: int, seed: int) -> list[dict]:
+def gym_locm_choices(agent: str, games_count: int, seed: int, random_play: bool = False) -> list[dict]:
     if not ORACLE_PYTHON.exists():
         pytest.fail(f"the LOCM oracle environment {ORACLE_PYTHON.parent.parent} is missing: `make oracle` builds it")
     command = [str(ORACLE_PYTHON), str(DRIVER), "--games", str(games_count), "--seed", str(seed), "--agent", agent]
+    command += ["--random-play"] if random_play else []
     out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=300).stdout
     return [json.loads(line) for line in out.splitlines()]
 
 
+@pytest.mark.parametrize("random_play", [False, True], ids=["playing itself", "watching uniform play"])
 @pytest.mark.parametrize("name", ["max-attack", "greedy", "rule-based"])
-def test_battlers_choose_as_gym_locm(name):
-    records = gym_locm_choices(f"battle:{name}", 6, 600_000)
+def test_battlers_choose_as_gym_locm(name, random_play):
+    records = gym_locm_choices(f"battle:{name}", 6 if not random_play else 4, 600_000, random_play)
     result = agreement(records, "battle", lambda s: BATTLERS[name](s, None))
     assert result.states >= 250
     assert result.same == result.states, result.first_difference

@@ -171,8 +171,10 @@ def test_locm_field_check_compares_every_agent_with_gym_locm_s(capsys):
         pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
     _load("locm_field_check").main(["--states", "60"])
     head, *rows = _rows(capsys.readouterr().out)
-    assert head[:5] == ["agent", "phase", "games", "states", "same action"]
-    exact, chance = rows[:10], rows[-1]
-    assert [r[0] for r in exact if r[1] == "battle"] == ["max-attack", "greedy", "rule-based"]
-    assert all(int(r[3]) >= 60 and r[3] == r[4] and r[5] == "-" for r in exact)
-    assert chance[:4] == ["uji2", "draft", "1", "60"] and chance[4] == "0"
+    assert head[:6] == ["agent", "phase", "played by", "games", "states", "same action"]
+    exact, chance = rows[:13], rows[-1]
+    assert [(r[0], r[2]) for r in exact if r[1] == "battle"] == [
+        (name, played_by) for played_by in ("itself", "uniform") for name in ("max-attack", "greedy", "rule-based")
+    ]
+    assert all(int(r[4]) >= 60 and r[4] == r[5] and r[6] == "-" for r in exact)
+    assert chance[:5] == ["uji2", "draft", "itself", "1", "60"] and chance[5] == "0"

@@ -373,19 +373,23 @@ def agreement(
 ) -> Agreement:
     """Replay recorded games (scripts/locm_gym_driver.py --agent: their chance and every action played)
     in our engine and ask `choose` for its action in every state of `phase` ("draft" or "battle")
-    before the recorded action is played."""
+    before the recorded action is played; it is compared with the recorded agent's choice (the record's
+    `choices` where it has them, else the action played)."""
     game = Locm() if game is None else game
     same = states = 0
     first = None
     for record in records:
         state = game.state_from_chance(record["offers"], record["shuffles"])
+        theirs = record.get("choices") or record["actions"]
         for n, action in enumerate(record["actions"]):
             if state.phase == phase:
                 ours = choose(state)
                 states += 1
-                same += ours == action
-                if ours != action and first is None:
-                    first = f"seed {record['seed']}, action {n}: ours {action_name(ours)}, theirs {action_name(action)}"
+                same += ours == theirs[n]
+                if ours != theirs[n] and first is None:
+                    first = (
+                        f"seed {record['seed']}, action {n}: ours {action_name(ours)}, theirs {action_name(theirs[n])}"
+                    )
             state.apply_action(action)
     return Agreement(same, states, first)
 

@@ -4,7 +4,8 @@
     actions = agent.act(states)          # one legal action per state
 
 Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `aggressive` and `defensive` (Durak: the rule
-bots a game's heuristics module names in NAMED_AGENTS), `mcts:SIMS[,options]` (see
+bots a game's heuristics module names in NAMED_AGENTS; LOCM's competition field as `DRAFTER+BATTLER`,
+e.g. `coac+greedy`, see agents/heuristics/locm_field.py), `mcts:SIMS[,options]` (see
 agents/search/uct.py), `az:MODEL[,sims=N][,c=F]` (PUCT search with a policy+value network, see
 agents.alphazero), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
 run folder (its final model). A comma list of specs or a named panel (`PANELS`) is a panel of agents
@@ -24,7 +25,8 @@ from games import Game, UserError
 
 SPEC_HELP = (
     "random, heuristic, minimax (tic_tac_toe), aggressive or defensive (durak), exact, belief, always_draw or "
-    "always_skip (exploding_kittens), mcts:SIMS, az:MODEL[,sims=N], pretrained, or a model path / run folder; "
+    "always_skip (exploding_kittens), DRAFTER+BATTLER such as coac+max-attack (locm), mcts:SIMS, "
+    "az:MODEL[,sims=N], pretrained, or a model path / run folder; "
     "a panel: a comma list of specs, or evaluator (gwent_lite) or gwent_abilities_evaluator (gwent_abilities)"
 )
 

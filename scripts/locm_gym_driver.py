@@ -11,6 +11,17 @@ Battlers: `random` (a uniform choice among gym-locm's available actions, from th
 generator: gym-locm's RandomBattleAgent ignores its seed), `passive` (passes three times in four,
 else as `random`: long games that run out of cards and fill their hands) and `max-attack`
 (gym-locm's MaxAttackBattleAgent). The draft's picks are uniform from the same generator.
+
+With `--agent draft:NAME` or `--agent battle:NAME` it records instead the choices of one of
+gym-locm's own agents: a drafter (max-attack, rule-based, icebox, closet-ai, uji1, uji2, coac,
+chad; one per seat; uji2 draws from Python's `random` module, seeded with the game's seed) picks
+every card of the draft, or a battler (max-attack, rule-based, greedy) plays both seats of the
+battle after a uniform draft. Each game is one JSON line: its chance and every action played, in
+order (the draft's 60 picks, then for a battler the battle's actions); the agent's are those of
+its phase. With `--random-play` a battler only watches: the battle is played by uniform actions
+and the battler's choice in each of its states is recorded beside the action played.
+
+    .venv-oracle/bin/python scripts/locm_gym_driver.py --games 5 --seed 0 --agent draft:coac
 """
 
 from __future__ import annotations
@@ -21,11 +32,34 @@ import random
 import sys
 import time
 
-from gym_locm.agents import MaxAttackBattleAgent
+from gym_locm.agents import (
+    ChadDraftAgent,
+    ClosetAIDraftAgent,
+    CoacDraftAgent,
+    GreedyBattleAgent,
+    IceboxDraftAgent,
+    MaxAttackBattleAgent,
+    MaxAttackDraftAgent,
+    RuleBasedBattleAgent,
+    RuleBasedDraftAgent,
+    UJI1DraftAgent,
+    UJI2DraftAgent,
+)
 from gym_locm.engine import Action, Card, State
 from gym_locm.engine.enums import ActionType, Phase
 
 KEYWORDS = "BCDGLW"
+DRAFTERS = {
+    "max-attack": MaxAttackDraftAgent,
+    "rule-based": RuleBasedDraftAgent,
+    "icebox": IceboxDraftAgent,
+    "closet-ai": ClosetAIDraftAgent,
+    "uji1": UJI1DraftAgent,
+    "uji2": UJI2DraftAgent,
+    "coac": CoacDraftAgent,
+    "chad": ChadDraftAgent,
+}
+BATTLERS = {"max-attack": MaxAttackBattleAgent, "rule-based": RuleBasedBattleAgent, "greedy": GreedyBattleAgent}
 PICK, USE, ATTACK = 145, 17, 121
 
 
@@ -46,7 +80,7 @@ def action_index(state: State, action: Action) -> int:
     if kind == ActionType.PASS:
         return 0
     if kind == ActionType.PICK:
-        return PICK + (action.origin or 0)
+        return PICK + int(action.origin or 0)
     me, foe = state.current_player, state.opposing_player
     origin, target = instance_of(action.origin), instance_of(action.target)
     if kind == ActionType.SUMMON:
@@ -176,6 +210,43 @@ def play(seed: int, battler: str, max_steps: int) -> dict:
     return {"seed": seed, "battler": battler, "offers": offers, "shuffles": shuffles, "steps": steps}
 
 
+def agent_choices(seed: int, agent: str, max_steps: int, random_play: bool = False) -> dict:
+    """A game in which gym-locm's drafter (`agent` is draft:NAME) drafts for both seats (then the record
+    stops), or in which its battler (battle:NAME) plays both seats after a uniform draft: the chance
+    and every action played. With `random_play` (a battler only) the battle's actions are uniform
+    among the available ones and the battler's choice in each battle state is recorded beside them
+    (`choices`, None in the draft)."""
+    rng = random.Random(seed)
+    state = State(seed=seed, version="1.2")
+    offers = [[c.id for c in turn] for turn in state._phase._draft_cards]
+    picks = [[], []]
+    actions = []
+    kind, name = agent.split(":")
+    drafters = [DRAFTERS[name](), DRAFTERS[name]()] if kind == "draft" else None
+    battler = BATTLERS[name]() if kind == "battle" else None
+    for a in drafters or [battler]:
+        a.reset()
+    random.seed(seed)  # uji2 draws from the random module
+    while state.phase == Phase.DRAFT:
+        p = int(state._current_player)
+        action = drafters[p].act(state) if drafters else Action(ActionType.PICK, rng.randrange(3))
+        picks[p].append(state.current_player.hand[action.origin or 0].id)
+        actions.append(action_index(state, action))
+        state.act(action)
+    shuffles = shuffles_of(state, picks)
+    choices = [None] * len(actions)
+    while battler is not None and state.phase != Phase.ENDED and len(actions) < 60 + max_steps:
+        action = battler.act(state)
+        choices.append(action_index(state, action))
+        if random_play:
+            options = state.available_actions
+            action = options[rng.randrange(len(options))]
+        actions.append(action_index(state, action))
+        state.act(action)
+    record = {"seed": seed, "agent": agent, "offers": offers, "shuffles": shuffles, "actions": actions}
+    return record | ({"choices": choices} if random_play else {})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
@@ -187,7 +258,25 @@ def main() -> None:
     parser.add_argument(
         "--time", action="store_true", help="only time the games: one JSON line of games, actions, seconds"
     )
+    parser.add_argument(
+        "--agent",
+        choices=[f"draft:{n}" for n in DRAFTERS] + [f"battle:{n}" for n in BATTLERS],
+        help="record the choices of this gym-locm drafter or battler instead",
+    )
+    parser.add_argument(
+        "--random-play",
+        action="store_true",
+        help="with --agent battle:NAME: play uniform actions, record the battler's choice in each state",
+    )
     args = parser.parse_args()
+    if args.random_play and not (args.agent or "").startswith("battle:"):
+        parser.error("--random-play needs --agent battle:NAME")
+    if args.agent:
+        for i in range(args.games):
+            record = agent_choices(args.seed + i, args.agent, args.max_steps, args.random_play)
+            sys.stdout.write(json.dumps(record, separators=(",", ":")) + "\n")
+            sys.stdout.flush()
+        return
     if args.time:
         print(json.dumps(timed(args.games, args.seed, args.battler)))
         return

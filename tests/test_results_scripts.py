@@ -21,6 +21,7 @@ TESTED = {
     "cpu_kernels",
     "locm_oracle",
     "locm_speed",
+    "locm_field_check",
 }
 
 
@@ -163,3 +164,17 @@ def test_locm_speed_checks_its_battler_against_gym_locm_and_times_both_engines(c
     head, *rows = _rows(out)
     assert head[0] == "repeat" and head[4] == "deckopt batch of 16 games/s" and [r[0] for r in rows] == ["1", "2"]
     assert all(float(r[1]) > 0 and float(r[2]) > 0 and float(r[4]) > 0 and r[5].endswith("x") for r in rows)
+
+
+def test_locm_field_check_compares_every_agent_with_gym_locm_s(capsys):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    _load("locm_field_check").main(["--states", "60"])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[:6] == ["agent", "phase", "played by", "games", "states", "same action"]
+    exact, chance = rows[:13], rows[-1]
+    assert [(r[0], r[2]) for r in exact if r[1] == "battle"] == [
+        (name, played_by) for played_by in ("itself", "uniform") for name in ("max-attack", "greedy", "rule-based")
+    ]
+    assert all(int(r[4]) >= 60 and r[4] == r[5] and r[6] == "-" for r in exact)
+    assert chance[:5] == ["uji2", "draft", "itself", "1", "60"] and chance[5] == "0"

@@ -6,6 +6,7 @@ attacks the opponent whenever no Guard stands in the way."""
 from __future__ import annotations
 
 from agents.base import RuleAgent
+from agents.heuristics.locm_field import FIELD_AGENTS
 from games.locm import ATTACK, CARDS, CREATURE, PASS, PICK, SUMMON, USE
 
 
@@ -46,3 +47,7 @@ class HeuristicAgent(RuleAgent):
         side = p if target <= 6 else 1 - p
         lane, i = divmod((target - 1) % 6, 3)
         return (CARDS[hand[h]].cost, state.lanes(side)[lane][i]["attack"])
+
+
+#: the competition's field (agents/heuristics/locm_field.py): `DRAFTER+BATTLER`, or one name
+NAMED_AGENTS = FIELD_AGENTS

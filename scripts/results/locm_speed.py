@@ -1,10 +1,10 @@
 """LOCM 1.2 games per second in one process: gym-locm 2.0.0b1 (under the oracle environment, `make
 oracle`), games/locm.py one game at a time, and games/locm_batch.py with many games stepped together;
 whole games (a uniform draft, then the max-attack battler on both sides), timed alternately in the
-same run. deckopt has no max-attack agent yet: this script plays one written for the measurement (on
-states and on a batch), and first checks that it chooses gym-locm's action on every battle state of
-recorded gym-locm games, and that the batch form chooses as the state form. Prints one Markdown row
-per repeat.
+same run. It plays the field's max-attack battler (agents/heuristics/locm_field.py) on states and a
+batch form of it written for the measurement, and first checks that the battler chooses gym-locm's
+action on every battle state of recorded gym-locm games, and that the batch form chooses as it
+does. Prints one Markdown row per repeat.
 
     .venv/bin/python scripts/results/locm_speed.py --games 2000 --repeats 3
 """
@@ -20,55 +20,26 @@ from pathlib import Path
 import numpy as np
 
 import games
+from agents.heuristics.locm_field import battle_max_attack as max_attack
 from games.locm import (
     ATK,
     ATTACK,
     ATTACKED,
-    CARDS,
     CHARGE,
     CREATURE,
-    FIELDS,
     GUARD,
     KW,
     LANE_LIMIT,
-    LANE_SPAN,
     PASS,
     PICK,
     READY,
     SUMMON,
-    LocmState,
 )
 from games.locm_batch import CARD_ATK, COST, TYPE, LocmBatch
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ORACLE_PYTHON = ROOT / ".venv-oracle" / "bin" / "python"
 DRIVER = ROOT / "scripts" / "locm_gym_driver.py"
-
-
-def max_attack(state: LocmState) -> int:
-    """The max-attack battler: attack with the strongest creature that may (left lane first), into
-    the lane's first Guard or the opponent; else summon the strongest affordable creature into the
-    first lane with room; else pass."""
-    p = state.current_player
-    o = 1 - p
-    board = state._board
-    for lane in (0, 1):
-        base = (2 * p + lane) * LANE_SPAN
-        ready = [i for i in range(state._lane_sizes[2 * p + lane]) if state._able(base + i * FIELDS)]
-        if ready:
-            strongest = max(ready, key=lambda i: (board[base + i * FIELDS + 2], -i))
-            enemy = (2 * o + lane) * LANE_SPAN
-            guards = [j for j in range(state._lane_sizes[2 * o + lane]) if board[enemy + j * FIELDS + KW] & GUARD]
-            return ATTACK + 4 * (3 * lane + strongest) + (1 + guards[0] if guards else 0)
-    mana = state._mana[p]
-    creatures = [
-        (h, CARDS[c]) for h, c in enumerate(state.hand(p)) if CARDS[c].type == CREATURE and CARDS[c].cost <= mana
-    ]
-    lanes = [lane for lane in (0, 1) if state._lane_sizes[2 * p + lane] < LANE_LIMIT]
-    if creatures and lanes:
-        h, _ = max(creatures, key=lambda hc: (hc[1].attack, -hc[0]))
-        return SUMMON + 2 * h + lanes[0]
-    return PASS
 
 
 def max_attack_batch(batch: LocmBatch, g: np.ndarray) -> np.ndarray:

@@ -1,0 +1,425 @@
+"""The Legends of Code and Magic 1.2 competition field as deckopt agents: the drafters random, max-attack,
+rule-based, icebox, closet-ai, uji1, uji2, coac, chad and the battlers random, max-attack, rule-based and
+greedy, as gym-locm 2.0.0b1 defines them (scripts/results/locm_field_check.py checks each against
+gym-locm's own on the same states).
+
+A drafter is `pick(state, rng) -> action` on a draft state, a battler `act(state, rng) -> action` on a
+battle state. `FieldAgent` plays the draft with one and the battle with the other; its spec is
+`DRAFTER+BATTLER`; a single name is that drafter and that battler where both exist, else max-attack
+stands in for the missing one (docs/results/locm.md).
+
+`greedy` is the published greedy battler: it tries every action but passing and keeps the first that
+scores best, scoring a board's creature count as each lane's own size minus itself (always 0), as
+gym-locm does. `greedy-count` scores the count as intended (own creatures minus the opponent's).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import RuleAgent
+from games.locm import (
+    ATK,
+    ATTACK,
+    ATTACKED,
+    BLUE,
+    CARDS,
+    CREATURE,
+    DEF,
+    FIELDS,
+    GREEN,
+    GUARD,
+    KW,
+    LANE_LIMIT,
+    LANE_SPAN,
+    PASS,
+    PICK,
+    READY,
+    RED,
+    SUMMON,
+    USE,
+    Locm,
+    LocmState,
+    action_name,
+    keyword_letters,
+)
+
+SCORES = json.loads((Path(__file__).resolve().parent.parent / "pretrained" / "locm_drafter_scores.json").read_text())
+FEW_CREATURES = 0.4  # coac's share of creatures among its picks below which it ranks by its creature list
+
+
+# drafters -----------------------------------------------------------------------------------------------
+def pick_best(scores: list[float]) -> int:
+    """The first offered place with the highest score."""
+    return PICK + int(np.argmax(scores))
+
+
+def draft_random(state: LocmState, rng: np.random.Generator) -> int:
+    return PICK + int(rng.integers(3))
+
+
+def draft_max_attack(state: LocmState, rng: np.random.Generator) -> int:
+    """The first creature with the most attack (above 0), else the first card."""
+    best, most = 0, 0
+    for i, number in enumerate(state.offers()):
+        card = CARDS[number]
+        if card.type == CREATURE and card.attack > most:
+            best, most = i, card.attack
+    return PICK + best
+
+
+def draft_rule_based(state: LocmState, rng: np.random.Generator) -> int:
+    """The first creature with Guard, else the first card."""
+    for i, number in enumerate(state.offers()):
+        if CARDS[number].type == CREATURE and CARDS[number].keywords & GUARD:
+            return PICK + i
+    return PICK
+
+
+def icebox_value(number: int) -> float:
+    """Icebox's card value: attack and defense, less a cost curve, plus terms in the health change and
+    the card draw, plus a bonus per keyword (added in this order, as floating-point sums go)."""
+    c = CARDS[number]
+    health = c.own_health - c.enemy_health
+    value = c.attack + c.defense
+    for term in (
+        -6.392651 * 0.001 * c.cost**2,
+        -1.463006 * c.cost,
+        -1.435985,
+        5.985350469 * 0.01 * health**2,
+        3.880957 * 0.1 * health,
+        5.219,
+        -5.516179907 * c.draw**2,
+        0.239521 * c.draw,
+        -1.63766 * 0.1,
+        -7.751401869 * 0.01,
+    ):
+        value += term
+    letters = keyword_letters(c.keywords)
+    for letter, bonus in zip("BCDGLW", (0.0, 0.26015517, 0.15241379, 0.04418965, 0.15313793, 0.16238793)):
+        if letter in letters:
+            value += bonus
+    return value
+
+
+def draft_icebox(state: LocmState, rng: np.random.Generator) -> int:
+    return pick_best([icebox_value(n) for n in state.offers()])
+
+
+def draft_closet_ai(state: LocmState, rng: np.random.Generator) -> int:
+    return pick_best([SCORES["closet_ai"][n - 1] for n in state.offers()])
+
+
+def draft_chad(state: LocmState, rng: np.random.Generator) -> int:
+    scores = SCORES["chad"][state.current_player]
+    return pick_best([scores[n - 1] for n in state.offers()])
+
+
+COAC_RANK = tuple({n: r for r, n in enumerate(order)} for order in SCORES["coac"])
+COAC_FEW_CREATURES_RANK = tuple({n: r for r, n in enumerate(order)} for order in SCORES["coac_few_creatures"])
+
+
+def draft_coac(state: LocmState, rng: np.random.Generator) -> int:
+    """The best-ranked card of the seat's list; the seat's creature list once fewer than 40 % of its
+    picks are creatures."""
+    p = state.current_player
+    picks = state.picks(p)
+    creatures = sum(CARDS[n].type == CREATURE for n in picks)
+    few = bool(picks) and creatures / len(picks) < FEW_CREATURES
+    rank = (COAC_FEW_CREATURES_RANK if few else COAC_RANK)[p]
+    return PICK + int(np.argmin([rank[n] for n in state.offers()]))
+
+
+UJI_GROUP_BY_TYPE = {GREEN: 7, RED: 8, BLUE: 9}
+
+
+def uji_group(number: int) -> int:
+    """The curve slot of a card: creatures by cost (1 or less, 2, ..., 7 or more), then each item colour."""
+    c = CARDS[number]
+    return min(6, max(0, c.cost - 1)) if c.type == CREATURE else UJI_GROUP_BY_TYPE[c.type]
+
+
+def uji_weights(state: LocmState, wanted: tuple[int, ...]) -> list[int]:
+    """Each offered card's want: its slot's wanted count less the cards picked in that slot, +6 for a
+    creature with Guard."""
+    taken = [0] * 10
+    for n in state.picks(state.current_player):
+        taken[uji_group(n)] += 1
+    out = []
+    for n in state.offers():
+        c = CARDS[n]
+        w = wanted[uji_group(n)] - taken[uji_group(n)]
+        out.append(w + 6 if c.type == CREATURE and c.keywords & GUARD else w)
+    return out
+
+
+UJI1_WANTED = (5, 5, 3, 3, 3, 4, 4, 3, 0, 0)
+UJI2_WANTED = (5, 4, 4, 3, 3, 3, 2, 2, 2, 2)
+
+
+def draft_uji1(state: LocmState, rng: np.random.Generator) -> int:
+    """Card 151 first, never a green or blue item, else the most wanted (uji_weights)."""
+    weights = uji_weights(state, UJI1_WANTED)
+    for i, n in enumerate(state.offers()):
+        if n == 151:
+            weights[i] = 100
+        elif CARDS[n].type in (GREEN, BLUE):
+            weights[i] = -100
+    return pick_best(weights)
+
+
+def uji2_chances(state: LocmState) -> list[float]:
+    """The chance of each offered card under uji2: in proportion to its want (uji_weights, at least 0),
+    uniform when no card is wanted."""
+    weights = [max(0, w) for w in uji_weights(state, UJI2_WANTED)]
+    total = sum(weights)
+    return [w / total for w in weights] if total else [1 / 3] * 3
+
+
+def draft_uji2(state: LocmState, rng: np.random.Generator) -> int:
+    return PICK + int(rng.choice(3, p=uji2_chances(state)))
+
+
+DRAFTERS = {
+    "random": draft_random,
+    "max-attack": draft_max_attack,
+    "rule-based": draft_rule_based,
+    "icebox": draft_icebox,
+    "closet-ai": draft_closet_ai,
+    "uji1": draft_uji1,
+    "uji2": draft_uji2,
+    "coac": draft_coac,
+    "chad": draft_chad,
+}
+
+
+# battlers -----------------------------------------------------------------------------------------------
+def battle_random(state: LocmState, rng: np.random.Generator) -> int:
+    legal = state.legal_actions()
+    return legal[int(rng.integers(len(legal)))]
+
+
+def battle_max_attack(state: LocmState, rng: np.random.Generator | None = None) -> int:
+    """Attack with the strongest creature that may (left lane first, the first of equals), into the
+    lane's first Guard or the opponent; else summon the strongest affordable creature (the first of
+    equals) into the first lane with room; else pass."""
+    p = state.current_player
+    o = 1 - p
+    board = state._board
+    for lane in (0, 1):
+        base = (2 * p + lane) * LANE_SPAN
+        ready = [i for i in range(state._lane_sizes[2 * p + lane]) if state._able(base + i * FIELDS)]
+        if ready:
+            strongest = max(ready, key=lambda i: (board[base + i * FIELDS + ATK], -i))
+            enemy = (2 * o + lane) * LANE_SPAN
+            guards = [j for j in range(state._lane_sizes[2 * o + lane]) if board[enemy + j * FIELDS + KW] & GUARD]
+            return ATTACK + 4 * (3 * lane + strongest) + (1 + guards[0] if guards else 0)
+    mana = state._mana[p]
+    creatures = [
+        (h, CARDS[c]) for h, c in enumerate(state.hand(p)) if CARDS[c].type == CREATURE and CARDS[c].cost <= mana
+    ]
+    lanes = [lane for lane in (0, 1) if state._lane_sizes[2 * p + lane] < LANE_LIMIT]
+    if creatures and lanes:
+        h, _ = max(creatures, key=lambda hc: (hc[1].attack, -hc[0]))
+        return SUMMON + 2 * h + lanes[0]
+    return PASS
+
+
+def battle_rule_based(state: LocmState, rng: np.random.Generator | None = None) -> int:
+    """The first affordable card of the hand that can go: a creature into this turn's lane (left on even
+    turns) if it has room, a green item on the first own creature, a red item on the first enemy, a blue
+    item at the opponent; else the first creature that is ready and has not attacked (left lane first)
+    attacks the lane's first Guard or the opponent; else pass."""
+    p = state.current_player
+    o = 1 - p
+    board = state._board
+    sizes = state._lane_sizes
+    lane_now = state._turn % 2
+    friends = sizes[2 * p] + sizes[2 * p + 1] > 0
+    foes = sizes[2 * o] + sizes[2 * o + 1] > 0
+    mana = state._mana[p]
+    for h, number in enumerate(state.hand(p)):
+        card = CARDS[number]
+        if card.cost > mana:
+            continue
+        if card.type == CREATURE and sizes[2 * p + lane_now] < LANE_LIMIT:
+            return SUMMON + 2 * h + lane_now
+        if card.type == GREEN and friends:
+            return USE + 13 * h + 1 + (0 if sizes[2 * p] else 3)
+        if card.type == RED and foes:
+            return USE + 13 * h + 7 + (0 if sizes[2 * o] else 3)
+        if card.type == BLUE:
+            return USE + 13 * h
+    for lane in (0, 1):
+        base = (2 * p + lane) * LANE_SPAN
+        for i in range(sizes[2 * p + lane]):
+            at = base + i * FIELDS
+            if board[at + READY] and not board[at + ATTACKED]:
+                enemy = (2 * o + lane) * LANE_SPAN
+                guards = [j for j in range(sizes[2 * o + lane]) if board[enemy + j * FIELDS + KW] & GUARD]
+                return ATTACK + 4 * (3 * lane + i) + (1 + guards[0] if guards else 0)
+    return PASS
+
+
+def listing_order(action: int) -> tuple[int, int, int]:
+    """Where gym-locm lists an action among the legal ones: pass, then summons, then item uses, then
+    attacks, each by hand place or attacker; targets in lane order with the player or no target last."""
+    if action == PASS:
+        return (0, 0, 0)
+    if action < USE:
+        return (1, action - SUMMON, 0)
+    if action < ATTACK:
+        h, target = divmod(action - USE, 13)
+        return (2, h, target or 99)
+    creature, target = divmod(action - ATTACK, 4)
+    return (3, creature, target or 99)
+
+
+def board_score(state: LocmState, p: int, count_creatures: bool) -> int:
+    """The greedy battler's score of a state for player `p`: +-1000 for a dead opponent or self, twice
+    the health difference, the attack plus defense of own creatures less the opponent's; with
+    `count_creatures`, 10 per creature more than the opponent's in each lane."""
+    o = 1 - p
+    health = state._health
+    score = (1000 if health[o] <= 0 else 0) - (1000 if health[p] <= 0 else 0) + 2 * (health[p] - health[o])
+    board = state._board
+    sizes = state._lane_sizes
+    for side, sign in ((p, 1), (o, -1)):
+        for slot in (2 * side, 2 * side + 1):
+            base = slot * LANE_SPAN
+            for i in range(sizes[slot]):
+                at = base + i * FIELDS
+                score += sign * (board[at + ATK] + board[at + DEF])
+    if count_creatures:
+        score += 10 * (sizes[2 * p] + sizes[2 * p + 1] - sizes[2 * o] - sizes[2 * o + 1])
+    return score
+
+
+def greedy_choice(state: LocmState, count_creatures: bool) -> int:
+    p = state.current_player
+    best, best_score = PASS, None
+    for action in sorted(state.legal_actions(), key=listing_order):
+        if action == PASS:
+            continue
+        after = state.clone()
+        after.apply_action(action)
+        score = board_score(after, p, count_creatures)
+        if best_score is None or score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def battle_greedy(state: LocmState, rng: np.random.Generator | None = None) -> int:
+    return greedy_choice(state, count_creatures=False)
+
+
+def battle_greedy_count(state: LocmState, rng: np.random.Generator | None = None) -> int:
+    return greedy_choice(state, count_creatures=True)
+
+
+BATTLERS = {
+    "random": battle_random,
+    "max-attack": battle_max_attack,
+    "rule-based": battle_rule_based,
+    "greedy": battle_greedy,
+    "greedy-count": battle_greedy_count,
+}
+
+DEFAULT_DRAFTER = "max-attack"
+DEFAULT_BATTLER = "max-attack"
+
+
+class FieldAgent(RuleAgent):
+    """A drafter in the draft and a battler in the battle."""
+
+    def __init__(self, game, rng: np.random.Generator, drafter: str, battler: str):
+        super().__init__(game, rng)
+        self.drafter, self.battler = drafter, battler
+        self._draft, self._battle = DRAFTERS[drafter], BATTLERS[battler]
+
+    def choose(self, state: LocmState) -> int:
+        if state.phase == "draft":
+            return self._draft(state, self.rng)
+        return self._battle(state, self.rng)
+
+
+def field_specs() -> dict[str, tuple[str, str]]:
+    """Every spec of the field: `DRAFTER+BATTLER`; a single name is that drafter and that battler where
+    both exist, a battler alone drafts with max-attack and a drafter alone battles with max-attack."""
+    specs = {f"{d}+{b}": (d, b) for d in DRAFTERS for b in BATTLERS}
+    for name in DRAFTERS.keys() | BATTLERS.keys():
+        specs[name] = (name if name in DRAFTERS else DEFAULT_DRAFTER, name if name in BATTLERS else DEFAULT_BATTLER)
+    return specs
+
+
+FIELD_AGENTS = {spec: partial(FieldAgent, drafter=d, battler=b) for spec, (d, b) in field_specs().items()}
+
+
+@dataclass
+class Agreement:
+    same: int  # states where ours chose the recorded action
+    states: int  # states of the agent's phase compared
+    first_difference: str | None  # the first state where ours chose otherwise, in words
+
+
+def agreement(
+    records: list[dict], phase: str, choose: Callable[[LocmState], int], game: Locm | None = None
+) -> Agreement:
+    """Replay recorded games (scripts/locm_gym_driver.py --agent: their chance and every action played)
+    in our engine and ask `choose` for its action in every state of `phase` ("draft" or "battle")
+    before the recorded action is played; it is compared with the recorded agent's choice (the record's
+    `choices` where it has them, else the action played)."""
+    game = Locm() if game is None else game
+    same = states = 0
+    first = None
+    for record in records:
+        state = game.state_from_chance(record["offers"], record["shuffles"])
+        theirs = record.get("choices") or record["actions"]
+        for n, action in enumerate(record["actions"]):
+            if state.phase == phase:
+                ours = choose(state)
+                states += 1
+                same += ours == theirs[n]
+                if ours != theirs[n] and first is None:
+                    first = (
+                        f"seed {record['seed']}, action {n}: ours {action_name(ours)}, theirs {action_name(theirs[n])}"
+                    )
+            state.apply_action(action)
+    return Agreement(same, states, first)
+
+
+@dataclass
+class ChanceAgreement:
+    states: int  # states of the draft compared
+    impossible: int  # recorded picks to which ours gives no chance
+    z: float  # (sum of ours' chance of the recorded pick - its mean) / its standard deviation, were both alike
+
+
+def chance_agreement(records: list[dict], chances: Callable[[LocmState], list[float]]) -> ChanceAgreement:
+    """For a drafter that draws its pick: replay recorded drafts and weigh each recorded pick by the
+    chance `chances` gives it. Were the recorded picks drawn from the same chances, the sum of those
+    chances would have mean sum(p_i^2) and variance sum(p_i^3) - (sum p_i^2)^2 per state."""
+    game = Locm()
+    states = impossible = 0
+    total = mean = variance = 0.0
+    for record in records:
+        state = game.state_from_chance(record["offers"], record["shuffles"])
+        for action in record["actions"]:
+            if state.phase != "draft":
+                break
+            p = chances(state)
+            states += 1
+            impossible += p[action - PICK] == 0
+            total += p[action - PICK]
+            square = sum(x * x for x in p)
+            mean += square
+            variance += sum(x**3 for x in p) - square**2
+            state.apply_action(action)
+    z = (total - mean) / variance**0.5 if variance > 0 else 0.0
+    return ChanceAgreement(states, impossible, z)

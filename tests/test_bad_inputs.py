@@ -139,7 +139,6 @@ CASES = [
     ("play gwent_lite --deck missing.toml", "not found"),
     # match
     ("match chess random random --games 10", "unknown game"),
-    ("match tic_tac_toe random --games 10", "at least two"),
     ("match tic_tac_toe random random random --games 10", "seats 2"),
     ("match tic_tac_toe random random --games 0", "--games"),
     ("match tic_tac_toe random random --games 1000000000", "--games"),

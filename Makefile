@@ -61,12 +61,14 @@ run: $(BIN)/.installed
 # then the tests that compare with records made on another machine or promise the same result for
 # the same seed (marker cross_cpu) a second time on other kernels: OpenBLAS's oldest x86-64 one,
 # numpy without its AVX2 and AVX-512 loops, and TensorFlow without oneDNN, so that a record tied to
-# one CPU fails where it is written; then the documentation site: broken links and references fail
+# one CPU fails where it is written; then the documentation site: broken links and references fail.
+# The suite runs in two worker processes (pytest-xdist), a test file each at a time.
 NUMPY_SIMD := X86_V3 X86_V4 AVX512_ICL AVX512_SPR
 OTHER_KERNELS := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES='$(NUMPY_SIMD)' TF_ENABLE_ONEDNN_OPTS=0
+PYTEST := $(BIN)/python -m pytest -n 2 --dist loadfile
 test: lint browser oracle
-	$(BIN)/python -m pytest
-	$(OTHER_KERNELS) $(BIN)/python -m pytest -m cross_cpu
+	$(PYTEST)
+	$(OTHER_KERNELS) $(PYTEST) -m cross_cpu
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # The cross_cpu tests under every OpenBLAS kernel this CPU runs (SkylakeX needs AVX-512), then once

@@ -58,9 +58,13 @@ def _bound(n: int) -> str:
 
 
 def _join(path: str, key) -> str:
+    """The path to `key` inside `path`; a key read from a file that would not print as one short
+    line (a newline, an empty or a long key) is shown quoted and cut short."""
     if isinstance(key, int):
         return f"{path}[{key}]"
-    return f"{path}.{key}" if path else str(key)
+    plain = isinstance(key, str) and key.isprintable() and 0 < len(key) <= 40 and key.strip() == key
+    text = key if plain else shown(key, 40)
+    return f"{path}.{text}" if path else text
 
 
 class Schema:

@@ -38,6 +38,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 RUN = FIXTURES / "evolve" / "gwent_racing"
 FUZZ = settings(
     max_examples=int(os.environ.get("FUZZ_EXAMPLES", 2000)),
+    derandomize=True,  # the same files on every run: a failure found once is found again
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
 )
@@ -381,3 +382,15 @@ MODEL_SPECIAL = [
 def test_model_file(run_folder, content):
     path = _scratch(run_folder, "model") / "model.npz"
     _ends_in_one_line(lambda: read_npz(path), path, content)
+
+
+def test_a_key_that_would_break_the_line_is_shown_quoted(run_folder):
+    """A key read from the file with a newline in it is named quoted, so the message stays one line."""
+    folder = RunFolder(_scratch(run_folder, "quoted_key"))
+    config = folder.read_config()
+    sample = json.loads((RUN / "checkpoints" / "checkpoint.json").read_text())
+    sample["pool"][0]["by_opponents"]["\n"] = None
+    folder.checkpoint.write_text(json.dumps(sample))
+    with pytest.raises(UserError) as caught:
+        folder.read_state(config, space_for(config))
+    assert "\n" not in str(caught.value) and "'\\n'" in str(caught.value), str(caught.value)

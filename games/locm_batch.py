@@ -73,6 +73,8 @@ ENEMY_HP = np.array(_ENEMY_HP, dtype=np.int64)
 DRAW = np.array(_DRAW, dtype=np.int64)
 INSTANCES = 2 * DECK_SIZE + 1
 NO_OFFERS = np.zeros((DRAFT_TURNS, 3), dtype=np.int64)
+# for each set of dead places of a lane (bit i: place i), the places in their new order: the living first
+ALIVE_FIRST = np.array([sorted(range(LANE_LIMIT), key=lambda i, d=d: (d >> i) & 1) for d in range(1 << LANE_LIMIT)])
 
 
 class LocmBatch(BatchState):
@@ -80,24 +82,24 @@ class LocmBatch(BatchState):
         self.game = game
         n = size
         self._size = n
+        # small numbers (cards, places, instances, attack, defense, keyword bits, flags) in 16 bits:
+        # gathers of whole boards and copies of whole games stay cheap
         self.has_offers = np.zeros(n, dtype=bool)
-        self.offers = np.zeros((n, DRAFT_TURNS, 3), dtype=np.int64)
-        self.shuffles = np.zeros((n, 2, DECK_SIZE), dtype=np.int64)
+        self.offers = np.zeros((n, DRAFT_TURNS, 3), dtype=np.int16)
+        self.shuffles = np.zeros((n, 2, DECK_SIZE), dtype=np.int16)
         self.phase = np.zeros(n, dtype=np.int64)
         self.player = np.zeros(n, dtype=np.int64)
         self.turn = np.ones(n, dtype=np.int64)
         self.winner = np.full(n, -1, dtype=np.int64)
-        self.picks = np.zeros((n, 2, DECK_SIZE), dtype=np.int64)
+        self.picks = np.zeros((n, 2, DECK_SIZE), dtype=np.int16)
         self.npicks = np.zeros((n, 2), dtype=np.int64)
-        self.played = np.zeros((n, 2, DECK_SIZE), dtype=np.int64)
+        self.played = np.zeros((n, 2, DECK_SIZE), dtype=np.int16)
         self.nplayed = np.zeros((n, 2), dtype=np.int64)
         self.card_of = np.zeros((n, INSTANCES), dtype=np.int16)
         self.hands = np.zeros((n, 2, HAND_LIMIT), dtype=np.int16)
         self.hand_len = np.zeros((n, 2), dtype=np.int64)
         self.decks = np.zeros((n, 2, DECK_SIZE), dtype=np.int16)
         self.deck_len = np.zeros((n, 2), dtype=np.int64)
-        # small numbers (instances, cards, attack, defense, keyword bits, flags): 16 bits keep the
-        # gathers of whole boards cheap
         self.board = np.zeros((n, 4, LANE_LIMIT, FIELDS), dtype=np.int16)
         self.lane_sizes = np.zeros((n, 4), dtype=np.int64)
         self.health = np.zeros((n, 2), dtype=np.int64)
@@ -166,6 +168,30 @@ class LocmBatch(BatchState):
         b.health[:], b.rune[:] = START_HEALTH, FIRST_RUNE
         if c.decks is not None:
             b._start_battle(np.arange(size))
+        return b
+
+    @classmethod
+    def from_chance(cls, game: Locm, offers: np.ndarray, shuffles: np.ndarray) -> LocmBatch:
+        """New games of `game` whose chance is given, one row a game: `offers` (size, 30, 3) card
+        numbers and `shuffles` (size, 2, 30), each seat's deck order as places in pick order, as
+        `Locm.state_from_chance` takes them (the config must leave the draft open)."""
+        offers, shuffles = np.asarray(offers), np.asarray(shuffles)
+        b = cls(game, len(offers))
+        b.has_offers[:] = True
+        b.offers[:] = offers
+        b.shuffles[:] = shuffles
+        b.health[:], b.rune[:] = START_HEALTH, FIRST_RUNE
+        return b
+
+    def take(self, games: np.ndarray) -> LocmBatch:
+        """A new batch holding copies of games `games` (repeats allowed), in that order: cheap clones
+        for a search that tries an action in each."""
+        b = LocmBatch.__new__(LocmBatch)
+        b.game = self.game
+        b._size = len(games)
+        for name, value in vars(self).items():
+            if isinstance(value, np.ndarray):
+                setattr(b, name, value[games])
         return b
 
     def state(self, g: int) -> LocmState:
@@ -259,53 +285,65 @@ class LocmBatch(BatchState):
         return mask
 
     def _legal(self, games: np.ndarray, actions: np.ndarray) -> np.ndarray:
-        """Whether each game's action is in its legal mask, without building the masks."""
+        """Whether each game's action is in its legal mask, without building the masks: each kind of
+        action checked only in the games that take it."""
         a = actions
         ok = np.zeros(len(games), dtype=bool)
         phase = self.phase[games]
         draft = phase == DRAFT
         ok[draft] = (a[draft] >= PICK) & (a[draft] < PICK + 3)
-        rows = np.flatnonzero(phase == BATTLE)
-        if not len(rows):
-            return ok
-        g, a = games[rows], a[rows]
-        p = self.player[g]
-        o = 1 - p
-        k = np.arange(len(g))
-        summon = (a >= SUMMON) & (a < USE)
-        use = (a >= USE) & (a < ATTACK)
-        attack = (a >= ATTACK) & (a < PICK)
-        h = np.clip(np.where(summon, (a - SUMMON) >> 1, (a - USE) // 13), 0, HAND_LIMIT - 1)
+        battle = phase == BATTLE
+        ok[battle & (a == 0)] = True  # pass
+        for low, high, check in (
+            (SUMMON, USE, self._legal_summon),
+            (USE, ATTACK, self._legal_use),
+            (ATTACK, PICK, self._legal_attack),
+        ):
+            rows = np.flatnonzero(battle & (a >= low) & (a < high))
+            if len(rows):
+                ok[rows] = check(games[rows], a[rows])
+        return ok
+
+    def _playable(self, g: np.ndarray, p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Whether hand place `h` holds a card its owner can pay for, and that card's type."""
         card = self.card_of[g, self.hands[g, p, h]]
-        kind = TYPE[card]
-        playable = (h < self.hand_len[g, p]) & (COST[card] <= self.mana[g, p])
-        lane = (a - SUMMON) & 1
-        summon &= playable & (kind == CREATURE) & (self.lane_sizes[g, 2 * p + lane] < LANE_LIMIT)
+        return (h < self.hand_len[g, p]) & (COST[card] <= self.mana[g, p]), TYPE[card]
+
+    def _legal_summon(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        p = self.player[g]
+        playable, kind = self._playable(g, p, (a - SUMMON) >> 1)
+        return playable & (kind == CREATURE) & (self.lane_sizes[g, 2 * p + ((a - SUMMON) & 1)] < LANE_LIMIT)
+
+    def _legal_use(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        p = self.player[g]
+        playable, kind = self._playable(g, p, (a - USE) // 13)
         t = (a - USE) % 13
         side, place = np.divmod(np.maximum(t - 1, 0), 6)
         target_lane, i = np.divmod(place, 3)
-        owner = np.where(side == 0, p, o)
+        owner = np.where(side == 0, p, 1 - p)
         exists = i < self.lane_sizes[g, 2 * owner + target_lane]
         fits = np.where(t == 0, kind == BLUE, np.where(side == 0, kind == GREEN, (kind == RED) | (kind == BLUE)))
-        use &= playable & (kind != CREATURE) & fits & ((t == 0) | exists)
-        c = np.clip((a - ATTACK) >> 2, 0, 5)
+        return playable & (kind != CREATURE) & fits & ((t == 0) | exists)
+
+    def _legal_attack(self, g: np.ndarray, a: np.ndarray) -> np.ndarray:
+        p = self.player[g]
+        k = np.arange(len(g))
         target = (a - ATTACK) & 3
-        lane, i = np.divmod(c, 3)
-        here = self.board[g, 2 * p + lane, i]
+        lane, i = np.divmod((a - ATTACK) >> 2, 3)
+        own_slot = 4 * g + 2 * p + lane  # rows of (game, lane)
+        foe_slot = 4 * g + 2 * (1 - p) + lane
+        here = np.take(self.board.reshape(-1, FIELDS), LANE_LIMIT * own_slot + i, axis=0)
         able = (
-            (i < self.lane_sizes[g, 2 * p + lane])
+            (i < np.take(self.lane_sizes, own_slot))
             & (here[:, ATTACKED] == 0)
             & ((here[:, READY] != 0) | ((here[:, KW] & CHARGE) != 0))
         )
-        foes = self.board[g, 2 * o + lane]  # (k, 3, F)
-        present = np.arange(LANE_LIMIT)[None, :] < self.lane_sizes[g, 2 * o + lane][:, None]
+        present = np.arange(LANE_LIMIT)[None, :] < np.take(self.lane_sizes, foe_slot)[:, None]
+        foes = np.take(self.board.reshape(-1, LANE_LIMIT, FIELDS), foe_slot, axis=0)
         guards = present & ((foes[..., KW] & GUARD) != 0)
-        guarded = guards.any(axis=1)
+        guarded = guards[:, 0] | guards[:, 1] | guards[:, 2]
         j = np.maximum(target - 1, 0)
-        allowed = np.where(target == 0, ~guarded, present[k, j] & (~guarded | guards[k, j]))
-        attack &= able & allowed
-        ok[rows] = (a == 0) | summon | use | attack
-        return ok
+        return able & np.where(target == 0, ~guarded, present[k, j] & (~guarded | guards[k, j]))
 
     def apply_actions(self, games: np.ndarray, actions: np.ndarray) -> None:
         games = np.asarray(games, dtype=np.int64)
@@ -375,34 +413,40 @@ class LocmBatch(BatchState):
 
     def _draw_one(self, g: np.ndarray, p: np.ndarray) -> None:
         """A card from the deck's end into the hand (the deck holds one and the hand has room)."""
-        top = self.deck_len[g, p] - 1
-        self.hands[g, p, self.hand_len[g, p]] = self.decks[g, p, top]
-        self.decks[g, p, top] = 0
-        self.deck_len[g, p] = top
-        self.hand_len[g, p] += 1
+        rows = 2 * g + p  # (game, seat) rows, read and written flat with take and put
+        top = np.take(self.deck_len, rows) - 1
+        held = np.take(self.hand_len, rows)
+        np.put(self.hands, HAND_LIMIT * rows + held, np.take(self.decks, DECK_SIZE * rows + top))
+        np.put(self.decks, DECK_SIZE * rows + top, 0)
+        np.put(self.deck_len, rows, top)
+        np.put(self.hand_len, rows, held + 1)
 
     def _damage_player(self, g: np.ndarray, p: np.ndarray, amount: np.ndarray) -> None:
-        health = self.health[g, p] - amount
-        self.health[g, p] = health
-        rune = self.rune[g, p]
+        rows = 2 * g + p
+        health = np.take(self.health, rows) - amount
+        np.put(self.health, rows, health)
+        rune = np.take(self.rune, rows)
         # the runes at or above the health break: the next is the highest multiple of 5 below it
         below = np.maximum(0, RUNE_STEP * (-(-health // RUNE_STEP)) - RUNE_STEP)
         left = np.minimum(rune, below)
-        self.bonus_draw[g, p] += (rune - left) // RUNE_STEP
-        self.rune[g, p] = left
+        np.put(self.bonus_draw, rows, np.take(self.bonus_draw, rows) + (rune - left) // RUNE_STEP)
+        np.put(self.rune, rows, left)
 
     def _start_turn(self, g: np.ndarray) -> None:
         p = self.player[g]
-        place = np.arange(LANE_LIMIT)
-        for lane in (0, 1):
-            slot = 2 * p + lane
-            # an empty place holds zeros, so the flags are written for every place
-            self.board[g, slot, :, READY] = place[None, :] < self.lane_sizes[g, slot][:, None]
-            self.board[g, slot, :, ATTACKED] = 0
-        spent = (self.base_mana[g, p] > 0) & (self.mana[g, p] == 0)
-        self.bonus_mana[g[spent], p[spent]] = 0
-        self.base_mana[g, p] = np.minimum(self.base_mana[g, p] + 1, MAX_MANA)
-        self.mana[g, p] = self.base_mana[g, p] + self.bonus_mana[g, p]
+        rows = 2 * g + p  # (game, seat) rows of the seat arrays
+        sides = self.board.reshape(-1, 2, LANE_LIMIT, FIELDS)
+        own = np.take(sides, rows, axis=0)
+        # an empty place holds zeros, so the flags are written for every place
+        own[..., READY] = np.arange(LANE_LIMIT) < np.take(self.lane_sizes.reshape(-1, 2), rows, axis=0)[:, :, None]
+        own[..., ATTACKED] = 0
+        sides[rows] = own
+        base, mana, bonus = np.take(self.base_mana, rows), np.take(self.mana, rows), np.take(self.bonus_mana, rows)
+        bonus = np.where((base > 0) & (mana == 0), 0, bonus)
+        base = np.minimum(base + 1, MAX_MANA)
+        np.put(self.bonus_mana, rows, bonus)
+        np.put(self.base_mana, rows, base)
+        np.put(self.mana, rows, base + bonus)
         late = self.turn[g] > 50
         if late.any():
             self.decks[g[late], p[late]] = 0
@@ -529,22 +573,25 @@ class LocmBatch(BatchState):
         self.board[g, slot, i, ATTACKED] = 1
 
     def _remove_dead(self, g: np.ndarray) -> None:
-        dying = (self.board[g, :, :, DEAD] != 0).any(axis=(1, 2))
+        dead = np.take(self.board[..., DEAD], g, axis=0) != 0  # (k, 4, 3)
+        dying = dead.reshape(len(g), -1).any(axis=1)
         if not dying.any():
             return
-        g = g[dying]
-        board = self.board[g]  # (k, 4, 3, F)
-        dead = board[..., DEAD] != 0
-        order = np.argsort(dead, axis=2, kind="stable")
-        board = np.take_along_axis(board, order[..., None], axis=2)
+        g, dead = g[dying], dead[dying]
+        # the living keep their order at the front of each lane: one of 8 orders by the lane's dead
+        order = ALIVE_FIRST[dead[..., 0] + 2 * dead[..., 1] + 4 * dead[..., 2]]  # (k, 4, 3)
+        lanes = LANE_LIMIT * np.arange(4 * len(g)).reshape(len(g), 4, 1)
+        board = np.take(self.board[g].reshape(-1, FIELDS), (lanes + order).ravel(), axis=0).reshape(
+            -1, 4, LANE_LIMIT, FIELDS
+        )
         alive = self.lane_sizes[g] - dead.sum(axis=2)
         board[np.arange(LANE_LIMIT)[None, None, :] >= alive[:, :, None]] = 0
         self.board[g] = board
         self.lane_sizes[g] = alive
 
     def _check_end(self, g: np.ndarray) -> None:
-        lost0 = self.health[g, 0] <= 0
-        lost1 = ~lost0 & (self.health[g, 1] <= 0)
+        lost0 = np.take(self.health, 2 * g) <= 0
+        lost1 = ~lost0 & (np.take(self.health, 2 * g + 1) <= 0)
         over = lost0 | lost1
         self.winner[g[lost0]] = 1
         self.winner[g[lost1]] = 0

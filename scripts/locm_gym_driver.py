@@ -9,8 +9,10 @@ under deckopt's; imports nothing of deckopt. gym-locm's `State.clone()` is not u
 
 Battlers: `random` (a uniform choice among gym-locm's available actions, from this script's seeded
 generator: gym-locm's RandomBattleAgent ignores its seed), `passive` (passes three times in four,
-else as `random`: long games that run out of cards and fill their hands) and `max-attack`
-(gym-locm's MaxAttackBattleAgent). The draft's picks are uniform from the same generator.
+else as `random`: long games that run out of cards and fill their hands), `max-attack` and `greedy`
+(gym-locm's MaxAttackBattleAgent and GreedyBattleAgent). The draft's picks are uniform from the same
+generator. `--time` only times such games; `--chance` only writes each game's chance (offers,
+shuffles, the uniform picks), so that another engine can play the very same games.
 
 With `--agent draft:NAME` or `--agent battle:NAME` it records instead the choices of one of
 gym-locm's own agents: a drafter (max-attack, rule-based, icebox, closet-ai, uji1, uji2, coac,
@@ -32,6 +34,7 @@ import random
 import sys
 import time
 
+import numpy as np
 from gym_locm.agents import (
     ChadDraftAgent,
     ClosetAIDraftAgent,
@@ -60,6 +63,7 @@ DRAFTERS = {
     "chad": ChadDraftAgent,
 }
 BATTLERS = {"max-attack": MaxAttackBattleAgent, "rule-based": RuleBasedBattleAgent, "greedy": GreedyBattleAgent}
+PLAYING_BATTLERS = ("max-attack", "greedy")
 PICK, USE, ATTACK = 145, 17, 121
 
 
@@ -164,12 +168,12 @@ def shuffles_of(state: State, picks: list[list[int]]) -> list[list[int]]:
     return out
 
 
-def choose(state: State, battler: str, rng: random.Random, max_attack: MaxAttackBattleAgent) -> Action:
-    """The draft's pick (uniform) or the battler's action."""
+def choose(state: State, battler: str, rng: random.Random, agents: dict) -> Action:
+    """The draft's pick (uniform) or the battler's action (`agents`: gym-locm's battlers by name)."""
     if state.phase == Phase.DRAFT:
         return Action(ActionType.PICK, rng.randrange(3))
-    if battler == "max-attack":
-        return max_attack.act(state)
+    if battler in agents:
+        return agents[battler].act(state)
     if battler == "passive" and rng.random() < 0.75:
         return Action(ActionType.PASS)
     options = state.available_actions
@@ -177,17 +181,37 @@ def choose(state: State, battler: str, rng: random.Random, max_attack: MaxAttack
 
 
 def timed(games: int, seed: int, battler: str) -> dict:
-    """Whole games played without records: the games, their actions and the seconds they took."""
-    max_attack = MaxAttackBattleAgent()
+    """Whole games played without records: the games, their actions, the seconds they took and each
+    game's winner."""
+    agents = {name: BATTLERS[name]() for name in PLAYING_BATTLERS}
     actions = 0
+    winners = []
     start = time.perf_counter()
     for g in range(games):
         rng = random.Random(seed + g)
         state = State(seed=seed + g, version="1.2")
         while state.phase != Phase.ENDED:
-            state.act(choose(state, battler, rng, max_attack))
+            state.act(choose(state, battler, rng, agents))
             actions += 1
-    return {"games": games, "actions": actions, "seconds": time.perf_counter() - start}
+        winners.append(int(state.winner))
+    return {"games": games, "actions": actions, "seconds": time.perf_counter() - start, "winners": winners}
+
+
+def chance(seed: int) -> dict:
+    """The chance of the game of seed `seed` without playing it: its offers, each deck's shuffle (places
+    in pick order: the battle's shuffle of a deck is a permutation drawn from the game's generator
+    after the draft, whatever the cards) and the 60 uniform picks the other modes make in its draft."""
+    state = State(seed=seed, version="1.2")
+    offers = [[c.id for c in turn] for turn in state._phase._draft_cards]
+    generator = np.random.default_rng()
+    generator.bit_generator.state = state.rng.bit_generator.state
+    shuffles = []
+    for _ in range(2):
+        order = list(range(30))
+        generator.shuffle(order)
+        shuffles.append(order)
+    rng = random.Random(seed)
+    return {"seed": seed, "offers": offers, "shuffles": shuffles, "picks": [rng.randrange(3) for _ in range(60)]}
 
 
 def play(seed: int, battler: str, max_steps: int) -> dict:
@@ -197,9 +221,9 @@ def play(seed: int, battler: str, max_steps: int) -> dict:
     picks = [[], []]
     steps = []
     shuffles = None
-    max_attack = MaxAttackBattleAgent()
+    agents = {name: BATTLERS[name]() for name in PLAYING_BATTLERS}
     while state.phase != Phase.ENDED and len(steps) < max_steps:
-        action = choose(state, battler, rng, max_attack)
+        action = choose(state, battler, rng, agents)
         if action.type == ActionType.PICK:
             picks[int(state._current_player)].append(state.current_player.hand[action.origin].id)
         index = action_index(state, action)
@@ -251,12 +275,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed; game i plays seed + i")
-    parser.add_argument("--battler", choices=["random", "passive", "max-attack"], default="random")
+    parser.add_argument("--battler", choices=["random", "passive", "max-attack", "greedy"], default="random")
     parser.add_argument(
         "--max-steps", type=int, default=5000, help="a game still running after this many actions stops"
     )
     parser.add_argument(
-        "--time", action="store_true", help="only time the games: one JSON line of games, actions, seconds"
+        "--time", action="store_true", help="only time the games: one JSON line of games, actions, seconds, winners"
+    )
+    parser.add_argument(
+        "--chance", action="store_true", help="only each game's chance: offers, shuffles and uniform picks"
     )
     parser.add_argument(
         "--agent",
@@ -279,6 +306,10 @@ def main() -> None:
         return
     if args.time:
         print(json.dumps(timed(args.games, args.seed, args.battler)))
+        return
+    if args.chance:
+        for i in range(args.games):
+            sys.stdout.write(json.dumps(chance(args.seed + i), separators=(",", ":")) + "\n")
         return
     for i in range(args.games):
         sys.stdout.write(json.dumps(play(args.seed + i, args.battler, args.max_steps), separators=(",", ":")) + "\n")

@@ -4,6 +4,7 @@ has a test here, and each prints the table rows its page shows."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -20,8 +21,8 @@ TESTED = {
     "pruning_timing",
     "cpu_kernels",
     "locm_oracle",
-    "locm_speed",
     "locm_field_check",
+    "locm_tournament",
 }
 
 
@@ -153,19 +154,6 @@ def test_locm_oracle_counts_the_games_that_agree_with_gym_locm(capsys):
     assert all(r[1] == r[2] == "3" and int(r[3]) > 150 and r[4] == "none" for r in rows)
 
 
-def test_locm_speed_checks_its_battler_against_gym_locm_and_times_both_engines(capsys):
-    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
-        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
-    _load("locm_speed").main(["--games", "5", "--repeats", "2", "--check-games", "5", "--batch", "16"])
-    out = capsys.readouterr().out
-    same, total = map(int, re.search(r"action on (\d+) of (\d+) battle states", out).groups())
-    assert same == total > 100
-    assert "max-attack on a batch: the same choices as on states" in out
-    head, *rows = _rows(out)
-    assert head[0] == "repeat" and head[4] == "deckopt batch of 16 games/s" and [r[0] for r in rows] == ["1", "2"]
-    assert all(float(r[1]) > 0 and float(r[2]) > 0 and float(r[4]) > 0 and r[5].endswith("x") for r in rows)
-
-
 def test_locm_field_check_compares_every_agent_with_gym_locm_s(capsys):
     if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
         pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
@@ -178,3 +166,34 @@ def test_locm_field_check_compares_every_agent_with_gym_locm_s(capsys):
     ]
     assert all(int(r[4]) >= 60 and r[4] == r[5] and r[6] == "-" for r in exact)
     assert chance[:5] == ["uji2", "draft", "itself", "1", "60"] and chance[5] == "0"
+
+
+def test_locm_tournament_plays_each_matchup_as_states_would_and_resumes(capsys, tmp_path):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    import games
+    from agents.heuristics.locm_field import FieldAgent
+
+    script = _load("locm_tournament")
+    args = ["--games", "6", "--seeds", "7", "--drafters", "coac", "chad", "icebox", "--out", str(tmp_path)]
+    script.main(args + ["--battlers", "greedy"])
+    out, err = capsys.readouterr()
+    assert err.count("[tournament]") == 3
+    head, *rows = _rows(out)
+    assert head == ["1st \\ 2nd", "coac", "chad", "icebox"] and [r[0] for r in rows[:3]] == ["coac", "chad", "icebox"]
+    # the same games one by one on states, from the driver's chance, with the field's agents
+    offers, shuffles = script.chance(7, 6, tmp_path, script.ORACLE_PYTHON)
+    game = games.make("locm")
+    saved = json.loads((tmp_path / "greedy" / "7" / "chad-6.json").read_text())
+    for second in ("coac", "chad", "icebox"):
+        agents = [FieldAgent(game, None, "chad", "greedy"), FieldAgent(game, None, second, "greedy")]
+        wins = 0
+        for g in range(6):
+            state = game.state_from_chance(offers[g].tolist(), shuffles[g].tolist())
+            while not state.is_terminal():
+                state.apply_action(agents[state.current_player].choose(state))
+            wins += state.returns()[0] > 0
+        assert saved[second] == wins
+    script.main(args + ["--battlers", "greedy"])  # everything is there: nothing is played again
+    out_again, err = capsys.readouterr()
+    assert "[tournament]" not in err and out_again == out

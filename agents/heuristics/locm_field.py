@@ -11,6 +11,12 @@ stands in for the missing one (docs/results/locm.md).
 `greedy` is the published greedy battler: it tries every action but passing and keeps the first that
 scores best, scoring a board's creature count as each lane's own size minus itself (always 0), as
 gym-locm does. `greedy-count` scores the count as intended (own creatures minus the opponent's).
+
+Each drafter, and the battlers random, max-attack, greedy and greedy-count, also has a batch form
+`f(batch, games, rng) -> actions` on the vectorised engine (games/locm_batch.py), choosing as the state
+form does in every game (tests/test_locm_field_batch.py); the random drafter and battler and uji2 draw
+their choices otherwise. greedy's batch form is its one-ply search over all games at once: a copy of
+each game for every candidate action, every copy stepped and scored together.
 """
 
 from __future__ import annotations
@@ -28,16 +34,22 @@ from games.locm import (
     ATK,
     ATTACK,
     ATTACKED,
+    BATTLE,
     BLUE,
     CARDS,
+    CHARGE,
     CREATURE,
     DEF,
+    DRAFT,
     FIELDS,
     GREEN,
     GUARD,
+    HAND_LIMIT,
     KW,
     LANE_LIMIT,
     LANE_SPAN,
+    NUM_ACTIONS,
+    NUM_CARDS,
     PASS,
     PICK,
     READY,
@@ -49,6 +61,7 @@ from games.locm import (
     action_name,
     keyword_letters,
 )
+from games.locm_batch import CARD_ATK, COST, TYPE, LocmBatch
 
 SCORES = json.loads((Path(__file__).resolve().parent.parent / "pretrained" / "locm_drafter_scores.json").read_text())
 FEW_CREATURES = 0.4  # coac's share of creatures among its picks below which it ranks by its creature list
@@ -199,6 +212,109 @@ DRAFTERS = {
 }
 
 
+# drafters on a batch ------------------------------------------------------------------------------------
+def card_table(score: Callable[[int], float]) -> np.ndarray:
+    """A drafter's score of each card number (index 0 unused)."""
+    return np.array([0.0] + [score(n) for n in range(1, NUM_CARDS + 1)])
+
+
+MAX_ATTACK_SCORE = card_table(lambda n: CARDS[n].attack if CARDS[n].type == CREATURE else 0)
+RULE_BASED_SCORE = card_table(lambda n: float(CARDS[n].type == CREATURE and bool(CARDS[n].keywords & GUARD)))
+ICEBOX_SCORE = card_table(icebox_value)
+CLOSET_AI_SCORE = card_table(lambda n: SCORES["closet_ai"][n - 1])
+CHAD_SCORE = np.stack([card_table(lambda n, p=p: SCORES["chad"][p][n - 1]) for p in (0, 1)])
+COAC_RANK_TABLE = np.stack([card_table(lambda n, p=p: COAC_RANK[p][n]) for p in (0, 1)])
+COAC_FEW_CREATURES_RANK_TABLE = np.stack([card_table(lambda n, p=p: COAC_FEW_CREATURES_RANK[p][n]) for p in (0, 1)])
+IS_CREATURE = TYPE == CREATURE
+UJI_GROUP = np.array([0] + [uji_group(n) for n in range(1, NUM_CARDS + 1)])
+GUARD_CREATURE = card_table(lambda n: float(CARDS[n].type == CREATURE and bool(CARDS[n].keywords & GUARD))) > 0
+
+
+def offered(batch: LocmBatch, g: np.ndarray) -> np.ndarray:
+    """(k, 3) the card numbers offered in games `g` (all in the draft)."""
+    return batch.offers[g, batch.npicks[g, 1]].astype(np.int64)
+
+
+def own_picks(batch: LocmBatch, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(k, 30) the mover's picks so far, and (k, 30) which places hold one."""
+    p = batch.player[g]
+    picks = batch.picks[g, p].astype(np.int64)
+    return picks, np.arange(picks.shape[1])[None, :] < batch.npicks[g, p][:, None]
+
+
+def pick_best_batch(scores: np.ndarray) -> np.ndarray:
+    """`pick_best` for each row of (k, 3) scores."""
+    return PICK + scores.argmax(axis=1)
+
+
+def draft_random_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return PICK + rng.integers(3, size=len(g))
+
+
+def score_drafter(table: np.ndarray) -> Callable[[LocmBatch, np.ndarray, np.random.Generator], np.ndarray]:
+    """The batch form of a drafter that picks the first offered card with the best score in `table`."""
+
+    def pick(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return pick_best_batch(table[offered(batch, g)])
+
+    return pick
+
+
+def draft_chad_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return pick_best_batch(CHAD_SCORE[batch.player[g][:, None], offered(batch, g)])
+
+
+def draft_coac_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    p = batch.player[g]
+    picks, held = own_picks(batch, g)
+    count = held.sum(axis=1)
+    creatures = (IS_CREATURE[picks] & held).sum(axis=1)
+    few = (count > 0) & (creatures < FEW_CREATURES * np.maximum(count, 1))
+    ranks = np.where(few[:, None], COAC_FEW_CREATURES_RANK_TABLE[p], COAC_RANK_TABLE[p])
+    return PICK + np.take_along_axis(ranks, offered(batch, g), axis=1).argmin(axis=1)
+
+
+def uji_weights_batch(batch: LocmBatch, g: np.ndarray, wanted: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """`uji_weights` of games `g`, and their offers."""
+    picks, held = own_picks(batch, g)
+    taken = ((UJI_GROUP[picks][:, :, None] == np.arange(10)) & held[:, :, None]).sum(axis=1)  # (k, 10)
+    cards = offered(batch, g)
+    groups = UJI_GROUP[cards]
+    weights = np.asarray(wanted)[groups] - np.take_along_axis(taken, groups, axis=1)
+    return weights + 6 * GUARD_CREATURE[cards], cards
+
+
+def draft_uji1_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    weights, cards = uji_weights_batch(batch, g, UJI1_WANTED)
+    kind = TYPE[cards]
+    weights = np.where(cards == 151, 100, np.where((kind == GREEN) | (kind == BLUE), -100, weights))
+    return pick_best_batch(weights)
+
+
+def draft_uji2_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """uji2's chances (`uji2_chances`), drawn with one uniform number per game."""
+    weights, _ = uji_weights_batch(batch, g, UJI2_WANTED)
+    weights = np.maximum(weights, 0).astype(np.float64)
+    total = weights.sum(axis=1)
+    weights[total == 0] = 1.0
+    cumulative = weights.cumsum(axis=1)
+    u = rng.random(len(g)) * cumulative[:, -1]
+    return PICK + np.minimum((cumulative <= u[:, None]).sum(axis=1), 2)
+
+
+DRAFTERS_BATCH = {
+    "random": draft_random_batch,
+    "max-attack": score_drafter(MAX_ATTACK_SCORE),
+    "rule-based": score_drafter(RULE_BASED_SCORE),
+    "icebox": score_drafter(ICEBOX_SCORE),
+    "closet-ai": score_drafter(CLOSET_AI_SCORE),
+    "uji1": draft_uji1_batch,
+    "uji2": draft_uji2_batch,
+    "coac": draft_coac_batch,
+    "chad": draft_chad_batch,
+}
+
+
 # battlers -----------------------------------------------------------------------------------------------
 def battle_random(state: LocmState, rng: np.random.Generator) -> int:
     legal = state.legal_actions()
@@ -331,6 +447,119 @@ BATTLERS = {
     "greedy-count": battle_greedy_count,
 }
 
+
+# battlers on a batch ------------------------------------------------------------------------------------
+def battle_random_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    masks = batch.legal_masks(g)
+    k = (rng.random(len(g)) * masks.sum(axis=1)).astype(np.int64)
+    return (masks.cumsum(axis=1) > k[:, None]).argmax(axis=1)
+
+
+MAX_ATTACK_SUMMON = np.where(TYPE == CREATURE, CARD_ATK, -1)  # a card's attack, -1 for an item
+
+
+def first_best(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(index, value) of the first largest of a few same-shaped columns, element by element."""
+    index, best = np.zeros(columns[0].shape, dtype=np.int64), columns[0]
+    for i, column in enumerate(columns[1:], 1):
+        index = np.where(column > best, i, index)
+        best = np.maximum(best, column)
+    return index, best
+
+
+def battle_max_attack_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+    """`battle_max_attack` for games `g` of a batch (all in the battle). The arrays are read as rows of
+    (game, seat) with `np.take`, much cheaper than numpy's fancy indexing on several axes."""
+    p = batch.player[g]
+    own, foe = 2 * g + p, 2 * g + 1 - p  # rows of (game, seat)
+    sides = batch.board.reshape(-1, 2 * LANE_SPAN)
+    mine = np.take(sides, own, axis=0).reshape(-1, 2, LANE_LIMIT, FIELDS)
+    foes = np.take(sides, foe, axis=0).reshape(-1, 2, LANE_LIMIT, FIELDS)
+    lanes = batch.lane_sizes.reshape(-1, 2)
+    own_sizes, foe_sizes = np.take(lanes, own, axis=0), np.take(lanes, foe, axis=0)  # (k, 2)
+    place = np.arange(LANE_LIMIT)
+    able = (
+        (place < own_sizes[:, :, None])
+        & (mine[..., ATTACKED] == 0)
+        & ((mine[..., READY] != 0) | ((mine[..., KW] & CHARGE) != 0))
+    )
+    left = able[:, 0, 0] | able[:, 0, 1] | able[:, 0, 2]
+    can_attack = left | able[:, 1, 0] | able[:, 1, 1] | able[:, 1, 2]
+    power = np.where(able, mine[..., ATK], -1)
+    power = np.where(left[:, None], power[:, 0], power[:, 1])  # (k, 3): the lane that attacks
+    strongest, _ = first_best([power[:, 0], power[:, 1], power[:, 2]])
+    guards = (place < foe_sizes[:, :, None]) & ((foes[..., KW] & GUARD) != 0)
+    guards = np.where(left[:, None], guards[:, 0], guards[:, 1])
+    target = np.where(guards[:, 0], 1, np.where(guards[:, 1], 2, np.where(guards[:, 2], 3, 0)))
+    attack = ATTACK + 4 * (3 * np.where(left, 0, 1) + strongest) + target
+    hand = np.take(batch.hands.reshape(-1, HAND_LIMIT), own, axis=0)
+    cards = np.take(batch.card_of, g[:, None] * batch.card_of.shape[1] + hand).astype(np.intp)
+    ok = (np.arange(HAND_LIMIT) < np.take(batch.hand_len, own)[:, None]) & (
+        np.take(COST, cards) <= np.take(batch.mana, own)[:, None]
+    )
+    value = np.where(ok, np.take(MAX_ATTACK_SUMMON, cards), -1)
+    best = value.argmax(axis=1)
+    room_left, room_right = own_sizes[:, 0] < LANE_LIMIT, own_sizes[:, 1] < LANE_LIMIT
+    summon = SUMMON + 2 * best + np.where(room_left, 0, 1)
+    can_summon = (value.max(axis=1) >= 0) & (room_left | room_right)
+    return np.where(can_attack, attack, np.where(can_summon, summon, PASS))
+
+
+LISTING_RANK = np.argsort(sorted(range(NUM_ACTIONS), key=listing_order))  # an action's place in that order
+
+
+def board_scores(batch: LocmBatch, p: np.ndarray, count_creatures: bool) -> np.ndarray:
+    """`board_score` of every game of `batch` for player `p[g]`."""
+    k = np.arange(batch.size)
+    o = 1 - p
+    mine, theirs = batch.health[k, p], batch.health[k, o]
+    score = 1000 * (theirs <= 0) - 1000 * (mine <= 0) + 2 * (mine - theirs)
+    present = np.arange(LANE_LIMIT)[None, None, :] < batch.lane_sizes[:, :, None]  # (k, 4, 3)
+    value = np.where(present, batch.board[..., ATK].astype(np.int64) + batch.board[..., DEF], 0).sum(axis=2)
+    sign = np.where(np.arange(4)[None, :] // 2 == p[:, None], 1, -1)  # (k, 4)
+    score += (sign * value).sum(axis=1)
+    if count_creatures:
+        score += 10 * (sign * batch.lane_sizes).sum(axis=1)
+    return score
+
+
+def greedy_batch(batch: LocmBatch, g: np.ndarray, count_creatures: bool, chunk: int = 16384) -> np.ndarray:
+    """`greedy_choice` for games `g` (all in the battle): every legal action but passing tried on a
+    copy of its game (`LocmBatch.take`), all copies stepped and scored together, `chunk` copies at a
+    time; each game keeps the first action in listing order with the best score (PASS if none)."""
+    masks = batch.legal_masks(g)
+    masks[:, PASS] = False
+    rows, actions = np.nonzero(masks)
+    scores = np.empty(len(rows), dtype=np.int64)
+    for start in range(0, len(rows), chunk):
+        part = slice(start, start + chunk)
+        copies = batch.take(g[rows[part]])
+        copies.apply_actions(np.arange(copies.size), actions[part])
+        scores[part] = board_scores(copies, batch.player[g[rows[part]]], count_creatures)
+    order = np.lexsort((LISTING_RANK[actions], -scores, rows))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = rows[order][1:] != rows[order][:-1]
+    out = np.full(len(g), PASS, dtype=np.int64)
+    out[rows[order][first]] = actions[order][first]
+    return out
+
+
+def battle_greedy_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+    return greedy_batch(batch, g, count_creatures=False)
+
+
+def battle_greedy_count_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+    return greedy_batch(batch, g, count_creatures=True)
+
+
+BATTLERS_BATCH = {
+    "random": battle_random_batch,
+    "max-attack": battle_max_attack_batch,
+    "greedy": battle_greedy_batch,
+    "greedy-count": battle_greedy_count_batch,
+}
+
+
 DEFAULT_DRAFTER = "max-attack"
 DEFAULT_BATTLER = "max-attack"
 
@@ -347,6 +576,23 @@ class FieldAgent(RuleAgent):
         if state.phase == "draft":
             return self._draft(state, self.rng)
         return self._battle(state, self.rng)
+
+    def act_batch(self, batch, games: np.ndarray) -> np.ndarray:
+        """On the vectorised engine, the batch forms (a battler without one decides on states)."""
+        if not isinstance(batch, LocmBatch):
+            return super().act_batch(batch, games)
+        out = np.full(len(games), PASS, dtype=np.int64)
+        phase = batch.phase[games]
+        draft = phase == DRAFT
+        if draft.any():
+            out[draft] = DRAFTERS_BATCH[self.drafter](batch, games[draft], self.rng)
+        battle = phase == BATTLE
+        if battle.any():
+            if self.battler in BATTLERS_BATCH:
+                out[battle] = BATTLERS_BATCH[self.battler](batch, games[battle], self.rng)
+            else:
+                out[battle] = [self._battle(batch.state(int(x)), self.rng) for x in games[battle]]
+        return out
 
 
 def field_specs() -> dict[str, tuple[str, str]]:

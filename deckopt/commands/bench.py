@@ -1,4 +1,4 @@
-"""`deckopt bench engines|selfplay|evolution|search [--json]`: speed benchmarks."""
+"""`deckopt bench engines|selfplay|evolution|search|alphazero|locm [--json]`: speed benchmarks."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ BENCHES = {
     "evolution": "deckopt.bench.evolution",
     "search": "deckopt.bench.search",
     "alphazero": "deckopt.bench.alphazero",
+    "locm": "deckopt.bench.locm",
 }
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "bench",
-        help="speed benchmarks (engines, self-play, evolution, search)",
+        help="speed benchmarks (engines, self-play, evolution, search, alphazero, locm against gym-locm)",
         description="Run a speed benchmark; progress goes to stderr. Numbers on a shared machine "
         "are noisy: each measure is a median of repeats.",
     )

@@ -15,6 +15,7 @@ from games.batch import BatchState
 from games.errors import IllegalActionError
 from games.locm import (
     _ATK,
+    _CARD_FEATURES,
     _COST,
     _DEF,
     _DRAW,
@@ -29,6 +30,7 @@ from games.locm import (
     BLUE,
     BREAKTHROUGH,
     CARD,
+    CARD_FEATURES,
     CHARGE,
     CREATURE,
     DEAD,
@@ -51,6 +53,8 @@ from games.locm import (
     MAX_MANA,
     NUM_ACTIONS,
     NUM_CARDS,
+    OBSERVATION_SIZE,
+    OFFERED,
     PICK,
     READY,
     RED,
@@ -72,6 +76,7 @@ OWN_HP = np.array(_OWN_HP, dtype=np.int64)
 ENEMY_HP = np.array(_ENEMY_HP, dtype=np.int64)
 DRAW = np.array(_DRAW, dtype=np.int64)
 INSTANCES = 2 * DECK_SIZE + 1
+CARD_FEATURE_TABLE = np.array([[0.0] * CARD_FEATURES] + list(_CARD_FEATURES[1:]), dtype=np.float32)  # by card number
 NO_OFFERS = np.zeros((DRAFT_TURNS, 3), dtype=np.int64)
 # for each set of dead places of a lane (bit i: place i), the places in their new order: the living first
 ALIVE_FIRST = np.array([sorted(range(LANE_LIMIT), key=lambda i, d=d: (d >> i) & 1) for d in range(1 << LANE_LIMIT)])
@@ -229,8 +234,51 @@ class LocmBatch(BatchState):
         return out
 
     def observations(self, games: np.ndarray, players: np.ndarray | None = None) -> np.ndarray:
-        states = [self.state(int(g)) for g in games]
-        return self.game.observations(states, None if players is None else [int(p) for p in players])
+        """`LocmState.observation` of each game, built in array operations (games/locm.py lays it out)."""
+        g = np.asarray(games, dtype=np.int64)
+        me = self.player[g] if players is None else np.asarray(players, dtype=np.int64)
+        k = len(g)
+        out = np.zeros((k, OBSERVATION_SIZE), dtype=np.float32)
+        draft = self.phase[g] == DRAFT
+        out[:, 0], out[:, 1] = draft, self.phase[g] == BATTLE
+        out[:, 2] = self.npicks[g, me] / DECK_SIZE
+        col = 3
+        for p in (me, 1 - me):
+            out[:, col] = np.clip(self.health[g, p] / 60, 0.0, 1.0)
+            out[:, col + 1] = self.mana[g, p] / 13
+            out[:, col + 2] = (self.base_mana[g, p] + self.bonus_mana[g, p]) / 13
+            out[:, col + 3] = self.deck_len[g, p] / DECK_SIZE
+            out[:, col + 4] = self.rune[g, p] / FIRST_RUNE
+            out[:, col + 5] = np.minimum(self.bonus_draw[g, p], HAND_LIMIT) / HAND_LIMIT
+            out[:, col + 6] = self.hand_len[g, p] / HAND_LIMIT
+            col += 7
+        offers = self.offers[g, np.minimum(self.npicks[g, 1], DRAFT_TURNS - 1)]  # (k, 3)
+        offered = CARD_FEATURE_TABLE[np.where(draft[:, None], offers, 0)]
+        out[:, col : col + OFFERED * CARD_FEATURES] = offered.reshape(k, -1)
+        col += OFFERED * CARD_FEATURES
+        picks = self.picks[g, me]
+        held = np.arange(DECK_SIZE) < self.npicks[g, me][:, None]
+        costs = ((COST[picks][:, :, None] == np.arange(MAX_MANA + 1)) & held[:, :, None]).sum(axis=1)
+        kinds = ((TYPE[picks][:, :, None] == np.arange(4)) & held[:, :, None]).sum(axis=1)
+        out[:, col : col + 17] = np.concatenate([costs, kinds], axis=1) / DECK_SIZE
+        col += 17
+        hand = self.hands[g, me]
+        in_hand = np.arange(HAND_LIMIT) < self.hand_len[g, me][:, None]
+        cards = np.where(in_hand, self.card_of[g[:, None], hand], 0)
+        out[:, col : col + HAND_LIMIT * CARD_FEATURES] = CARD_FEATURE_TABLE[cards].reshape(k, -1)
+        col += HAND_LIMIT * CARD_FEATURES
+        lanes = (np.arange(4)[None, :] + 2 * me[:, None]) & 3  # own lanes, then the opponent's
+        board = self.board[g[:, None], lanes]  # (k, 4, 3, F)
+        present = np.arange(LANE_LIMIT) < self.lane_sizes[g[:, None], lanes][:, :, None]
+        kw = board[..., KW]
+        creature = np.zeros((k, 4, LANE_LIMIT, 10), dtype=np.float64)
+        creature[..., 0] = 1.0
+        creature[..., 1] = np.minimum(board[..., ATK], 12) / 12
+        creature[..., 2] = np.clip(board[..., DEF] / 12, 0.0, 1.0)
+        creature[..., 3:9] = (kw[..., None] >> np.arange(6)) & 1
+        creature[..., 9] = (board[..., ATTACKED] == 0) & ((board[..., READY] != 0) | ((kw & CHARGE) != 0))
+        out[:, col:] = np.where(present[..., None], creature, 0.0).reshape(k, -1)
+        return out
 
     def legal_masks(self, games: np.ndarray) -> np.ndarray:
         games = np.asarray(games, dtype=np.int64)

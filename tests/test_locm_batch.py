@@ -26,6 +26,9 @@ def test_the_batch_plays_as_the_states_do(settings, passive):
     while live := [g for g, s in enumerate(states) if not s.is_terminal()]:
         masks = batch.legal_masks(np.array(live))
         assert np.array_equal(masks, np.stack([states[g].legal_mask() for g in live]))
+        for seat in (0, 1):
+            seen = batch.observations(np.array(live), np.full(len(live), seat))
+            assert np.array_equal(seen, np.stack([states[g].observation(seat) for g in live]))
         actions = []
         for g in live:
             legal = states[g].legal_actions()

@@ -429,9 +429,11 @@ class LocmBatch(BatchState):
     # the rules -----------------------------------------------------------------------------------
     def _pick(self, g: np.ndarray, k: np.ndarray) -> None:
         p = self.player[g]
-        turn = self.npicks[g, 1]
-        self.picks[g, p, self.npicks[g, p]] = self.offers[g, turn, k]
-        self.npicks[g, p] += 1
+        rows = 2 * g + p
+        turn = np.take(self.npicks, 2 * g + 1)
+        taken = np.take(self.npicks, rows)
+        np.put(self.picks, DECK_SIZE * rows + taken, np.take(self.offers, 3 * (DRAFT_TURNS * g + turn) + k))
+        np.put(self.npicks, rows, taken + 1)
         first = p == 0
         self.player[g[first]] = 1
         second = g[~first]
@@ -499,68 +501,79 @@ class LocmBatch(BatchState):
         if late.any():
             self.decks[g[late], p[late]] = 0
             self.deck_len[g[late], p[late]] = 0
-        draws = 1 + self.bonus_draw[g, p]
+        draws = 1 + np.take(self.bonus_draw, rows)
         drawing = np.ones(len(g), dtype=bool)
         for k in range(int(draws.max())):
             active = drawing & (k < draws)
             if not active.any():
                 break
-            empty = active & (self.deck_len[g, p] == 0)
+            empty = active & (np.take(self.deck_len, rows) == 0)
             if empty.any():
-                ge, pe = g[empty], p[empty]
-                self._damage_player(ge, pe, self.health[ge, pe] - self.rune[ge, pe])
-            full = active & ~empty & (self.hand_len[g, p] >= HAND_LIMIT)
+                ge, pe, re = g[empty], p[empty], rows[empty]
+                self._damage_player(ge, pe, np.take(self.health, re) - np.take(self.rune, re))
+            full = active & ~empty & (np.take(self.hand_len, rows) >= HAND_LIMIT)
             drawing &= ~full
             draw = active & ~empty & ~full
             if draw.any():
                 self._draw_one(g[draw], p[draw])
-        self.bonus_draw[g, p] = 0
+        np.put(self.bonus_draw, rows, 0)
 
     def _take_from_hand(self, g: np.ndarray, p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Remove hand place `h` (the later cards close up; the card counts as played): its
         instance and card numbers."""
-        instance = self.hands[g, p, h]
+        rows = 2 * g + p
+        hands = self.hands.reshape(-1, HAND_LIMIT)
+        hand = np.take(hands, rows, axis=0)
+        k = np.arange(len(g))
+        instance = hand[k, h]
         j = np.arange(HAND_LIMIT)
-        source = np.minimum(j[None, :] + (j[None, :] >= h[:, None]), HAND_LIMIT - 1)
-        hand = np.take_along_axis(self.hands[g, p], source, axis=1)
-        last = self.hand_len[g, p] - 1
-        hand[np.arange(len(g)), last] = 0
-        self.hands[g, p] = hand
-        self.hand_len[g, p] = last
-        card = self.card_of[g, instance]
-        self.played[g, p, self.nplayed[g, p]] = card
-        self.nplayed[g, p] += 1
+        hand = np.take_along_axis(hand, np.minimum(j[None, :] + (j[None, :] >= h[:, None]), HAND_LIMIT - 1), axis=1)
+        last = np.take(self.hand_len, rows) - 1
+        hand[k, last] = 0
+        hands[rows] = hand
+        np.put(self.hand_len, rows, last)
+        card = np.take(self.card_of, INSTANCES * g + instance)
+        played = np.take(self.nplayed, rows)
+        np.put(self.played, DECK_SIZE * rows + played, card)
+        np.put(self.nplayed, rows, played + 1)
         return instance, card
 
     def _card_effects(self, g: np.ndarray, p: np.ndarray, card: np.ndarray) -> None:
-        self.bonus_draw[g, p] += DRAW[card]
+        rows = 2 * g + p
+        np.put(self.bonus_draw, rows, np.take(self.bonus_draw, rows) + DRAW[card])
         self._damage_player(g, p, -OWN_HP[card])
         self._damage_player(g, 1 - p, -ENEMY_HP[card])
-        self.mana[g, p] -= COST[card]
+        np.put(self.mana, rows, np.take(self.mana, rows) - COST[card])
 
     def _summon(self, g: np.ndarray, h: np.ndarray, lane: np.ndarray) -> None:
         p = self.player[g]
         instance, card = self._take_from_hand(g, p, h)
-        slot = 2 * p + lane
-        at = self.lane_sizes[g, slot]
+        lanes = 4 * g + 2 * p + lane  # (game, lane) rows
+        at = np.take(self.lane_sizes, lanes)
         fields = np.zeros((len(g), FIELDS), dtype=np.int64)
         fields[:, INSTANCE], fields[:, CARD] = instance, card
         fields[:, ATK], fields[:, DEF], fields[:, KW] = CARD_ATK[card], CARD_DEF[card], CARD_KW[card]
-        self.board[g, slot, at] = fields
-        self.lane_sizes[g, slot] += 1
+        self.board.reshape(-1, FIELDS)[LANE_LIMIT * lanes + at] = fields
+        np.put(self.lane_sizes, lanes, at + 1)
         self._card_effects(g, p, card)
 
-    def _damage_creature(self, g, slot, at, amount, lethal) -> np.ndarray:
-        """Damage dealt to the creature at (slot, at) of each game, Ward and Lethal applied."""
-        kw = self.board[g, slot, at, KW]
+    def _place(self, g: np.ndarray, slot: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """Where the fields of the creature at (lane `slot`, place `at`) of each game begin in the flat
+        board: read a field with `np.take(self.board, where + FIELD)`, write it with `np.put`."""
+        return FIELDS * (LANE_LIMIT * (4 * g + slot) + at)
+
+    def _damage_creature(self, at: np.ndarray, amount: np.ndarray, lethal: np.ndarray) -> np.ndarray:
+        """Damage dealt to the creature whose fields begin at `at` (`_place`), Ward and Lethal applied."""
+        board = self.board
+        kw = np.take(board, at + KW)
         hits = amount > 0
         warded = hits & ((kw & WARD) != 0)
-        self.board[g, slot, at, KW] = np.where(warded, kw & ~WARD, kw)
+        np.put(board, at + KW, np.where(warded, kw & ~WARD, kw))
         taken = hits & ~warded
-        defense = self.board[g, slot, at, DEF] - np.where(taken, amount, 0)
-        self.board[g, slot, at, DEF] = defense
+        defense = np.take(board, at + DEF) - np.where(taken, amount, 0)
+        np.put(board, at + DEF, defense)
         dies = taken & (lethal | (defense <= 0))
-        self.board[g, slot, at, DEAD] |= dies.astype(np.int64)
+        np.put(board, at + DEAD, np.take(board, at + DEAD) | dies)
         return np.where(taken, amount, 0)
 
     def _use(self, g: np.ndarray, h: np.ndarray, target: np.ndarray) -> None:
@@ -572,30 +585,29 @@ class LocmBatch(BatchState):
             self._damage_player(g[at_player], o[at_player], -CARD_DEF[card[at_player]])
         on = ~at_player
         if on.any():
-            gc, pc, oc, cc, t = g[on], p[on], o[on], card[on], target[on]
+            gc, cc, t = g[on], card[on], target[on]
             side, place = np.divmod(t - 1, 6)
-            owner = np.where(side == 0, pc, oc)
             lane, i = np.divmod(place, 3)
-            slot = 2 * owner + lane
-            self.board[gc, slot, i, ATK] = np.maximum(0, self.board[gc, slot, i, ATK] + CARD_ATK[cc])
+            at = self._place(gc, 2 * np.where(side == 0, p[on], o[on]) + lane, i)
+            board = self.board
+            np.put(board, at + ATK, np.maximum(0, np.take(board, at + ATK) + CARD_ATK[cc]))
             green = TYPE[cc] == GREEN
-            kw = self.board[gc, slot, i, KW]
-            self.board[gc, slot, i, DEF] += np.where(green, CARD_DEF[cc], 0)
-            self.board[gc, slot, i, KW] = np.where(green, kw | CARD_KW[cc], kw & ~CARD_KW[cc])
+            kw = np.take(board, at + KW)
+            np.put(board, at + DEF, np.take(board, at + DEF) + np.where(green, CARD_DEF[cc], 0))
+            np.put(board, at + KW, np.where(green, kw | CARD_KW[cc], kw & ~CARD_KW[cc]))
             hostile = ~green
             if hostile.any():
-                gh = gc[hostile]
-                self._damage_creature(gh, slot[hostile], i[hostile], -CARD_DEF[cc[hostile]], np.zeros(len(gh), bool))
-            gone = self.board[gc, slot, i, DEF] <= 0
-            self.board[gc, slot, i, DEAD] |= gone.astype(np.int64)
+                self._damage_creature(at[hostile], -CARD_DEF[cc[hostile]], np.zeros(int(hostile.sum()), bool))
+            np.put(board, at + DEAD, np.take(board, at + DEAD) | (np.take(board, at + DEF) <= 0))
         self._card_effects(g, p, card)
 
     def _attack(self, g: np.ndarray, c: np.ndarray, target: np.ndarray) -> None:
+        board = self.board
         p = self.player[g]
         o = 1 - p
         lane, i = np.divmod(c, 3)
-        slot = 2 * p + lane
-        power = self.board[g, slot, i, ATK]
+        me = self._place(g, 2 * p + lane, i)
+        power = np.take(board, me + ATK)
         dealt = np.zeros(len(g), dtype=np.int64)
         face = target == 0
         if face.any():
@@ -603,22 +615,24 @@ class LocmBatch(BatchState):
             dealt[face] = power[face]
         fight = ~face
         if fight.any():
-            gf, sf, i_f = g[fight], slot[fight], i[fight]
-            foe_slot, j = 2 * o[fight] + lane[fight], target[fight] - 1
-            defense = self.board[gf, foe_slot, j, DEF]
-            lethal = (self.board[gf, sf, i_f, KW] & LETHAL) != 0
-            hit = self._damage_creature(gf, foe_slot, j, power[fight], lethal)
-            back = self.board[gf, foe_slot, j, ATK]
-            foe_lethal = (self.board[gf, foe_slot, j, KW] & LETHAL) != 0
-            self._damage_creature(gf, sf, i_f, back, foe_lethal)
+            mine = me[fight]
+            foe = self._place(g[fight], 2 * o[fight] + lane[fight], target[fight] - 1)
+            defense = np.take(board, foe + DEF)
+            lethal = (np.take(board, mine + KW) & LETHAL) != 0
+            hit = self._damage_creature(foe, power[fight], lethal)
+            back = np.take(board, foe + ATK)
+            foe_lethal = (np.take(board, foe + KW) & LETHAL) != 0
+            self._damage_creature(mine, back, foe_lethal)
             excess = hit - defense
-            through = ((self.board[gf, sf, i_f, KW] & BREAKTHROUGH) != 0) & (excess > 0)
+            through = ((np.take(board, mine + KW) & BREAKTHROUGH) != 0) & (excess > 0)
             if through.any():
-                self._damage_player(gf[through], o[fight][through], excess[through])
+                self._damage_player(g[fight][through], o[fight][through], excess[through])
             dealt[fight] = hit
-        drain = (self.board[g, slot, i, KW] & DRAIN) != 0
-        self.health[g[drain], p[drain]] += dealt[drain]
-        self.board[g, slot, i, ATTACKED] = 1
+        drain = (np.take(board, me + KW) & DRAIN) != 0
+        if drain.any():
+            rows = 2 * g[drain] + p[drain]
+            np.put(self.health, rows, np.take(self.health, rows) + dealt[drain])
+        np.put(board, me + ATTACKED, 1)
 
     def _remove_dead(self, g: np.ndarray) -> None:
         dead = np.take(self.board[..., DEAD], g, axis=0) != 0  # (k, 4, 3)

@@ -48,6 +48,7 @@ from games.locm import (
     KW,
     LANE_LIMIT,
     LANE_SPAN,
+    MAX_MANA,
     NUM_ACTIONS,
     NUM_CARDS,
     PASS,
@@ -455,7 +456,13 @@ def battle_random_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generato
     return (masks.cumsum(axis=1) > k[:, None]).argmax(axis=1)
 
 
-MAX_ATTACK_SUMMON = np.where(TYPE == CREATURE, CARD_ATK, -1)  # a card's attack, -1 for an item
+# a card's attack when it is a creature its owner can pay for with the mana of the column, else -1
+# (card 0, an empty hand place, is never one)
+MAX_ATTACK_SUMMON = np.where(
+    (TYPE[:, None] == CREATURE) & (COST[:, None] <= np.arange(MAX_MANA + 2)) & (np.arange(NUM_CARDS + 1) > 0)[:, None],
+    CARD_ATK[:, None],
+    -1,
+)
 
 
 def first_best(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -469,37 +476,30 @@ def first_best(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 def battle_max_attack_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
     """`battle_max_attack` for games `g` of a batch (all in the battle). The arrays are read as rows of
-    (game, seat) with `np.take`, much cheaper than numpy's fancy indexing on several axes."""
+    (game, seat) with `np.take`, much cheaper than numpy's fancy indexing on several axes; an empty
+    place of the board holds zeros, so it is neither ready nor a Guard."""
     p = batch.player[g]
     own, foe = 2 * g + p, 2 * g + 1 - p  # rows of (game, seat)
     sides = batch.board.reshape(-1, 2 * LANE_SPAN)
     mine = np.take(sides, own, axis=0).reshape(-1, 2, LANE_LIMIT, FIELDS)
     foes = np.take(sides, foe, axis=0).reshape(-1, 2, LANE_LIMIT, FIELDS)
-    lanes = batch.lane_sizes.reshape(-1, 2)
-    own_sizes, foe_sizes = np.take(lanes, own, axis=0), np.take(lanes, foe, axis=0)  # (k, 2)
-    place = np.arange(LANE_LIMIT)
-    able = (
-        (place < own_sizes[:, :, None])
-        & (mine[..., ATTACKED] == 0)
-        & ((mine[..., READY] != 0) | ((mine[..., KW] & CHARGE) != 0))
-    )
+    # ready or Charge, and not attacked yet (ATTACKED - 1 is 0 once attacked, all bits set before)
+    able = ((mine[..., READY] | (mine[..., KW] & CHARGE)) & (mine[..., ATTACKED] - 1)) != 0
     left = able[:, 0, 0] | able[:, 0, 1] | able[:, 0, 2]
     can_attack = left | able[:, 1, 0] | able[:, 1, 1] | able[:, 1, 2]
     power = np.where(able, mine[..., ATK], -1)
     power = np.where(left[:, None], power[:, 0], power[:, 1])  # (k, 3): the lane that attacks
     strongest, _ = first_best([power[:, 0], power[:, 1], power[:, 2]])
-    guards = (place < foe_sizes[:, :, None]) & ((foes[..., KW] & GUARD) != 0)
+    guards = (foes[..., KW] & GUARD) != 0
     guards = np.where(left[:, None], guards[:, 0], guards[:, 1])
     target = np.where(guards[:, 0], 1, np.where(guards[:, 1], 2, np.where(guards[:, 2], 3, 0)))
     attack = ATTACK + 4 * (3 * np.where(left, 0, 1) + strongest) + target
     hand = np.take(batch.hands.reshape(-1, HAND_LIMIT), own, axis=0)
     cards = np.take(batch.card_of, g[:, None] * batch.card_of.shape[1] + hand).astype(np.intp)
-    ok = (np.arange(HAND_LIMIT) < np.take(batch.hand_len, own)[:, None]) & (
-        np.take(COST, cards) <= np.take(batch.mana, own)[:, None]
-    )
-    value = np.where(ok, np.take(MAX_ATTACK_SUMMON, cards), -1)
+    value = np.take(MAX_ATTACK_SUMMON, cards * MAX_ATTACK_SUMMON.shape[1] + np.take(batch.mana, own)[:, None])
     best = value.argmax(axis=1)
-    room_left, room_right = own_sizes[:, 0] < LANE_LIMIT, own_sizes[:, 1] < LANE_LIMIT
+    sizes = np.take(batch.lane_sizes.reshape(-1, 2), own, axis=0)
+    room_left, room_right = sizes[:, 0] < LANE_LIMIT, sizes[:, 1] < LANE_LIMIT
     summon = SUMMON + 2 * best + np.where(room_left, 0, 1)
     can_summon = (value.max(axis=1) >= 0) & (room_left | room_right)
     return np.where(can_attack, attack, np.where(can_summon, summon, PASS))

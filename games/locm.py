@@ -27,6 +27,7 @@ Observation (§9.9) of `player`, float32 in [0, 1], length 330:
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -179,9 +180,16 @@ class LocmConfig:
         "the 30 draft turns' offers, three different card numbers each, in every game; none: drawn per game",
         flag=False,
     )
+    deck_pool: list[list[int]] | None = setting(
+        None,
+        "decks of 30 card numbers each; every game draws each seat's deck from them (uniformly, the two seats "
+        "independently) and starts with the battle; none: the decks come from decks or a draft",
+        flag=False,
+    )
 
     def __post_init__(self):
-        need(self.decks is None or self.draft is None, "locm: give decks (no draft) or draft, not both")
+        given = [name for name in ("decks", "draft", "deck_pool") if getattr(self, name) is not None]
+        need(len(given) <= 1, f"locm: give one of decks, draft and deck_pool, not {' and '.join(given)}")
         if self.decks is not None:
             need(isinstance(self.decks, (list, tuple)) and len(self.decks) == 2, "locm: decks must be 2 decks")
             decks = [_card_numbers(d, f"seat {p}'s deck") for p, d in enumerate(self.decks)]
@@ -200,6 +208,15 @@ class LocmConfig:
                     f"locm: draft turn {t + 1} must offer {OFFERED} different cards, got {o}",
                 )
             object.__setattr__(self, "draft", offers)
+        if self.deck_pool is not None:
+            pool = self.deck_pool
+            need(
+                isinstance(pool, (list, tuple)) and len(pool) >= 1, "locm: deck_pool must be a non-empty list of decks"
+            )
+            decks = [_card_numbers(d, f"deck_pool[{i}]") for i, d in enumerate(pool)]
+            for i, d in enumerate(decks):
+                need(len(d) == DECK_SIZE, f"locm: deck_pool[{i}] has {len(d)} cards, not {DECK_SIZE}")
+            object.__setattr__(self, "deck_pool", decks)
 
 
 class Locm(Game):
@@ -217,11 +234,13 @@ class Locm(Game):
         then one shuffle per seat (§9.8)."""
         rng = as_generator(rng)
         c = self.config
-        offers = None
-        if c.decks is None:
+        offers, decks = None, c.decks
+        if c.deck_pool is not None:
+            decks = [c.deck_pool[int(k)] for k in rng.integers(len(c.deck_pool), size=2)]
+        elif c.decks is None:
             offers = c.draft if c.draft is not None else draw_offers(rng)
         shuffles = (tuple(rng.permutation(DECK_SIZE).tolist()), tuple(rng.permutation(DECK_SIZE).tolist()))
-        return LocmState(self, None if offers is None else tuple(tuple(o) for o in offers), shuffles)
+        return LocmState(self, None if offers is None else tuple(tuple(o) for o in offers), shuffles, decks)
 
     def state_from_chance(self, offers, shuffles) -> LocmState:
         """The game whose chance is given: `offers` (30 lists of three card numbers, or None when
@@ -233,11 +252,13 @@ class Locm(Game):
             and all(sorted(s) == list(range(DECK_SIZE)) for s in shuffles),
             f"locm: shuffles must be two orders of 0..{DECK_SIZE - 1}",
         )
+        need(self.config.deck_pool is None, "locm: a game of a deck_pool is not replayed from its offers")
         need((offers is None) == (self.config.decks is not None), "locm: offers are given exactly when decks are not")
         if offers is not None:
             offers = tuple(tuple(_card_numbers(o, "an offer")) for o in offers)
             need(len(offers) == DRAFT_TURNS and all(len(o) == OFFERED for o in offers), "locm: bad offers")
-        return LocmState(self, offers, (tuple(int(x) for x in shuffles[0]), tuple(int(x) for x in shuffles[1])))
+        shuffles = (tuple(int(x) for x in shuffles[0]), tuple(int(x) for x in shuffles[1]))
+        return LocmState(self, offers, shuffles, self.config.decks)
 
     def action_name(self, action: int) -> str:
         return action_name(action)
@@ -284,9 +305,11 @@ class LocmState(State):
     )
     # fmt: on
 
-    def __init__(self, game: Locm, offers, shuffles):
+    def __init__(self, game: Locm, offers, shuffles, decks=None):
+        """A game at its start: the draft's `offers`, or (offers None) the two `decks` of 30 card
+        numbers, and each seat's `shuffles`."""
         self.game = game
-        self._offers = offers  # None when the config gives the decks
+        self._offers = offers  # None when the decks are given
         self._shuffles = shuffles
         self._winner = None
         self._played = [[], []]  # card numbers each player summoned or used, in order (public)
@@ -304,7 +327,7 @@ class LocmState(State):
         self._turn = 1
         self._player = 0
         if offers is None:
-            self._picks = [list(game.config.decks[0]), list(game.config.decks[1])]
+            self._picks = [list(decks[0]), list(decks[1])]
             self._start_battle()
         else:
             self._picks = [[], []]
@@ -698,7 +721,12 @@ class LocmState(State):
             return s
         if self._phase == ENDED:
             return s
-        picks = self._picks[o] if self._offers is None else self._consistent_picks(o, rng)
+        if self._offers is not None:
+            picks = self._consistent_picks(o, rng)
+        elif self.game.config.deck_pool is not None:
+            picks = self._consistent_pool_deck(o, rng)
+        else:
+            picks = self._picks[o]
         s._picks[o] = picks
         card_of = list(self._card_of)
         # the opponent's unplayed cards: their picks less what they played, hand and deck re-dealt
@@ -714,6 +742,12 @@ class LocmState(State):
             card_of[instance] = card
         s._card_of = tuple(card_of)
         return s
+
+    def _consistent_pool_deck(self, o: int, rng: np.random.Generator) -> list[int]:
+        """A deck of the deck_pool holding every card `o` played, uniformly among those that do."""
+        played = Counter(self._played[o])
+        fits = [d for d in self.game.config.deck_pool if not played - Counter(d)]
+        return list(fits[int(rng.integers(len(fits)))])
 
     def _consistent_picks(self, o: int, rng: np.random.Generator) -> list[int]:
         """One card of each draft turn's offers, such that every card `o` played is one of them: the

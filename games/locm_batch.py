@@ -152,6 +152,9 @@ class LocmBatch(BatchState):
         if c.decks is not None:
             b.picks[:] = np.array(c.decks, dtype=np.int64)
             b.npicks[:] = DECK_SIZE
+        elif c.deck_pool is not None:
+            b.picks[:] = np.array(c.deck_pool, dtype=np.int64)[rng.integers(len(c.deck_pool), size=(size, 2))]
+            b.npicks[:] = DECK_SIZE
         elif c.draft is not None:
             b.has_offers[:] = True
             b.offers[:] = np.array(c.draft, dtype=np.int64)
@@ -171,7 +174,7 @@ class LocmBatch(BatchState):
             b.offers[:] = np.take_along_axis(pools[:, None, :], chosen, axis=2)
         b.shuffles[:] = rng.random((size, 2, DECK_SIZE)).argsort(axis=2)
         b.health[:], b.rune[:] = START_HEALTH, FIRST_RUNE
-        if c.decks is not None:
+        if c.decks is not None or c.deck_pool is not None:
             b._start_battle(np.arange(size))
         return b
 

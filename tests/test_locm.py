@@ -240,7 +240,7 @@ def test_bad_decks_are_refused_in_one_line(decks, message):
 
 
 def test_a_draft_and_decks_together_are_refused():
-    with pytest.raises(games.UserError, match="not both"):
+    with pytest.raises(games.UserError, match="not decks and draft"):
         games.make("locm", decks=[[3] * 30] * 2, draft=[[1, 2, 3]] * 30)
     assert keyword_bits("B-D--W") == 0b100101
 

@@ -3,9 +3,10 @@
     agent = agents.make("heuristic", game, seed=0)
     actions = agent.act(states)          # one legal action per state
 
-Specs: `random`, `heuristic`, `minimax` (Tic Tac Toe), `aggressive` and `defensive` (Durak: the rule
-bots a game's heuristics module names in NAMED_AGENTS; LOCM's competition field as `DRAFTER+BATTLER`,
-e.g. `coac+greedy`, see agents/heuristics/locm_field.py), `mcts:SIMS[,options]` (see
+Specs: `random`, `heuristic`, a game's named rule agents (agents/heuristics: `minimax` for Tic Tac Toe,
+`aggressive` and `defensive` for Durak, LOCM's competition field as `DRAFTER+BATTLER`, e.g.
+`coac+greedy`, see agents/heuristics/locm_field.py; a plug-in's from its `GameFacts.bots`),
+`mcts:SIMS[,options]` (see
 agents/search/uct.py), `az:MODEL[,sims=N][,c=F]` (PUCT search with a policy+value network, see
 agents.alphazero), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
 run folder (its final model). A comma list of specs or a named panel (`PANELS`) is a panel of agents
@@ -14,29 +15,43 @@ run folder (its final model). A comma list of specs or a named panel (`PANELS`) 
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import numpy as np
 
+from agents.alphazero.agent import make_agent as make_az_agent
 from agents.base import Agent, RandomAgent, masked_argmax
+from agents.heuristics import BOTS, bot_owners, bots, make_heuristic, make_named
+from agents.learned import load_agent
 from agents.panel import NAMED_PANELS, AgentPanel, trust_figures
+from agents.search.evaluators import make_value_fn
+from agents.search.mcts_spec import parse_spec as parse_mcts_spec
+from agents.search.uct import MCTSAgent
 from games import Game, UserError
 
+
+def _rule_agents_help() -> str:
+    """Our games' named rule agents, a few per game (LOCM's field: its pattern)."""
+    parts = []
+    for game, named in BOTS.items():
+        names = [name for name in named if name != "heuristic" and "+" not in name]
+        if any("+" in name for name in named):
+            names = ["DRAFTER+BATTLER such as coac+max-attack"]
+        if names:
+            parts.append(f"{' or '.join(names[:4])}{', ...' if len(names) > 4 else ''} ({game})")
+    return ", ".join(parts)
+
+
 SPEC_HELP = (
-    "random, heuristic, minimax (tic_tac_toe), aggressive or defensive (durak), exact, belief, always_draw or "
-    "always_skip (exploding_kittens), DRAFTER+BATTLER such as coac+max-attack (locm), mcts:SIMS, "
-    "az:MODEL[,sims=N], pretrained, or a model path / run folder; "
-    "a panel: a comma list of specs, or evaluator (gwent_lite) or gwent_abilities_evaluator (gwent_abilities)"
+    f"random, heuristic, a game's named rule agents: {_rule_agents_help()} or a plug-in's; mcts:SIMS, "
+    "az:MODEL[,sims=N], pretrained, or a model path / run folder; a panel: a comma list of specs, or "
+    + " or ".join(f"{name} ({panel['game']})" for name, panel in NAMED_PANELS.items())
 )
 
 
 #: named panels: a name that stands for several shipped agents (deck evolution's evaluators), each deal
-#: played by one of them (agents/pretrained/panels.toml, with each one's trust figures). `evaluator` is
-#: the Gwent Lite evaluator: three networks trained alike from independent seeds, last on the decks deck
-#: evolution explores (agents/pretrained/gwent_lite_evaluator.toml). `gwent_abilities_evaluator` is Gwent
-#: Abilities' evaluator: three networks trained alike from independent seeds
-#: (agents/pretrained/gwent_abilities.toml, then gwent_abilities_selfplay.toml).
+#: played by one of them (agents/pretrained/panels.toml: each panel's game, members, recipe and trust
+#: figures).
 PANELS = {name: tuple(p["members"]) for name, p in NAMED_PANELS.items()}
 
 
@@ -92,28 +107,52 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
     if spec == "random":
         agent = RandomAgent(rng)
     elif spec == "heuristic":
-        agent = importlib.import_module("agents.heuristics").make_heuristic(game, rng)
-    elif spec == "minimax":
-        if game.name != "tic_tac_toe":
-            raise UserError(f"agent 'minimax' is only for tic_tac_toe, not {game.name}")
-        agent = importlib.import_module("agents.minimax").MinimaxAgent(game, rng)
+        agent = make_heuristic(game, rng)
     elif spec.startswith("mcts"):
-        agent = importlib.import_module("agents.search.uct").make_mcts(spec, game, rng)
+        agent = _make_mcts(spec, game, rng)
     elif spec == "az" or spec.startswith("az:"):
-        agent = importlib.import_module("agents.alphazero.agent").make_agent(spec, game, rng)
-    elif named := importlib.import_module("agents.heuristics").make_named(spec, game, rng):
+        agent = make_az_agent(spec, game, rng)
+    elif named := make_named(spec, game, rng):
         agent = named  # a game's own rule bots, e.g. Durak's aggressive and defensive
     elif spec == "pretrained" or spec.endswith((".keras", ".npz")) or Path(spec).is_dir() or "/" in spec:
-        agent = importlib.import_module("agents.learned").load_agent(spec, game, rng)
+        agent = load_agent(spec, game, rng)
+    elif owners := bot_owners(spec):
+        raise UserError(f"agent {spec!r} is only for {', '.join(owners)}, not {game.name}")
     else:
-        raise UserError(f"unknown agent spec {spec!r}; use {SPEC_HELP}")
+        own = ", ".join(name for name in bots(game) if name != "heuristic")
+        raise UserError(
+            f"unknown agent spec {spec!r}; use {SPEC_HELP}" + (f" ({game.name}'s rule agents: {own})" if own else "")
+        )
     agent.spec = spec
     return agent
+
+
+def _make_mcts(spec: str, game: Game, rng: np.random.Generator) -> MCTSAgent:
+    """UCT search (agents/search/uct.py); `value=SPEC` names the learned agent whose Q-network values
+    its leaves."""
+    config = parse_mcts_spec(spec)
+    value_fn = None
+    if config.value is not None and config.lam > 0:
+        value_fn = make_value_fn(make(config.value, game, rng), config.value)
+    return MCTSAgent(game, rng, config, value_fn=value_fn)
+
+
+def default_agent_spec(game: Game) -> str:
+    """The agent that plays `game` where a command needs one and none is given (`GameFacts.default_agent`);
+    UserError in one line when the game names none."""
+    spec = game.facts.default_agent
+    if spec is None:
+        raise UserError(
+            f"{game.name} has no default agent; choose one with --agent "
+            f"(heuristic, mcts:200, a model or a run folder of `deckopt train {game.name}`)"
+        )
+    return spec
 
 
 __all__ = [
     "Agent",
     "AgentPanel",
+    "default_agent_spec",
     "RandomAgent",
     "make",
     "make_panel",

@@ -1,11 +1,12 @@
-"""Evaluation of one agent against fixed baselines, and the exact exploitability of Tic Tac Toe agents.
+"""Evaluation of one agent against fixed baselines, and the exact exploitability of an agent in a small game.
 
 `evaluate(game, agent, ["random", "heuristic"], num_games, seed)` plays the agent against each
 opponent spec with seats rotated (`agents.arena.play_match`); in a game of 3+ players the opponent
 fills every other seat (one independent copy per seat). Every figure has a 95 % Wilson interval.
 
-`exploitability(game, agent)` (Tic Tac Toe) searches every opponent move against the agent's
-(deterministic) choices: the best response's result from either seat.
+`exploitability(game, agent)` (a game whose facts say `exact_exploitability`: Tic Tac Toe) searches
+every opponent move against the agent's (deterministic) choices: the best response's result from
+either seat.
 """
 
 from __future__ import annotations
@@ -99,15 +100,18 @@ def evaluate(
     }
 
 
-# --- exact exploitability (Tic Tac Toe) ----------------------------------------------------------
+# --- exact exploitability (games whose facts say exact_exploitability) -------------------------------
 def exploitability(game: Game, agent: Agent) -> dict:
     """The best response's result against `agent` from either seat, by searching every opponent
     move (the agent is asked for its move at each position it can reach, so it must be
     deterministic). Returns {"as_player_0": v0, "as_player_1": v1, "exploitability": max(v0, v1)}
     where v_s is the best responder's return (+1 win, 0 draw, -1 loss) when the agent plays seat s;
-    the agent is unexploitable if the max is <= 0."""
-    if game.name != "tic_tac_toe":
-        raise UserError(f"exact exploitability is only computed for tic_tac_toe, not {game.name}")
+    the agent is unexploitable if the max is <= 0. Positions are told apart by the mover and the mover's
+    observation, which identify a position in a game whose facts say `exact_exploitability`."""
+    if not game.facts.exact_exploitability:
+        raise UserError(
+            f"exact exploitability is computed for games whose facts say exact_exploitability, not {game.name}"
+        )
     out = {}
     for seat in range(game.num_players):
         cache: dict[tuple, float] = {}
@@ -121,7 +125,7 @@ def _agent_value(state: State, agent: Agent, seat: int, cache: dict) -> float:
     """The agent's return (at `seat`) when every other move is chosen to minimise it."""
     if state.is_terminal():
         return float(state.returns()[seat])
-    key = (tuple(state.board), state.current_player)
+    key = (state.current_player, state.observation(state.current_player).tobytes())
     if key in cache:
         return cache[key]
     if state.current_player == seat:
@@ -140,7 +144,7 @@ def _agent_value(state: State, agent: Agent, seat: int, cache: dict) -> float:
 
 # --- `deckopt eval` ------------------------------------------------------------------------------
 def default_opponents(game: Game) -> list[str]:
-    return ["random", "heuristic"] + (["minimax"] if game.name == "tic_tac_toe" else [])
+    return list(game.facts.eval_opponents)
 
 
 def evaluate_spec(
@@ -152,25 +156,20 @@ def evaluate_spec(
     progress: Callable[[int, int, str], None] | None = None,
     perfect: int = 0,
 ) -> dict:
-    """`deckopt eval`: the agent `spec` against each opponent (default random, heuristic and, for
-    Tic Tac Toe, minimax), plus the exact exploitability for Tic Tac Toe; with `perfect` N, also
-    against perfect play (agents/perfect_play.py): N solved Connect Four positions, or N games
-    against `exact` in Exploding Kittens with open hands. A panel (agents.panel) plays each deal
-    with one of its members; perfect play and exploitability check one agent."""
+    """`deckopt eval`: the agent `spec` against each opponent (default: the game's `eval_opponents`
+    fact), plus the exact exploitability where the game's facts say `exact_exploitability`; with
+    `perfect` N, also against perfect play as the game's `perfect_play` fact says
+    (agents/perfect_play.py): N solved positions, or N games against `exact`. A panel (agents.panel)
+    plays each deal with one of its members; perfect play and exploitability check one agent."""
     agent = agents.make_panel(spec, game, seed=np.random.default_rng([seed, 0]))
     if perfect and isinstance(agent, AgentPanel):
         raise UserError(f"perfect play checks one agent, not the panel {spec!r}")
-    if perfect and game.name not in ("connect_four", "exploding_kittens"):
-        raise UserError(f"perfect play is known for connect_four and exploding_kittens, not {game.name}")
-    if perfect and game.name == "exploding_kittens" and not game.config.open_hands:
-        raise UserError("perfect play of exploding_kittens is known with open hands only (open_hands = true)")
+    check = perfect_play.check_of(game) if perfect else None
     report = evaluate(game, agent, list(vs) if vs else default_opponents(game), num_games, seed, progress)
     report["agents"][0]["spec"] = spec
-    if perfect and game.name == "connect_four":
-        report["positions"] = perfect_play.connect_four_positions(game, agent, perfect, seed, progress)
-    elif perfect:
-        report["shortfall"] = perfect_play.kittens_shortfall(game, agent, perfect, seed, progress)
-    if game.name == "tic_tac_toe":
+    if check is not None:
+        report[check.report_key] = check.run(game, agent, perfect, seed, progress)
+    if game.facts.exact_exploitability:
         if getattr(agent, "deterministic", False):
             report["exploitability"] = exploitability(game, agent)
         else:  # the search assumes one fixed move per position

@@ -15,7 +15,7 @@ import numpy as np
 import games
 from agents.base import Agent
 from games import State, UserError
-from games.tic_tac_toe import LINES
+from games.tic_tac_toe import LINES, TicTacToe
 
 Board = tuple[int, ...]  # 9 cells: -1 empty, else the owner
 
@@ -56,7 +56,7 @@ def _solve(board: Board) -> tuple[int, tuple[int, ...]]:
 
 
 def _check(state: State) -> Board:
-    if state.game.name != "tic_tac_toe":
+    if not isinstance(state.game, TicTacToe):
         raise UserError(f"minimax solves tic_tac_toe only, not {state.game.name}")
     return tuple(state.board)
 
@@ -117,7 +117,7 @@ class MinimaxAgent(Agent):
     spec = "minimax"
 
     def __init__(self, game, rng: np.random.Generator):
-        if game.name != "tic_tac_toe":
+        if not isinstance(game, TicTacToe):
             raise UserError(f"agent 'minimax' is only for tic_tac_toe, not {game.name}")
         self.game = game
         self.rng = rng

@@ -1,12 +1,13 @@
-"""Agents checked against perfect play, where we have it exactly.
+"""Agents checked against perfect play, where we have it exactly: the check a game's facts name in
+`GameFacts.perfect_play` (`check_of(game)`, used by `deckopt eval --perfect N`).
 
-- Connect Four (`connect_four_positions`): positions from seeded `mcts:100` self-play, cut at a random
-  ply in 14..26 and solved by agents/connect_four_solver.py (a position needing more than
+- "solved_positions", Connect Four (`connect_four_positions`): positions from seeded `mcts:100`
+  self-play, cut at a random ply in 14..26 and solved by agents/connect_four_solver.py (a position needing more than
   `max_nodes` nodes is skipped, and counted); the share of them in which the agent's move keeps the
   game-theoretic outcome (win, draw or loss), with a Wilson interval, overall and on the critical ones
   (where some move changes the outcome). `solved_connect_four_positions` solves the positions once and
   `kept_outcomes` checks an agent on them, so several agents can be checked on the same positions.
-- Exploding Kittens with open hands (`kittens_shortfall`): the agent plays `exact`, seats rotated; at
+- "exact_opponent", Exploding Kittens with open hands (`kittens_shortfall`): the agent plays `exact`, seats rotated; at
   each of the agent's decisions, the exact winning chance its move gives up (the best action's value
   minus its action's, agents/kittens_exact.py). The exact opponent and the chance events leave the
   value unchanged on average, so a game's sum of those losses has the mean E[game value - agent's
@@ -23,11 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 
 import agents
-from agents import kittens_exact as dp
+import agents.kittens_exact as dp
 from agents.base import Agent
 from agents.connect_four_solver import Solver, TooHard
 from agents.stats import wilson_ci
 from games import Game, State, UserError
+from games.connect_four import ConnectFour
+from games.exploding_kittens import ExplodingKittens
 
 PLY_LO, PLY_HI = 14, 26
 MAX_NODES = 400_000
@@ -55,8 +58,8 @@ def solved_connect_four_positions(
 ) -> SolvedPositions:
     """`num_positions` positions of seeded `mcts:100` self-play, cut at a random ply in `plies`, solved
     (see the module's docstring); the same seed gives the same positions, whatever agent is checked on them."""
-    if game.name != "connect_four":
-        raise UserError(f"positions against perfect play are checked for connect_four, not {game.name}")
+    if not isinstance(game, ConnectFour):
+        raise UserError(f"positions against perfect play are solved for Connect Four, not {game.name}")
     rng = np.random.default_rng([seed, 7])
     make_positions = agents.make("mcts:100", game, seed=np.random.default_rng([seed, 8]))
     states, move_values, skipped, tried = [], [], 0, 0
@@ -132,8 +135,8 @@ def kittens_shortfall(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> dict:
     """The agent's shortfall from perfect play against `exact` (see the module's docstring)."""
-    if game.name != "exploding_kittens" or not game.config.open_hands:
-        raise UserError("the shortfall from perfect play is measured on exploding_kittens with open_hands = true")
+    if not isinstance(game, ExplodingKittens) or not game.config.open_hands:
+        raise UserError("the shortfall from perfect play is measured on Exploding Kittens with open_hands = true")
     exact = agents.make("exact", game, seed=0)
     sums: dict[int, list[float]] = {0: [], 1: []}
     results: dict[int, list[float]] = {0: [], 1: []}
@@ -176,6 +179,35 @@ def kittens_shortfall(
             "win_rate": float(np.mean(results[seat])),
         }
     return out
+
+
+@dataclass(frozen=True)
+class PerfectPlayCheck:
+    """A check against perfect play: `run(game, agent, n, seed, progress)` -> the report's entry `report_key`."""
+
+    report_key: str
+    run: Callable[..., dict]
+
+
+#: the checks by the name a game's facts give in `GameFacts.perfect_play`
+CHECKS = {
+    "solved_positions": PerfectPlayCheck("positions", connect_four_positions),
+    "exact_opponent": PerfectPlayCheck("shortfall", kittens_shortfall),
+}
+
+
+def check_of(game: Game) -> PerfectPlayCheck:
+    """The check against perfect play that `game`'s facts name; UserError in one line if none (saying
+    under which config the game has one, where its facts tell)."""
+    kind = game.facts.perfect_play
+    if kind in CHECKS:
+        return CHECKS[kind]
+    note = game.facts.perfect_play_note
+    if note:
+        raise UserError(f"perfect play of {game.name} is known with {note} only")
+    if kind is not None:
+        raise UserError(f"{game.name}: unknown perfect-play check {kind!r}; known: {', '.join(CHECKS)}")
+    raise UserError(f"perfect play of {game.name} is not known (its facts name no perfect-play check)")
 
 
 def format_lines(report: dict) -> list[str]:

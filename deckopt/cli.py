@@ -8,22 +8,39 @@ from __future__ import annotations
 import _thread
 import argparse
 import functools
-import importlib
 import os
 import signal
 import sys
 import threading
 
 from agents.parallel import WorkerFailure
+from deckopt.commands import (
+    advise,
+    bench,
+    check,
+    decks,
+    eval,
+    evolve,
+    exploit,
+    match,
+    matchups,
+    play,
+    pruning,
+    report,
+    study,
+    sweep,
+    tournament,
+    train,
+)
 from games.errors import UserError
 from games.fileio import DISK_ERRORS
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
-COMMAND_MODULES = ["play", "match", "eval", "train", "evolve", "sweep", "decks", "tournament", "bench", "study"]
-COMMAND_MODULES += ["matchups", "advise", "report"]  # deck designer tools
-COMMAND_MODULES += ["pruning"]  # train-pruning: the MCTS pruning networks
-COMMAND_MODULES += ["exploit"]  # approximate exploitability of an agent
-COMMAND_MODULES += ["check"]  # the conformance suite on a game
+COMMAND_MODULES = [play, match, eval, train, evolve, sweep, decks, tournament, bench, study]
+COMMAND_MODULES += [matchups, advise, report]  # deck designer tools
+COMMAND_MODULES += [pruning]  # train-pruning: the MCTS pruning networks
+COMMAND_MODULES += [exploit]  # approximate exploitability of an agent
+COMMAND_MODULES += [check]  # the conformance suite on a game
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,8 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks for every error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"deckopt.commands.{name}").register(sub)
+    for module in COMMAND_MODULES:
+        module.register(sub)
     return parser
 
 

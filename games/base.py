@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import abc
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from games.errors import IllegalActionError
-from games.registry import batch_class
 
 TERMINAL = -1
 
@@ -38,12 +39,43 @@ def is_whole(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-class _RegisteredBatchClass:
-    """`Game.batch_class`: the vectorised engine games/registry.py names for the game (it imports
-    the engine's module, so the engine cannot name it itself)."""
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game declares about itself (as OpenSpiel's GameType), read by agents and commands
+    instead of the game's name. Every field's default is right for a new game; a game whose facts
+    depend on its config makes `facts` a property.
 
-    def __get__(self, game, owner=None) -> type | None:
-        return batch_class(owner)
+    players: the numbers of players a config may choose, (fewest, most), with `num_players` a
+      setting of the config; None: always the class's `num_players`. `deckopt match` seats
+      max(the config's default, the number of agent specs) players when `--players` is not given.
+    exact_exploitability: the best response against a deterministic agent can be searched over
+      every opponent move (`deckopt eval`, training's evaluations): a small two-player game without
+      chance or hidden information, whose mover's observation and mover identify the position.
+    perfect_play: how `deckopt eval --perfect N` checks an agent against perfect play, or None:
+      "solved_positions" (the agent's moves on positions an exact solver rates) or
+      "exact_opponent" (games against the game's `exact` bot; what each move gives away of the
+      game value).
+    perfect_play_note: for a game whose perfect play is known under another config, which one
+      (said when `--perfect` is refused).
+    eval_opponents: the opponents `deckopt eval` plays by default.
+    default_agent: the agent spec that plays where a command needs an agent and none is given
+      (deck evolution's `--agent`), or None: the command asks for one (`default_agent_spec`).
+    deck_files: for a game with decks, the function from deck files (`--deck FILE`, one path per
+      seat) to the game's config keywords, e.g. games.deckfile.deck_settings (the files' cards become
+      the `decks` setting); None: the game takes no deck files.
+    bots: a plug-in's rule agents by name, each `callable(game, rng) -> Agent`, usable as agent
+      specs in every command; `heuristic` is the one `deckopt play` faces by default. (Our games'
+      are in agents/heuristics, which games/ does not import.)
+    """
+
+    players: tuple[int, int] | None = None
+    exact_exploitability: bool = False
+    perfect_play: str | None = None
+    perfect_play_note: str = ""
+    eval_opponents: tuple[str, ...] = ("random", "heuristic")
+    default_agent: str | None = None
+    deck_files: Callable[[Sequence[str]], dict] | None = None
+    bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
 
 
 class Game(abc.ABC):
@@ -53,8 +85,14 @@ class Game(abc.ABC):
     observation_size: int
     config_class: type  # the config dataclass; `games.make` builds one from keyword arguments
     config: Any  # an instance of config_class
-    #: a vectorised engine of this game (a games.batch.BatchState subclass), or None
-    batch_class: type | None = _RegisteredBatchClass()
+    #: what the game declares about itself (GameFacts)
+    facts: GameFacts = GameFacts()
+    #: a vectorised engine of this game (a games.batch.BatchState subclass), or None; games/registry.py
+    #: attaches our games' (the vectorised engine imports the engine, so the engine cannot name it)
+    batch_class: type | None = None
+    #: the module that puts the game's states into words (`render`, `describe_move`, ...), or None;
+    #: attached by games/registry.py like `batch_class`
+    text_module: ModuleType | None = None
     #: (C, H, W) when the observation is C board planes of H x W cells, plane after plane (a
     #: learner may read it as an image), else None
     observation_planes: tuple[int, int, int] | None = None
@@ -152,6 +190,24 @@ class State(abc.ABC):
     # Helpers shared by every game -------------------------------------------------------------
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_mask()).tolist()
+
+    def is_legal(self, action: int) -> bool:
+        """Whether `action` (an int) is legal for the player to move. This default reads `legal_mask`;
+        an engine answers faster from its own fields (`checked_action` asks it on every move)."""
+        return 0 <= action < self.game.num_actions and bool(self.legal_mask()[action])
+
+    def checked_action(self, action: Any) -> int:
+        """`action` as an int, checked at the top of every `apply_action`: a whole number (an int or a
+        numpy integer; a bool, float or string is never coerced) that `is_legal` accepts; otherwise
+        the IllegalActionError saying what is legal."""
+        a = action
+        if a.__class__ is not int:
+            if not isinstance(a, np.integer):
+                raise self._illegal(action)
+            a = int(a)
+        if not self.is_legal(a):
+            raise self._illegal(action)
+        return a
 
     def _illegal(self, action: Any) -> IllegalActionError:
         legal = self.legal_actions()

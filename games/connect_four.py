@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State
+from games.base import TERMINAL, Game, GameFacts, State
 
 ROWS = 6
 COLS = 7
@@ -72,6 +72,7 @@ class ConnectFour(Game):
     observation_size = 2 * ROWS * COLS
     observation_planes = (2, ROWS, COLS)
     config_class = ConnectFourConfig
+    facts = GameFacts(perfect_play="solved_positions", default_agent="pretrained")
 
     def __init__(self, config: ConnectFourConfig | None = None):
         self.config = config or ConnectFourConfig()
@@ -118,12 +119,12 @@ class ConnectFourState(State):
     def legal_actions(self) -> list[int]:
         return list(_ACTIONS[self._free])
 
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action < COLS and self._free >> action & 1 == 1  # _free is 0 once the game is over
+
     def apply_action(self, action: int) -> None:
-        if action.__class__ is not int:
-            action = self._as_column(action)
-        free = self._free  # 0 once the game is over, so nothing is legal then
-        if not (0 <= action < COLS and free >> action & 1):
-            raise self._illegal(action)
+        action = self.checked_action(action)
+        free = self._free
         heights = self._heights
         h = heights[action]
         heights[action] = h + 1
@@ -150,12 +151,6 @@ class ConnectFourState(State):
         else:
             self._outcome = _DRAW
             self._free = 0
-
-    def _as_column(self, action) -> int:
-        """numpy integers pass; anything else (bool, float, str...) is illegal, never coerced."""
-        if isinstance(action, np.integer):
-            return int(action)
-        raise self._illegal(action)
 
     def is_terminal(self) -> bool:
         return self._outcome != _IN_PLAY

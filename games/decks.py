@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from games.base import is_whole
-from games.config import config_from_dict, need, read_settings, setting
+from games.config import config_from_dict, need, setting
+from games.deckfile import read_deck
 from games.errors import UserError
 from games.fileio import atomic_write_text
 from games.schema import shown
@@ -342,12 +343,7 @@ def load_deck(path: str | os.PathLike) -> Deck:
     """Read and validate a deck file (TOML, or JSON by suffix); UserError in one line if anything is
     off: missing, a folder, not UTF-8, malformed, unknown keys, cards that are not whole numbers,
     rules out of bounds, an illegal deck."""
-    path = Path(path)
-    where = f"deck file {str(path)!r}"
-    data = read_settings(path, what="deck file")
-    need("cards" in data, f"{where} has no 'cards' list")
-    data.setdefault("name", path.stem)
-    return config_from_dict(Deck, data, where=where)
+    return read_deck(path, Deck)
 
 
 def deck_toml(deck: Deck, comment: str = "") -> str:

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State, as_generator, is_whole
+from games.base import TERMINAL, Game, GameFacts, State, as_generator, is_whole
 from games.config import need, setting
 from games.durak_cards import (  # noqa: F401 - re-exported: games.durak is the game's one import
     ALL_CARDS,
@@ -79,7 +79,6 @@ from games.durak_cards import (  # noqa: F401 - re-exported: games.durak is the 
     card_strength,
     cards_of,
 )
-from games.registry import text_module
 
 
 @dataclass(frozen=True)
@@ -122,6 +121,7 @@ class Durak(Game):
     name = "durak"
     num_actions = NUM_ACTIONS
     config_class = DurakConfig
+    facts = GameFacts(players=(2, 4), default_agent="pretrained")
 
     def __init__(self, config: DurakConfig | None = None):
         self.config = DurakConfig() if config is None else config
@@ -326,13 +326,11 @@ class DurakState(State):
     def legal_actions(self) -> list[int]:
         return cards_of(self._legal_bits())
 
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action <= PASS and self._legal_bits() >> action & 1 == 1
+
     def apply_action(self, action: int) -> None:
-        if action.__class__ is not int:
-            if not isinstance(action, np.integer):
-                raise self._illegal(action)
-            action = int(action)
-        if not 0 <= action <= PASS or not self._legal_bits() >> action & 1:
-            raise self._illegal(action)
+        action = self.checked_action(action)
         p = self._player
         d = self._defender
         if action == PASS:
@@ -568,13 +566,13 @@ class DurakState(State):
     def defence_cards(self) -> tuple[int, ...]:
         return tuple(self._defences)
 
-    # --- words (games/durak_text.py, which imports this module: found through games/registry.py) ---
+    # --- words (games/durak_text.py, which imports this module; games/registry.py attaches it) ---
     def __str__(self) -> str:
-        return text_module("durak").render(self, None)
+        return self.game.text_module.render(self, None)
 
     def view(self, player: int) -> str:
         """The position as `player` sees it: their own hand, never the others' unknown cards."""
-        return text_module("durak").render(self, player)
+        return self.game.text_module.render(self, player)
 
     def describe_move(self, before: DurakState, action: int, viewer: int) -> str:
-        return text_module("durak").describe_move(self, before, action, viewer)
+        return self.game.text_module.describe_move(self, before, action, viewer)

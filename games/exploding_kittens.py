@@ -43,9 +43,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State, as_generator, is_whole
+from games.base import TERMINAL, Game, GameFacts, State, as_generator, is_whole
 from games.config import need, setting
-from games.registry import text_module
 
 CARD_NAMES = ("defuse", "skip", "attack", "favor", "shuffle", "cat1", "cat2", "cat3", "cat4", "cat5")
 DEFUSE, SKIP, ATTACK, FAVOR, SHUFFLE = range(5)
@@ -136,6 +135,13 @@ class ExplodingKittens(Game):
 
     def __init__(self, config: ExplodingKittensConfig | None = None):
         self.config = ExplodingKittensConfig() if config is None else config
+
+    @property
+    def facts(self) -> GameFacts:
+        """Perfect play is known with open hands (the `exact` bot solves the open game)."""
+        if self.config.open_hands:
+            return GameFacts(perfect_play="exact_opponent", default_agent="pretrained")
+        return GameFacts(perfect_play_note="open_hands = true", default_agent="pretrained")
 
     def new_initial_state(self, rng: np.random.Generator) -> ExplodingKittensState:
         """A new game whose deal and every later chance event come from `rng` (a Generator or a seed)."""
@@ -296,13 +302,11 @@ class ExplodingKittensState(State):
         mask[self._legal_list()] = True
         return mask
 
+    def is_legal(self, action: int) -> bool:
+        return action in self._legal_list()
+
     def apply_action(self, action: int) -> None:
-        if action.__class__ is not int:
-            if not isinstance(action, np.integer) or isinstance(action, np.bool_):
-                raise self._illegal(action)
-            action = int(action)
-        if action not in self._legal_list():
-            raise self._illegal(action)
+        action = self.checked_action(action)
         p = self._player
         if action >= GIVE:
             self._give(p, action - GIVE)
@@ -463,15 +467,15 @@ class ExplodingKittensState(State):
             return list(self._log)
         return [(q, e, None if q != player and e == "draw" else c) for q, e, c in self._log]
 
-    # --- words (games/exploding_kittens_text.py, found through games/registry.py) ----------------
+    # --- words (games/exploding_kittens_text.py, attached by games/registry.py) ----------------
     def __str__(self) -> str:
-        return text_module("exploding_kittens").render(self, None)
+        return self.game.text_module.render(self, None)
 
     def view(self, player: int) -> str:
-        return text_module("exploding_kittens").render(self, player)
+        return self.game.text_module.render(self, player)
 
     def describe_move(self, before: ExplodingKittensState, action: int, viewer: int) -> str:
-        return text_module("exploding_kittens").describe_move(self, before, action, viewer)
+        return self.game.text_module.describe_move(self, before, action, viewer)
 
 
 ExplodingKittensGame = ExplodingKittens

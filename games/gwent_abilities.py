@@ -38,11 +38,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State, as_generator, is_whole
+from games.base import TERMINAL, Game, GameFacts, State, as_generator, is_whole
 from games.config import need, setting
+from games.deckfile import deck_settings_with_rules
 from games.gwent_abilities_cards import (
     BOND,
     CARD_INDEX,
@@ -57,8 +59,8 @@ from games.gwent_abilities_cards import (
     SPY,
     WEATHER,
     AbilityDeckRules,
+    load_ability_deck,
 )
-from games.registry import text_module
 from games.rounds import RoundFacts, deal
 
 MAX_ROUNDS_TO_WIN = 100
@@ -151,6 +153,9 @@ class GwentAbilities(Game):
     num_actions = 1 + K
     observation_size = 8 * K + 22
     config_class = GwentAbilitiesConfig
+    facts = GameFacts(
+        default_agent="gwent_abilities_evaluator", deck_files=partial(deck_settings_with_rules, load_ability_deck)
+    )
 
     def __init__(self, config: GwentAbilitiesConfig | None = None):
         self.config = c = GwentAbilitiesConfig() if config is None else config
@@ -404,7 +409,7 @@ class GwentAbilitiesState(RoundFacts, State):
         decoy = self._decoy_target(p)
         return [0] + [1 + k for k in range(K) if hand[k] and (decoy or _ABILITY[k] != DECOY)]
 
-    def _legal(self, a: int) -> bool:
+    def is_legal(self, a: int) -> bool:
         """Whether action `a` (an int) is legal: legal_actions without building the list."""
         p = self._player
         if p == TERMINAL or not 0 <= a <= K:
@@ -422,13 +427,7 @@ class GwentAbilitiesState(RoundFacts, State):
         return mask
 
     def apply_action(self, action: int) -> None:
-        a = action
-        if a.__class__ is not int:  # numpy integers pass; floats, bools, strings never coerce
-            if not isinstance(a, np.integer):
-                raise self._illegal(action)
-            a = int(a)
-        if not self._legal(a):
-            raise self._illegal(action)
+        a = self.checked_action(action)
         p = self._player
         if self._pending == MEDIC_CHOICE:
             self._pending = NO_CHOICE
@@ -603,18 +602,18 @@ class GwentAbilitiesState(RoundFacts, State):
             return f"take back {CARDS[action - 1].name}"
         return self.game.action_name(action)
 
-    # words (games/gwent_abilities_text.py, which imports this module: found through games/registry.py) ---
+    # words (games/gwent_abilities_text.py, which imports this module; games/registry.py attaches it) ---
     def __str__(self) -> str:
-        return text_module("gwent_abilities").render(self)
+        return self.game.text_module.render(self)
 
     def view(self, player: int) -> str:
         """The game as `player` sees it: own hand and draw pile (as a multiset), the board, the
         discard piles; of the opponent's hand only its size, known cards and the unplayed multiset."""
-        return text_module("gwent_abilities").render_view(self, player)
+        return self.game.text_module.render_view(self, player)
 
     def describe_move(self, before: GwentAbilitiesState, action: int, viewer: int) -> str:
         """The card played (and what its ability did) or the pass; at a round's end its result."""
-        return text_module("gwent_abilities").describe_move(self, before, action, viewer)
+        return self.game.text_module.describe_move(self, before, action, viewer)
 
 
 def _names(counts: list[int]) -> tuple[str, ...]:

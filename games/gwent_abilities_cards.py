@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from games.base import is_whole
-from games.config import config_from_dict, need, read_settings, setting
+from games.config import need, setting
+from games.deckfile import read_deck
 from games.errors import UserError
 from games.fileio import atomic_write_text
 
@@ -265,11 +266,7 @@ def load_ability_deck(path: str | os.PathLike) -> AbilityDeck:
     """Read and validate a deck file (TOML, or JSON by suffix); UserError in one line if anything is
     off: missing, unreadable, malformed, unknown keys, unknown cards, rules out of bounds, an
     illegal deck."""
-    path = Path(path)
-    data = read_settings(path, what="deck file")
-    need("cards" in data, f"deck file {str(path)!r} has no 'cards' list")
-    data.setdefault("name", path.stem)
-    return config_from_dict(AbilityDeck, data, where=f"deck file {str(path)!r}")
+    return read_deck(path, AbilityDeck)
 
 
 def ability_deck_toml(deck: AbilityDeck, comment: str = "") -> str:

@@ -40,13 +40,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State, as_generator, is_whole
+from games.base import TERMINAL, Game, GameFacts, State, as_generator, is_whole
 from games.config import need, setting
-from games.decks import DECK_SHAPES, DeckRules, shape_name
-from games.registry import text_module
+from games.deckfile import deck_settings_with_rules
+from games.decks import DECK_SHAPES, DeckRules, load_deck, shape_name
 from games.rounds import RoundFacts, deal
 
 # A round in which both hands are empty ends at once, and the next one starts inside it (one call
@@ -120,6 +121,7 @@ class GwentLite(Game):
     name = "gwent_lite"
     num_players = 2
     config_class = GwentLiteConfig
+    facts = GameFacts(default_agent="evaluator", deck_files=partial(deck_settings_with_rules, load_deck))
 
     def __init__(self, config: GwentLiteConfig | None = None):
         self.config = c = GwentLiteConfig() if config is None else config
@@ -273,15 +275,13 @@ class GwentLiteState(RoundFacts, State):
             return []
         return [0] + [k for k, c in enumerate(self._hands[self._player]) if c]
 
+    def is_legal(self, action: int) -> bool:
+        p = self._player
+        return p != TERMINAL and 0 <= action < self.game.num_actions and (not action or self._hands[p][action] > 0)
+
     def apply_action(self, action: int) -> None:
         p = self._player
-        a = action
-        if a.__class__ is not int:  # numpy integers pass; floats, bools, strings never coerce
-            if not isinstance(a, np.integer):
-                raise self._illegal(action)
-            a = int(a)
-        if p == TERMINAL or not 0 <= a < self.game.num_actions or (a and not self._hands[p][a]):
-            raise self._illegal(action)
+        a = self.checked_action(action)
         if a == 0:
             self._passed[p] = True
         else:
@@ -395,15 +395,15 @@ class GwentLiteState(RoundFacts, State):
         """`player`'s hand + draw pile as a sorted multiset (public: the deck is known)."""
         return sorted(self.hand(player) + self._piles[player])
 
-    # words (games/gwent_lite_text.py, which imports this module: found through games/registry.py) ---
+    # words (games/gwent_lite_text.py, which imports this module; games/registry.py attaches it) ---
     def __str__(self) -> str:
-        return text_module("gwent_lite").render(self)
+        return self.game.text_module.render(self)
 
     def view(self, player: int) -> str:
         """The game as `player` sees it: own hand (sorted, with counts) and own draw pile as a
         multiset; of the opponent only sizes and the public unplayed multiset."""
-        return text_module("gwent_lite").render_view(self, player)
+        return self.game.text_module.render_view(self, player)
 
     def describe_move(self, before: GwentLiteState, action: int, viewer: int) -> str:
         """The card played or the pass; at a round's end its result and the draws."""
-        return text_module("gwent_lite").describe_move(self, before, action, viewer)
+        return self.game.text_module.describe_move(self, before, action, viewer)

@@ -53,9 +53,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State, as_generator, is_whole
+from games.base import TERMINAL, Game, GameFacts, State, as_generator, is_whole
 from games.config import need, setting
-from games.registry import text_module
 
 LEAVE, STAY = 0, 1
 TREASURES = (1, 2, 3, 4, 5, 5, 7, 7, 9, 11, 11, 13, 14, 15, 17)
@@ -156,6 +155,7 @@ class IncanGold(Game):
     name = "incan_gold"
     num_actions = 2
     config_class = IncanGoldConfig
+    facts = GameFacts(players=(3, 8), default_agent="pretrained")
     observation_range = (0.0, 1.5)  # gem features are capped at 1.5
 
     def __init__(self, config: IncanGoldConfig | None = None):
@@ -183,11 +183,6 @@ class IncanGold(Game):
 
     def action_name(self, action: int) -> str:
         return {LEAVE: "leave", STAY: "stay"}.get(action, str(action))
-
-
-def _is_choice(action) -> bool:
-    # ints and numpy ints only: 1.0, "1", True are not actions
-    return (type(action) is int or isinstance(action, np.integer)) and (action == 0 or action == 1)
 
 
 def _shuffle(deck: list, u: list) -> None:
@@ -359,11 +354,13 @@ class IncanGoldState(State):
     def legal_actions(self) -> list[int]:
         return [] if self._terminal else [LEAVE, STAY]
 
+    def is_legal(self, action: int) -> bool:
+        return not self._terminal and (action == 0 or action == 1)
+
     def apply_action(self, action: int) -> None:
-        if self._terminal or not _is_choice(action):
-            raise self._illegal(action)
+        action = self.checked_action(action)
         p = self._player
-        self._pending[p] = int(action)
+        self._pending[p] = action
         inside = self._in_temple
         n = self._n
         q = p + 1
@@ -582,13 +579,13 @@ class IncanGoldState(State):
             lost=tuple(lost),
         )
 
-    # --- words (games/incan_gold_text.py, which imports this module: found through games/registry.py)
+    # --- words (games/incan_gold_text.py, which imports this module; games/registry.py attaches it)
     def __str__(self) -> str:
-        return text_module("incan_gold").render(self, None)
+        return self.game.text_module.render(self, None)
 
     def view(self, player: int) -> str:
         """The position as `player` sees it: other players' choices of this step stay hidden."""
-        return text_module("incan_gold").render(self, player)
+        return self.game.text_module.render(self, player)
 
     def describe_move(self, before: IncanGoldState, action: int, viewer: int) -> str:
         """Nothing while a step's choices are secret; once the last one is in, the step."""
@@ -599,4 +596,4 @@ class IncanGoldState(State):
     def describe_last_step(self, viewer: int | None = None) -> str:
         """The last resolved step in words: the choices revealed, who left with what, the card
         turned and, when the round ended, a summary of the tents."""
-        return text_module("incan_gold").describe_last_step(self, viewer)
+        return self.game.text_module.describe_last_step(self, viewer)

@@ -35,7 +35,6 @@ import numpy as np
 
 from games.base import TERMINAL, Game, State, as_generator, is_whole
 from games.config import need, setting
-from games.registry import text_module
 
 CARD_LIST = Path(__file__).parent / "data" / "locm_cardlist.txt"
 NUM_CARDS = 160
@@ -551,7 +550,7 @@ class LocmState(State):
                     attack += [first + t for t in targets]
         return [PASS] + summon + use + attack
 
-    def _legal(self, a: int) -> bool:
+    def is_legal(self, a: int) -> bool:
         """Whether action `a` is in legal_actions(), without listing them."""
         if self._phase != BATTLE:
             return self._phase == DRAFT and PICK <= a < PICK + OFFERED
@@ -598,13 +597,7 @@ class LocmState(State):
         return mask
 
     def apply_action(self, action: int) -> None:
-        a = action
-        if a.__class__ is not int:  # numpy integers pass; floats, bools, strings never coerce
-            if not isinstance(a, np.integer):
-                raise self._illegal(action)
-            a = int(a)
-        if not self._legal(a):
-            raise self._illegal(action)
+        a = self.checked_action(action)
         p = self._player
         if self._phase == DRAFT:
             turn = len(self._picks[1])
@@ -843,12 +836,12 @@ class LocmState(State):
             "bonus_draw": self._bonus_draw[player],
         }
 
-    # words (games/locm_text.py, which imports this module: found through games/registry.py) ---------
+    # words (games/locm_text.py, which imports this module; games/registry.py attaches it) ---------
     def __str__(self) -> str:
-        return text_module("locm").render(self)
+        return self.game.text_module.render(self)
 
     def view(self, player: int) -> str:
-        return text_module("locm").render_view(self, player)
+        return self.game.text_module.render_view(self, player)
 
     def describe_move(self, before: LocmState, action: int, viewer: int) -> str:
-        return text_module("locm").describe_move(self, before, action, viewer)
+        return self.game.text_module.describe_move(self, before, action, viewer)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State
+from games.base import TERMINAL, Game, GameFacts, State
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 # the lines through each cell, so a move checks only its own lines
@@ -28,6 +28,9 @@ class TicTacToe(Game):
     num_actions = 9
     observation_size = 18
     config_class = TicTacToeConfig
+    facts = GameFacts(
+        exact_exploitability=True, eval_opponents=("random", "heuristic", "minimax"), default_agent="pretrained"
+    )
 
     def __init__(self, config: TicTacToeConfig | None = None):
         self.config = config or TicTacToeConfig()
@@ -64,13 +67,11 @@ class TicTacToeState(State):
             return []
         return [i for i, c in enumerate(self.board) if c == -1]
 
+    def is_legal(self, action: int) -> bool:
+        return self._outcome == _IN_PLAY and 0 <= action < 9 and self.board[action] == -1
+
     def apply_action(self, action: int) -> None:
-        if action.__class__ is not int:  # numpy integers pass; floats, bools, strings never coerce
-            if not isinstance(action, np.integer):
-                raise self._illegal(action)
-            action = int(action)
-        if self._outcome != _IN_PLAY or not (0 <= action < 9) or self.board[action] != -1:
-            raise self._illegal(action)
+        action = self.checked_action(action)
         p = self._player
         b = self.board
         b[action] = p

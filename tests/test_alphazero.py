@@ -13,7 +13,9 @@ from conftest import gwent_state, random_states
 
 import agents
 import games
-from agents import alphazero as az
+from agents.alphazero import agent as az_agent
+from agents.alphazero import config as az_config
+from agents.alphazero import trainer as az
 from agents.learned import NumpyNetwork, model_metadata, npz_bytes, read_npz
 from agents.search.evaluators import network_evaluator
 from agents.search.puct import best_action, puct_search, search_roots
@@ -36,8 +38,8 @@ TINY = {
 TIMING = {"seconds", "selfplay_games_per_s", "simulations_per_s"}
 
 
-def tiny(**settings) -> az.AlphaZeroConfig:
-    return config_from_dict(az.AlphaZeroConfig, {**TINY, **settings})
+def tiny(**settings) -> az_config.AlphaZeroConfig:
+    return config_from_dict(az_config.AlphaZeroConfig, {**TINY, **settings})
 
 
 def random_network(game, seed=0, hidden=32) -> NumpyNetwork:
@@ -277,16 +279,16 @@ def _write_model(path: Path, game, network) -> None:
 
 
 def test_spec_grammar_and_errors(tmp_path):
-    assert az.parse_spec("az") == ("pretrained", None, None, True)
-    assert az.parse_spec("az:runs/x,sims=20,c=2,solve=0") == ("runs/x", 20, 2.0, False)
-    assert az.parse_spec("az:sims=5") == ("pretrained", 5, None, True)
+    assert az_agent.parse_spec("az") == ("pretrained", None, None, True)
+    assert az_agent.parse_spec("az:runs/x,sims=20,c=2,solve=0") == ("runs/x", 20, 2.0, False)
+    assert az_agent.parse_spec("az:sims=5") == ("pretrained", 5, None, True)
     for bad in ("az:m,sims=0", "az:m,sims=x", "az:m,foo=1", "az:a,b", "az:m,c=-1", "az:m,,sims=3", "az:m,solve=2"):
         with pytest.raises(UserError):
-            az.parse_spec(bad)
+            az_agent.parse_spec(bad)
     with pytest.raises(UserError, match="solve must be 0 or 1"):
-        az.parse_spec("az:m,solve=2")
+        az_agent.parse_spec("az:m,solve=2")
     with pytest.raises(UserError, match="unknown option 'foo'"):
-        az.parse_spec("az:m,foo=1")
+        az_agent.parse_spec("az:m,foo=1")
     game = games.make("tic_tac_toe")
     model = tmp_path / "m.npz"
     _write_model(model, game, random_network(game))
@@ -318,7 +320,7 @@ def test_az_agents_pickle_for_worker_processes():
 def test_the_agent_plays_legal_moves_in_lock_step_in_every_game():
     for name, config in [("incan_gold", {"num_players": 3}), ("gwent_lite", {}), ("exploding_kittens", {})]:
         game = games.make(name, **config)
-        agent = az.AlphaZeroAgent(game, random_network(game), np.random.default_rng(0), simulations=4)
+        agent = az_agent.AlphaZeroAgent(game, random_network(game), np.random.default_rng(0), simulations=4)
         rng = np.random.default_rng(1)
         states = [game.new_initial_state(rng) for _ in range(3)]
         while states:
@@ -409,7 +411,7 @@ def test_a_tiny_tic_tac_toe_run_learns(tmp_path):
     def losses_to_minimax(network) -> float:
         from agents.evaluate import evaluate
 
-        agent = az.AlphaZeroAgent(game, network, np.random.default_rng(0), simulations=1, solve=False)
+        agent = az_agent.AlphaZeroAgent(game, network, np.random.default_rng(0), simulations=1, solve=False)
         report = evaluate(game, agent, ["minimax"], 40, seed=3)
         res = report["matches"][0]["agent"]
         return res["losses"] / 40

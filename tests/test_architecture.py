@@ -40,7 +40,10 @@ def test_quick_imports_stay_light():
 # The graph: every import statement of every module of the four packages, at module level or inside
 # a function, resolved to the project's modules (a package is its __init__; `from P import x` counts
 # as importing P and, where x is a module, P.x), and, as Python runs them, the __init__ of every
-# package above an imported module (outside the importer's own packages). A circle is a strongly
+# package above an imported module (outside the importer's own packages). A call of
+# `importlib.import_module` counts as an import too (of its module where the name is a constant; one
+# inside a function counts as a function-level import whatever it names): code loaded by name from
+# outside the project goes through entry points (`importlib.metadata`). A circle is a strongly
 # connected component of more than one module (Tarjan).
 PACKAGES = ("games", "agents", "evolution", "deckopt")
 
@@ -74,6 +77,14 @@ def import_graph() -> tuple[dict[str, set[str]], list[tuple[str, str, int]]]:
             for child in ast.iter_child_nodes(node):
                 nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
                 stack.append((child, nested))
+                if isinstance(child, ast.Call) and _called_name(child) == "import_module":
+                    name = child.args[0] if child.args else None
+                    constant = isinstance(name, ast.Constant) and isinstance(name.value, str)
+                    hits = [resolve(name.value)] if constant else []
+                    edges[module].update(h for h in hits if h and h != module)
+                    if nested:
+                        inner.append((module, hits[0] if hits and hits[0] else "<computed name>", child.lineno))
+                    continue
                 if isinstance(child, ast.Import):
                     targets = [alias.name for alias in child.names]
                 elif isinstance(child, ast.ImportFrom):
@@ -90,6 +101,11 @@ def import_graph() -> tuple[dict[str, set[str]], list[tuple[str, str, int]]]:
                 if hits and nested:
                     inner.append((module, hits[0], child.lineno))
     return edges, inner
+
+
+def _called_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def parents(module: str) -> list[str]:
@@ -137,6 +153,28 @@ def in_package(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
+def test_the_graph_counts_import_module_calls(tmp_path, monkeypatch):
+    """`importlib.import_module` inside a function is a function-level import, and with a constant
+    name an edge of the graph: a circle hidden behind it is still a circle."""
+    package = tmp_path / "games"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("import games.b\n")
+    (package / "b.py").write_text(
+        "import importlib\n\ndef f(name):\n    importlib.import_module('games.a')\n    importlib.import_module(name)\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGES", ("games",))
+    edges, inner = import_graph()
+    assert import_circles(edges) == [["games.a", "games.b"]]
+    assert sorted(inner) == [("games.b", "<computed name>", 5), ("games.b", "games.a", 4)]
+
+
+def test_no_import_circle_at_all():
+    edges, inner = import_graph()
+    assert import_circles(edges) == [] and inner == []
+
+
 def test_the_circle_count_finds_a_circle_and_ignores_a_chain():
     assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert import_circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
@@ -172,6 +210,21 @@ def test_engines_reach_their_helpers_through_the_registry():
     assert Impostor.batch_class is None
     for name, entry in GAMES.items():
         if entry.text is not None:
-            assert text_module(name).__name__ == entry.text
+            assert text_module(name) is entry.text
             state = games.make(name).new_initial_state(np.random.default_rng(0))
             assert str(state) and state.view(0)
+
+
+def test_every_engine_checks_its_actions_with_the_one_helper():
+    """The check at the top of `apply_action` (a whole number, legal) is `State.checked_action`, asked
+    by every engine; no engine repeats it."""
+    for path in sorted((ROOT / "games").glob("*.py")):
+        if path.name != "base.py":
+            assert "__class__ is not int" not in path.read_text(), path.name
+    for name in games.GAME_NAMES:
+        state = games.make(name).new_initial_state(np.random.default_rng(0))
+        legal = state.legal_actions()[0]
+        for bad in (float(legal), True, str(legal), np.bool_(True), -1, state.game.num_actions):
+            with pytest.raises(games.IllegalActionError):
+                state.clone().apply_action(bad)
+        assert state.checked_action(np.int64(legal)) == legal and type(state.checked_action(np.int64(legal))) is int

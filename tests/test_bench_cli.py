@@ -27,15 +27,6 @@ def test_bench_cli_json_and_table(monkeypatch, capsys):
     assert "tic_tac_toe_single_games_per_s" in out and "games/s" in out
 
 
-def test_missing_bench_is_one_line(monkeypatch, capsys):
-    from deckopt.commands import bench as bench_command
-
-    monkeypatch.setitem(bench_command.BENCHES, "search", "deckopt.bench.no_such_bench_module")
-    assert main(["bench", "search"]) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and err.strip() == "deckopt bench: error: bench 'search' is not available yet"
-
-
 def test_benchmarks_left_the_library():
     assert not list(ROOT.glob("agents/bench*.py")) and not (ROOT / "evolution" / "bench.py").exists()
     code = (

@@ -33,7 +33,7 @@ def test_every_bot_plays_legal_moves(n):
 
 
 def test_named_bots_are_for_durak_only():
-    with pytest.raises(games.UserError, match="unknown agent spec"):
+    with pytest.raises(games.UserError, match="only for durak, not tic_tac_toe"):
         agents.make("aggressive", games.make("tic_tac_toe"))
     assert agents.make("defensive", games.make("durak")).spec == "defensive"
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import random_playout
 
 import games
-from games.interop import require
+from games.interop import missing_extra
 
 SKIP_REASON = "the interop extra is not installed (pip install 'deckopt[interop]')"
 
@@ -36,8 +36,13 @@ TINY_KITTENS = {"deck": {"skip": 1, "attack": 1}}  # 71 information states: CFR 
 
 
 def test_a_missing_extra_is_one_clear_line():
+    try:
+        import no_such_module_for_deckopt  # noqa: F401
+    except ImportError as exc:
+        error = missing_extra("games.interop.something", exc)
+    assert "no_such_module_for_deckopt" in str(error) and "\n" not in str(error)
     with pytest.raises(ImportError, match=r"interop extra .*pip install 'deckopt\[interop\]'"):
-        require("no_such_module_for_deckopt", "games.interop.something")
+        raise error
 
 
 @pytest.mark.parametrize("name", games.GAME_NAMES)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import games
-from agents.alphazero import AlphaZeroLearner
+from agents.alphazero.trainer import AlphaZeroLearner
 from agents.base import Agent
 from agents.dqn import DQNLearner
 from agents.learning.config import LearnerConfig

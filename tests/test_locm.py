@@ -252,6 +252,6 @@ def test_apply_action_accepts_exactly_the_listed_legal_actions():
         s = game.new_initial_state(np.random.default_rng(seed))
         while not s.is_terminal():
             legal = set(s.legal_actions())
-            assert {a for a in range(game.num_actions) if s._legal(a)} == legal
+            assert {a for a in range(game.num_actions) if s.is_legal(a)} == legal
             s.apply_action(int(rng.choice(sorted(legal))))
-        assert not any(s._legal(a) for a in range(game.num_actions))
+        assert not any(s.is_legal(a) for a in range(game.num_actions))

@@ -47,7 +47,7 @@ def test_the_shortfall_needs_open_hands(open_kittens):
     hidden = games.make("exploding_kittens")
     with pytest.raises(UserError, match="open_hands"):
         kittens_shortfall(hidden, make("random", hidden, seed=0), 2)
-    with pytest.raises(UserError, match="connect_four"):
+    with pytest.raises(UserError, match="Connect Four"):
         connect_four_positions(open_kittens, make("random", open_kittens, seed=0), 2)
 
 
@@ -97,9 +97,13 @@ def test_solved_positions_check_several_agents_as_the_one_agent_check_does():
 def test_eval_perfect_on_a_game_without_perfect_play_is_one_line(capsys):
     assert main(["eval", "tic_tac_toe", "random", "--games", "2", "--perfect", "3"]) == 2
     err = capsys.readouterr().err
-    assert "perfect play is known for" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert (
+        "perfect play of tic_tac_toe is not known" in err
+        and "Traceback" not in err
+        and len(err.strip().splitlines()) == 1
+    )
     assert main(["eval", "exploding_kittens", "random", "--games", "2", "--vs", "random", "--perfect", "3"]) == 2
-    assert "open_hands" in capsys.readouterr().err
+    assert "is known with open_hands = true only" in capsys.readouterr().err
 
 
 def test_eval_perfect_reports_the_shortfall(capsys):

@@ -109,6 +109,58 @@ def test_train_eval_and_play_on_the_plugin(tmp_path, capsys):
     assert "game over" in text and "player 1 plays a card face down" in text
 
 
+def test_a_plugins_named_bots_are_agent_specs_everywhere(tmp_path, capsys):
+    """The rule agents a plug-in declares in its facts (`GameFacts.bots`) play in match, eval and
+    tournament by name; a bot of another game is refused in one line naming its game."""
+    import agents
+
+    game = games.make("high_card")
+    state = game.new_initial_state(0)
+    lowest, highest = agents.make("lowest", game, seed=0), agents.make("highest", game, seed=0)
+    hand = state.hand(0)
+    assert lowest.act([state])[0] == min(hand) - 1 and highest.act([state])[0] == max(hand) - 1
+    code, out, err = run_cli(["match", "high_card", "lowest", "highest", "--games", "20", "--json"], capsys)
+    assert code == 0, err
+    assert [a["spec"] for a in json.loads(out)["agents"]] == ["lowest", "highest"]
+    code, out, err = run_cli(["eval", "high_card", "lowest", "--vs", "highest", "--games", "10", "--json"], capsys)
+    assert code == 0 and json.loads(out)["matches"][0]["vs"] == "highest", err
+    argv = ["tournament", "high_card", "lowest", "highest", "random", "--games", "6", "--out", tmp_path / "t"]
+    code, _, err = run_cli(argv + ["--json"], capsys)
+    assert code == 0, err
+    code, out, err = run_cli(["match", "high_card", "aggressive", "random", "--games", "2"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "'aggressive' is only for durak, not high_card" in err
+
+
+def test_a_plugin_game_takes_deck_files(tmp_path, capsys):
+    """`--deck FILE` gives a plug-in's decks (its facts' deck_files: games.deckfile's `name` + `cards`)
+    to match and eval; an illegal deck is the game's own one-line error."""
+    from deckopt.commands._common import make_game
+
+    extremes, even = EXAMPLE / "decks" / "extremes.toml", EXAMPLE / "decks" / "even.toml"
+    args = build_parser().parse_args(["match", "high_card", "random", "random", "--games", "2", "--deck", str(even)])
+    assert make_game(args).decks == [[5] * 8, [5] * 8]
+    argv = ["match", "high_card", "heuristic", "lowest", "--games", "10", "--deck", extremes, "--deck", even]
+    code, out, err = run_cli(argv + ["--json"], capsys)
+    assert code == 0 and json.loads(out)["games"] == 10, err
+    code, out, err = run_cli(["eval", "high_card", "lowest", "--games", "4", "--deck", even, "--json"], capsys)
+    assert code == 0, err
+    assert all(m["agent"]["draws"] == 4 for m in json.loads(out)["matches"])  # eight 5s each: every trick ties
+    rich = tmp_path / "rich.toml"
+    rich.write_text("cards = [9, 9, 9, 9, 9, 9, 9, 9]\n")
+    code, out, err = run_cli(["match", "high_card", "random", "random", "--games", "2", "--deck", rich], capsys)
+    assert code == 2 and err.count("\n") == 1 and "worth 72, more than 40" in err
+    code, out, err = run_cli(["match", "high_card", "random", "random", "--games", "2", "--set", "decks=[[1]]"], capsys)
+    assert code == 2 and "give them as --deck FILE" in err
+
+
+def test_a_plugins_default_agent_or_one_line_asking_for_one():
+    import agents
+
+    assert agents.default_agent_spec(games.make("high_card")) == "heuristic"
+    with pytest.raises(games.UserError, match=r"^locm has no default agent; choose one with --agent"):
+        agents.default_agent_spec(games.make("locm"))
+
+
 # --- the tutorial ------------------------------------------------------------------------------
 def blocks(language: str) -> list[tuple[str, str]]:
     """The tutorial's fenced blocks of `language`: (the fence's info after the language, code)."""

@@ -172,3 +172,28 @@ def test_the_shipped_incan_gold_agent_is_a_sampling_policy():
 
     agent = agents.make("pretrained", games.make("incan_gold", num_players=3), seed=0)
     assert isinstance(agent, PolicyAgent) and agent.mode == "sample"
+
+
+def test_train_finds_its_learner_in_the_registry(tmp_path, monkeypatch, capsys):
+    """`deckopt train --algo NAME` takes the config class, the settings and the training loop of the
+    learner registered as NAME (agents/learners.py), and offers every registered learner."""
+    from dataclasses import replace
+
+    from agents.learners import LEARNERS
+    from agents.ppo.config import PPOConfig
+
+    seen = {}
+
+    def fake_train(game_name, config, out, **options):
+        seen.update(game=game_name, config=config, out=out)
+        return {"game": game_name, "stopped_by": "episodes"}
+
+    monkeypatch.setitem(LEARNERS, "ppo", replace(LEARNERS["ppo"], train=fake_train))
+    argv = ["train", "tic_tac_toe", "--algo", "ppo", "--episodes", "8", "--out", str(tmp_path / "r"), "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == {"game": "tic_tac_toe", "stopped_by": "episodes"}
+    assert seen["game"] == "tic_tac_toe" and type(seen["config"]) is PPOConfig and seen["config"].episodes == 8
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    shown = capsys.readouterr().out
+    assert all(f"--algo {name}" in shown for name in LEARNERS if name != "dqn")

@@ -10,28 +10,7 @@
    final outcome from the mover's view; replay; the loop and run folder of agents/learning.
 4. The agent (agents.alphazero.agent): spec `az:MODEL[,sims=N][,c=F]`, the most visited action.
 
-Modules: `config` (AlphaZeroConfig, per-game defaults), `search`, `agent`, `model`, `trainer`.
+Modules: `config` (AlphaZeroConfig, per-game defaults, `load_config`), `agent` (AlphaZeroAgent, the spec),
+`model`, `features`, `trainer` (AlphaZeroLearner, `self_play`, `train`). The package imports none of them, so that
+`agents.make` reaches the agent without loading the trainer.
 """
-
-from __future__ import annotations
-
-from agents.alphazero.agent import AlphaZeroAgent, make_agent, parse_spec
-from agents.alphazero.config import GAME_DEFAULTS, AlphaZeroConfig, load_config
-from agents.alphazero.trainer import AlphaZeroLearner, random_opening, self_play, train
-from agents.search.evaluators import network_evaluator
-from agents.search.puct import puct_search
-
-__all__ = [
-    "AlphaZeroAgent",
-    "AlphaZeroConfig",
-    "AlphaZeroLearner",
-    "GAME_DEFAULTS",
-    "load_config",
-    "make_agent",
-    "network_evaluator",
-    "parse_spec",
-    "puct_search",
-    "random_opening",
-    "self_play",
-    "train",
-]

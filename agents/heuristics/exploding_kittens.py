@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from agents import kittens_exact as dp
+import agents.kittens_exact as dp
 from agents.base import RuleAgent
 from games import UserError
 from games.exploding_kittens import ATTACK, CATS, DEFUSE, DRAW, FAVOR, GIVE, NUM_TYPES, PLAY_ACTIONS, SHUFFLE, SKIP

@@ -90,11 +90,11 @@ def play_in_process(func: Callable, items: list[tuple]) -> list:
     return [func(*item) for item in items]
 
 
-def columns_of(learner_cls, game_name: str, config) -> list[str]:
+def columns_of(learner_cls, game: Game, config) -> list[str]:
     cols = ["episodes", "updates", "seconds", *learner_cls.COLUMNS]
     for spec in config.eval_opponents:
         cols += [f"{spec}_win", f"{spec}_draw", f"{spec}_loss"]
-    if learner_cls.EXPLOITABILITY and game_name == "tic_tac_toe":
+    if learner_cls.EXPLOITABILITY and game.facts.exact_exploitability:
         cols.append("exploitability")
     return cols
 
@@ -139,7 +139,7 @@ def evaluate_agent(learner: Learner) -> dict:
         n = max(1, res["wins"] + res["draws"] + res["losses"])
         for key, count in (("win", res["wins"]), ("draw", res["draws"]), ("loss", res["losses"])):
             row[f"{match['vs']}_{key}"] = count / n
-    if learner.EXPLOITABILITY and learner.game.name == "tic_tac_toe":
+    if learner.EXPLOITABILITY and learner.game.facts.exact_exploitability:
         row["exploitability"] = exploitability(learner.game, agent)["exploitability"]
     return row
 
@@ -208,7 +208,7 @@ def _open_run(learner_cls, out: Path, game_name: str, config, resume: bool, mapp
     make_opponents(learner.game, config.eval_opponents, seed=config.seed)  # a bad baseline fails now
     if resume:
         restore(learner, state, arrays, str(out / CHECKPOINT))
-    columns = columns_of(learner_cls, game_name, config)
+    columns = columns_of(learner_cls, learner.game, config)
     run = RunLog(out, game_name, config, columns=columns, header={"algo": learner_cls.ALGO})
     run.loss_label = learner_cls.LOSS_LABEL
     run.start(state["rows"])

@@ -42,8 +42,6 @@ from games.npz import CHECKPOINT_LIMITS, read_npz_arrays
 from games.schema import Record, Str, check
 
 CHECKPOINT = Path("checkpoints") / "checkpoint.npz"
-#: the learners a training run folder may name in its config.json
-ALGOS = ("dqn", "nfsp", "ppo", "alphazero")
 # what a run folder holds before its first checkpoint: such a folder may be started afresh
 _UNSTARTED_RUN = {"config.json", "checkpoints", "tensorboard", "metrics.csv"}
 
@@ -91,7 +89,7 @@ def check_resumable(out: Path) -> None:
 
 
 #: what config.json of a training run holds beside its learner's settings
-TRAINING_CONFIG_HEADER = Record({"game": Str(200)}, optional={"algo": Str(choices=ALGOS)})
+TRAINING_CONFIG_HEADER = Record({"game": Str(200)}, optional={"algo": Str(40)})  # algo: a learner of agents/learners.py
 
 
 def read_run_config(out: Path, game_name: str, cls, algo: str):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-import agents
+from agents.base import Agent
 from agents.heuristics import make_heuristic
 from games import Game, State, UserError
 
@@ -75,16 +75,15 @@ def heuristic_policy(game: Game, rng: np.random.Generator) -> Callable[[State], 
     return lambda s: int(agent.act([s])[0])
 
 
-def make_value_fn(spec: str, game: Game, rng: np.random.Generator) -> Callable[[State], np.ndarray]:
-    """A leaf value estimate from a learned agent: the mover's max legal Q. Two players: the
+def make_value_fn(agent: Agent, spec: str) -> Callable[[State], np.ndarray]:
+    """A leaf value estimate from a learned agent (`agent`, made from `spec`): the mover's max legal Q. Two players: the
     other gets the negation (the games are zero-sum). More players: each player's own max Q over
     the mover's legal actions from that player's observation (an approximation: a Q-network only
     scores its own decisions). Clipped to [-1, 1]."""
-    agent = agents.make(spec, game, rng)
     q_fn = getattr(agent, "network", None)  # a LearnedAgent's numpy Q-network: obs batch -> Q
     if q_fn is None:
         raise UserError(f"mcts value={spec!r}: that agent has no Q-network to estimate values with")
-    n = game.num_players
+    n = agent.game.num_players
 
     def value(s: State) -> np.ndarray:
         mover = s.current_player

@@ -44,8 +44,8 @@ import numpy as np
 from agents.base import Agent
 from agents.pruning.networks import load as load_pruning_networks
 from agents.pruning.schedule import PruneSchedule, ScheduleConfig
-from agents.search.evaluators import UNIFORMS, Uniforms, heuristic_policy, make_value_fn, rollout_returns
-from agents.search.mcts_spec import MCTSConfig, parse_spec
+from agents.search.evaluators import UNIFORMS, Uniforms, heuristic_policy, rollout_returns
+from agents.search.mcts_spec import MCTSConfig
 from agents.search.tree import Node, backup, has_hidden_information, solve_up
 from games import Game, State, UserError
 
@@ -63,14 +63,22 @@ class SearchResult:
 class MCTSAgent(Agent):
     """UCT with UCB1 and random (or heuristic) rollouts; see the module docstring."""
 
-    def __init__(self, game: Game, rng: np.random.Generator, config: MCTSConfig | None = None):
+    def __init__(
+        self,
+        game: Game,
+        rng: np.random.Generator,
+        config: MCTSConfig | None = None,
+        value_fn: Callable[[State], np.ndarray] | None = None,
+    ):
+        """`value_fn(state)` -> each player's value of a leaf, mixed into the rollout's result with weight
+        `config.lam` (agents.search.evaluators.make_value_fn from `config.value`'s agent); None: rollouts only."""
         self.game = game
         self.rng = rng
         self.config = config = config or MCTSConfig()
         self.spec = config.describe()
-        self._value_fn: Callable[[State], np.ndarray] | None = None
-        if config.value is not None and config.lam > 0:
-            self._value_fn = make_value_fn(config.value, game, rng)
+        if config.value is not None and config.lam > 0 and value_fn is None:
+            raise ValueError(f"{self.spec}: value={config.value} needs its value_fn (agents.make builds it)")
+        self._value_fn = value_fn if config.lam > 0 else None
         self._prune_nets = None
         if config.prune is not None:
             self._prune_nets = load_pruning_networks(config.prune)
@@ -261,8 +269,3 @@ class MCTSAgent(Agent):
                     active = sched.update(sims, {a: k.n for a, k in kids}, {a: k.w / k.n for a, k in kids})
         stats = {a: (k.n, k.w / k.n if k.n else 0.0, None) for a, k in root.kids.items()}
         return stats, sims
-
-
-def make_mcts(spec: str, game: Game, rng: np.random.Generator) -> MCTSAgent:
-    """agents.make routes every spec starting with 'mcts' here."""
-    return MCTSAgent(game, rng, parse_spec(spec))

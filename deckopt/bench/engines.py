@@ -13,7 +13,6 @@ Every measure is time-boxed and repeated, interleaved with the others; the media
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable
 
@@ -69,18 +68,6 @@ def vectorised_work(game: games.Game, rng: np.random.Generator, num_games: int):
     return work
 
 
-def make_game(name: str) -> games.Game | None:
-    """The game with its default config, or None while its engine is not written yet."""
-    module = GAMES[name].engine.split(":")[0]
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return None
-        raise
-    return games.make(name)
-
-
 def open_spiel():
     """The `pyspiel` module, or None where OpenSpiel is not installed."""
     try:
@@ -109,10 +96,7 @@ def run(
     if pyspiel is None:
         say("open_spiel not importable: no OpenSpiel comparison")
     for name in game_names or tuple(GAMES):  # our engines (a plug-in game is not benchmarked)
-        game = make_game(name)
-        if game is None:
-            say(f"{name}: engine not available yet, skipped")
-            continue
+        game = games.make(name)
         works = {
             name + "_lockstep": lockstep_work(game, rng, lockstep_games),
             name + "_single": single_work(lambda game=game: game.new_initial_state(rng), rng),

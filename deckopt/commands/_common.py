@@ -13,13 +13,10 @@ from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import MAX_GAMES_PER_PAIR, EvolveConfig
 from evolution.spaces.registry import space_class, space_for, space_names
 from games import GAME_NAMES
-from games.decks import load_deck
+from games.base import GameFacts
 from games.errors import UserError
 from games.fileio import DISK_ERRORS, finite_json
-from games.gwent_abilities_cards import load_ability_deck
-
-#: the games whose decks `--deck FILE` reads, and the reader of their deck files (cards and rules)
-DECK_FILES = {"gwent_lite": load_deck, "gwent_abilities": load_ability_deck}
+from games.registry import GAMES
 
 GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
 #: what every command that plays agents says about panels (agents.make_panel)
@@ -217,15 +214,21 @@ class _CountingBar:
 def game_config_args(parser) -> None:
     """Options shared by commands that make a game."""
     parser.add_argument(
-        "--players", type=positive_int, default=None, help="number of players (incan_gold: 3-8, durak: 2-4)"
+        "--players",
+        type=positive_int,
+        default=None,
+        help="number of players, in a game where it is a setting ("
+        + ", ".join(f"{name}: {lo}-{hi}" for name, (lo, hi) in _player_ranges().items())
+        + ")",
     )
     parser.add_argument(
         "--deck",
         action="append",
         default=None,
         metavar="FILE",
-        help="gwent_lite or gwent_abilities deck file; once for every seat in seat order, or once for all "
-        "(default: random legal decks)",
+        help="a deck file of a game with decks ("
+        + ", ".join(_deck_games())
+        + ", a plug-in's); once for every seat in seat order, or once for all (default: the game's own decks)",
     )
     parser.add_argument(
         "--set",
@@ -234,6 +237,26 @@ def game_config_args(parser) -> None:
         metavar="KEY=VALUE",
         help="a game setting (repeatable; a TOML value), e.g. --set open_hands=true --set max_bouts=200",
     )
+
+
+def _class_facts(cls: type) -> GameFacts:
+    """A game class's facts (a game whose facts depend on its config: those of its default config)."""
+    return cls.facts if isinstance(cls.facts, GameFacts) else cls().facts
+
+
+def _deck_games() -> list[str]:
+    """Our games that take deck files (their facts' deck_files)."""
+    return [name for name, entry in GAMES.items() if _class_facts(entry.engine).deck_files is not None]
+
+
+def _player_ranges() -> dict[str, tuple[int, int]]:
+    """Our games whose number of players is a setting, with its range (their facts)."""
+    out = {}
+    for name, entry in GAMES.items():
+        players = _class_facts(entry.engine).players
+        if players is not None:
+            out[name] = players
+    return out
 
 
 def _setting(item: str) -> tuple[str, object]:
@@ -254,6 +277,8 @@ def make_game(args):
     """games.make from the shared options."""
 
     config = {}
+    game_cls = games.game_class(args.game)
+    deck_files = _class_facts(game_cls).deck_files
     if getattr(args, "players", None) is not None:
         if "num_players" not in {f.name for f in dataclasses.fields(games.game_class(args.game).config_class)}:
             raise UserError(f"--players does not apply to {args.game} (a fixed number of players)")
@@ -267,26 +292,22 @@ def make_game(args):
                 if fixed
                 else "--set num_players: give the number of players as --players N"
             )
-        if key in ("decks", "rules"):
-            raise UserError(f"--set {key}: decks and their rules come from --deck FILE")
+        if key in ("decks", "rules") and deck_files is not None:
+            raise UserError(f"--set {key}: {args.game}'s decks come from deck files: give them as --deck FILE")
         if key in config:
             raise UserError(f"--set {key}: given twice")
         config[key] = value
     if getattr(args, "deck", None):
-        if args.game not in DECK_FILES:
-            raise UserError(f"--deck applies to {' and '.join(DECK_FILES)} only, not {args.game}")
-        decks = [DECK_FILES[args.game](path) for path in args.deck]
-        if len(decks) == 1:
-            decks = decks * 2
-        if len(decks) != 2:
-            raise UserError(f"--deck given {len(decks)} times; give it once for all seats or once per seat (2)")
-        # both decks are judged by one set of rules, whichever order they come in
-        for path, deck in zip(args.deck[1:], decks[1:]):
-            if deck.rules != decks[0].rules:
-                raise UserError(
-                    f"the deck files disagree on the rules: {args.deck[0]} has {decks[0].rules.describe()}, "
-                    f"{path} has {deck.rules.describe()}"
-                )
-        config["decks"] = [d.cards for d in decks]
-        config["rules"] = decks[0].rules
+        if deck_files is None:
+            raise UserError(
+                f"--deck: {args.game} takes no deck files (games with deck files: {', '.join(_deck_games())}, "
+                "and a plug-in whose facts name deck_files)"
+            )
+        seats = config.get("num_players", getattr(game_cls, "num_players", 2))
+        paths = args.deck * seats if len(args.deck) == 1 else args.deck
+        if len(paths) != seats:
+            raise UserError(
+                f"--deck given {len(args.deck)} times; give it once for all seats or once per seat ({seats})"
+            )
+        config |= deck_files(paths)
     return games.make(args.game, **config)

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
-
+from deckopt.bench import alphazero, engines, evolution, locm, search, selfplay
 from deckopt.commands._common import Progress, print_json
-from games.errors import UserError
 
 # bench name -> module whose run(progress=None, log=None) -> {"bench", "results", "ratios"}
 BENCHES = {
-    "engines": "deckopt.bench.engines",
-    "selfplay": "deckopt.bench.selfplay",
-    "evolution": "deckopt.bench.evolution",
-    "search": "deckopt.bench.search",
-    "alphazero": "deckopt.bench.alphazero",
-    "locm": "deckopt.bench.locm",
+    "engines": engines,
+    "selfplay": selfplay,
+    "evolution": evolution,
+    "search": search,
+    "alphazero": alphazero,
+    "locm": locm,
 }
 
 
@@ -28,17 +26,6 @@ def register(subparsers) -> None:
     p.add_argument("which", choices=sorted(BENCHES), help="what to measure")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object on stdout")
     p.set_defaults(func=main)
-
-
-def _load(which: str):
-    module = BENCHES[which]
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        # only the bench module itself (or its package) missing means "not written yet"
-        if exc.name == module or module.startswith(f"{exc.name}."):
-            raise UserError(f"bench {which!r} is not available yet") from None
-        raise
 
 
 def format_table(report: dict) -> str:
@@ -63,7 +50,7 @@ def _number(value) -> str:
 
 
 def main(args) -> int:
-    bench = _load(args.which)
+    bench = BENCHES[args.which]
     with Progress(unit="run") as progress:
         report = bench.run(progress=progress, log=lambda line: progress.log(f"[bench] {line}"))
     if args.json:

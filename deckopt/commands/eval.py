@@ -36,7 +36,8 @@ def register(sub) -> None:
         action="append",
         metavar="SPEC",
         default=None,
-        help="an opponent (repeatable; default: random and heuristic, plus minimax for tic_tac_toe)",
+        help="an opponent (repeatable; default: the game's eval_opponents fact: random and heuristic, plus "
+        "minimax for tic_tac_toe)",
     )
     p.add_argument("--games", type=game_count, required=True, help="games against each opponent")
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")
@@ -45,9 +46,10 @@ def register(sub) -> None:
         type=int_at_least(1, 100_000),
         default=0,
         metavar="N",
-        help="also check against perfect play: connect_four, N positions solved exactly (does the move keep the "
-        "outcome?); exploding_kittens with --set open_hands=true, N games against exact and the value the "
-        "agent's decisions give up (its shortfall from the game value); at most 100 000",
+        help="also check against perfect play, as the game's perfect_play fact says: solved_positions (connect_four), "
+        "N positions solved exactly (does the move keep the outcome?); exact_opponent (Exploding Kittens with --set "
+        "open_hands=true), N games against exact and the value the agent's decisions give up (its shortfall from "
+        "the game value); at most 100 000",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     game_config_args(p)

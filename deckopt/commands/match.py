@@ -25,8 +25,8 @@ def register(sub) -> None:
         "match",
         help="play agents against each other (seats rotated, chance mirrored)",
         description="Play N games between agents, rotating seats; every block of seat rotations shares one "
-        "chance seed so luck is mirrored (a deal). Agent specs: random, heuristic, minimax, mcts:SIMS, pretrained, "
-        f"or a model path / run folder; {PANEL_HELP}.",
+        "chance seed so luck is mirrored (a deal). Agent specs: random, heuristic, the game's named rule agents "
+        f"(minimax, aggressive, a plug-in's), mcts:SIMS, pretrained, or a model path / run folder; {PANEL_HELP}.",
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument(
@@ -41,9 +41,10 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
 
-    if args.players is None and args.game in ("incan_gold", "durak"):
-        args.players = max(3 if args.game == "incan_gold" else 2, len(args.specs))
     game = make_game(args)
+    if args.players is None and game.facts.players is not None and len(args.specs) > game.num_players:
+        args.players = len(args.specs)  # a game whose number of players is a setting seats every spec
+        game = make_game(args)
     if len(args.specs) > game.num_players:
         raise UserError(f"{args.game} seats {game.num_players} players, got {len(args.specs)} specs")
     players = [agents.make_panel(spec, game, seed=[args.seed, 1000 + i]) for i, spec in enumerate(args.specs)]

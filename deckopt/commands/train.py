@@ -1,7 +1,7 @@
 """`deckopt train GAME [--algo dqn|nfsp|ppo|alphazero] [--config FILE] [--episodes N | --minutes M] [--seed S]
 [--out DIR] [--resume DIR]`.
 
-The command line of the learners (agents.dqn, agents.nfsp, agents.ppo, agents.alphazero): settings (per-game defaults
+The command line of the learners registered in agents/learners.py: settings (per-game defaults
 < --config FILE < flags generated from the chosen learner's config dataclass; a flag of another
 learner is refused), the run folder, the progress display and the signals. First Ctrl-C (or SIGTERM): stop
 after the current batch, save a checkpoint, exit 130 with the command that resumes; second: abort
@@ -15,27 +15,15 @@ import signal
 import sys
 from pathlib import Path
 
-from agents.alphazero.config import AlphaZeroConfig
-from agents.dqn.config import DQNConfig
-from agents.learning.runfolder import ALGOS, default_run_dir, read_run_config
-from agents.nfsp.config import NFSPConfig
+from agents.learners import DEFAULT_LEARNER, LEARNERS
+from agents.learning.runfolder import default_run_dir, read_run_config
 from agents.parallel import Mapper, WorkerFailure
-from agents.ppo.config import PPOConfig
 from deckopt.commands._common import GAME_HELP, JOBS_HELP, Progress, job_count, positive_int, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from games.errors import UserError
 
 INTERRUPTED = 130
 SHARD_TIMEOUT = 600.0  # seconds a self-play shard may take in a worker before the run stops
-
-
-def _algo(name: str):
-    """(config class, load_config, train) of a learner, imported on use."""
-    import importlib
-
-    module = importlib.import_module(f"agents.{name}")
-    cls = {"dqn": "DQNConfig", "nfsp": "NFSPConfig", "ppo": "PPOConfig", "alphazero": "AlphaZeroConfig"}[name]
-    return getattr(module, cls), module.load_config, module.train
 
 
 def positive_float(text: str) -> float:
@@ -63,12 +51,17 @@ def register(sub) -> None:
         "< flags.",
     )
     p.add_argument("game", help=GAME_HELP)
-    p.add_argument("--algo", choices=ALGOS, default="dqn", help="the learner (default dqn)")
+    p.add_argument(
+        "--algo", choices=tuple(LEARNERS), default=DEFAULT_LEARNER, help=f"the learner (default {DEFAULT_LEARNER})"
+    )
     p.add_argument(
         "--config",
         metavar="FILE",
-        help="TOML (or JSON) file of settings (keys of agents.dqn.DQNConfig, agents.nfsp.NFSPConfig or "
-        "agents.ppo.PPOConfig or agents.alphazero.AlphaZeroConfig, by --algo)",
+        help="TOML (or JSON) file of settings (keys of the --algo learner's config: "
+        + ", ".join(
+            f"{learner.config_class.__module__}.{learner.config_class.__name__}" for learner in LEARNERS.values()
+        )
+        + ")",
     )
     budget = p.add_mutually_exclusive_group()
     budget.add_argument(
@@ -98,19 +91,15 @@ def register(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     p.add_argument("--json", action="store_true", help="print a one-object summary on stdout")
     seen = {"seed"}
-    learners = (
-        ("DQN", DQNConfig),
-        ("NFSP (--algo nfsp)", NFSPConfig),
-        ("PPO (--algo ppo)", PPOConfig),
-        ("AlphaZero (--algo alphazero)", AlphaZeroConfig),
-    )
-    for title, cls in learners:
+    for learner in LEARNERS.values():
+        first = not seen - {"seed"}
+        title = learner.title if learner.name == DEFAULT_LEARNER else f"{learner.title} (--algo {learner.name})"
         group = p.add_argument_group(
             f"{title} settings (override the config file; default: per game)"
-            + ("" if cls is DQNConfig else "; the flags above apply too where the name is a setting of it")
+            + ("" if first else "; the flags above apply too where the name is a setting of it")
         )
-        add_config_flags(group, cls, skip=tuple(seen))
-        seen |= {f.name for f in dataclasses.fields(cls)}
+        add_config_flags(group, learner.config_class, skip=tuple(seen))
+        seen |= {f.name for f in dataclasses.fields(learner.config_class)}
     p.set_defaults(func=run)
 
 
@@ -147,7 +136,8 @@ class StopOnSignal:
 def _settings(args) -> tuple:
     """(config, run folder) from the flags: a new run's resolved config, or a resumed run's own."""
 
-    config_cls, load_config, _ = _algo(args.algo)
+    learner = LEARNERS[args.algo]
+    config_cls, load_config = learner.config_class, learner.load_config
     names = {f.name for f in dataclasses.fields(config_cls)}
     foreign = sorted(k[len("cfg__") :] for k, v in vars(args).items() if k.startswith("cfg__") and v is not None)
     foreign = [k for k in foreign if k not in names]
@@ -175,9 +165,9 @@ def _settings(args) -> tuple:
 
 def run(args: argparse.Namespace) -> int:
     config, out = _settings(args)
-    train = _algo(args.algo)[2]
+    train = LEARNERS[args.algo].train
     budget = f" --episodes {args.episodes}" if args.episodes is not None else ""
-    algo = f" --algo {args.algo}" if args.algo != "dqn" else ""
+    algo = f" --algo {args.algo}" if args.algo != DEFAULT_LEARNER else ""
     jobs = f" --jobs {args.jobs}" if args.jobs > 1 else ""
     resume_hint = f"continue with: deckopt train {args.game}{algo} --resume {out}{budget}{jobs}"
     unit = "second" if args.minutes is not None else "episode"

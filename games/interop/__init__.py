@@ -7,14 +7,11 @@ package imports them only when one of its modules is imported, so `import games`
 
 from __future__ import annotations
 
-import importlib
 
-
-def require(module: str, what: str):
-    """`module` imported, or an ImportError in one line saying which extra to install."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise ImportError(
-            f"{what} needs the optional interop extra (missing module {module!r}): pip install 'deckopt[interop]'"
-        ) from None
+def missing_extra(what: str, exc: ImportError) -> ImportError:
+    """The one-line ImportError a module of this package raises when the extra it needs is missing:
+    `import pyspiel` failing in `what` says which extra to install."""
+    module = getattr(exc, "name", None) or str(exc)
+    return ImportError(
+        f"{what} needs the optional interop extra (missing module {module!r}): pip install 'deckopt[interop]'"
+    )

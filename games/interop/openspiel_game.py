@@ -33,10 +33,13 @@ import json
 import numpy as np
 
 import games
-from games.interop import require
+from games.interop import missing_extra
 from games.interop.kittens_chance import MAX_CHANCE_OUTCOMES, ExplicitKittens
 
-pyspiel = require("pyspiel", "games.interop.openspiel_game")
+try:
+    import pyspiel
+except ImportError as exc:
+    raise missing_extra("games.interop.openspiel_game", exc) from None
 
 PREFIX = "python_deckopt_"
 DETERMINISTIC = {"tic_tac_toe", "connect_four"}

@@ -28,10 +28,13 @@ from __future__ import annotations
 import numpy as np
 
 import games
-from games.interop import require
+from games.interop import missing_extra
 
-_pettingzoo = require("pettingzoo", "games.interop.pettingzoo_env")
-spaces = require("gymnasium.spaces", "games.interop.pettingzoo_env")
+try:
+    import pettingzoo as _pettingzoo
+    from gymnasium import spaces
+except ImportError as exc:
+    raise missing_extra("games.interop.pettingzoo_env", exc) from None
 AECEnv = _pettingzoo.AECEnv
 
 

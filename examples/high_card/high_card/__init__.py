@@ -29,8 +29,9 @@ import numpy as np
 
 from agents.base import RuleAgent
 from games import TERMINAL, Game, State
-from games.base import as_generator, is_whole
+from games.base import GameFacts, as_generator, is_whole
 from games.config import need, setting
+from games.deckfile import deck_settings
 
 VALUES = range(1, 10)
 DECK_SIZE = 8
@@ -71,12 +72,38 @@ class HighCardConfig:
             self.decks = [sorted(int(c) for c in deck) for deck in self.decks]
 
 
+class HighestCard(RuleAgent):
+    """Plays its highest card, but a 1 on a trick it follows while the opponent may hold a 9."""
+
+    def choose(self, state: HighCardState) -> int:
+        me = state.current_player
+        hand = state.hand(me)
+        if state.card_down and 1 in hand and 9 in state.unshown(1 - me):
+            return 0
+        return max(hand) - 1
+
+
+class LowestCard(RuleAgent):
+    """Plays its lowest card: it gives tricks away and keeps its high cards for the end."""
+
+    def choose(self, state: HighCardState) -> int:
+        return min(state.hand(state.current_player)) - 1
+
+
 class HighCard(Game):
     name = "high_card"
     num_players = 2
     num_actions = 9
     observation_size = 31
     config_class = HighCardConfig
+    #: what deckopt's commands read instead of the game's name: the rule agents by name (agent specs in
+    #: every command: `deckopt match high_card lowest heuristic`), the agent that plays where a command
+    #: needs one and none is named, and deck files (`--deck FILE`: `name` and `cards`) as the `decks` setting
+    facts = GameFacts(
+        bots={"heuristic": HighestCard, "highest": HighestCard, "lowest": LowestCard},
+        default_agent="heuristic",
+        deck_files=deck_settings,
+    )
     state_class: type[HighCardState]  # the class of its positions (set below the class)
 
     def __init__(self, config: HighCardConfig | None = None):
@@ -88,10 +115,6 @@ class HighCard(Game):
 
     def action_name(self, action: int) -> str:
         return f"card {action + 1}"
-
-    def heuristic_agent(self, rng: np.random.Generator) -> HighestCard:
-        """The agent `heuristic` names for this game (`deckopt play high_card`'s default opponent)."""
-        return HighestCard(self, rng)
 
 
 class HighCardState(State):
@@ -124,9 +147,7 @@ class HighCardState(State):
         return mask
 
     def apply_action(self, action) -> None:
-        if not is_whole(action) or not 0 <= action < 9 or not self.legal_mask()[action]:
-            raise self._illegal(action)
-        p, value = self._player, int(action) + 1
+        p, value = self._player, self.checked_action(action) + 1
         self._hands[p].remove(value)
         if self._down == 0:  # the leader plays face down
             self._down = value
@@ -250,19 +271,6 @@ class HighCardState(State):
 HighCard.state_class = HighCardState
 
 
-class HighestCard(RuleAgent):
-    """Plays its highest card, but a 1 on a trick it follows while the opponent may hold a 9."""
-
-    spec = "heuristic"
-
-    def choose(self, state: HighCardState) -> int:
-        me = state.current_player
-        hand = state.hand(me)
-        if state.card_down and 1 in hand and 9 in state.unshown(1 - me):
-            return 0
-        return max(hand) - 1
-
-
 class HighCardDecks:
     """The decks and their operators: sorted lists of 8 values 1..9 worth at most 40. Every operator
     ends with the repair, so it always returns a legal deck. The deck space of the evolution
@@ -312,4 +320,13 @@ class HighCardDecks:
         return {"decks": [list(d) for d in decks]}
 
 
-__all__ = ["HighCard", "HighCardConfig", "HighCardState", "HighCardDecks", "HighestCard", "beats", "deck_problems"]
+__all__ = [
+    "HighCard",
+    "HighCardConfig",
+    "HighCardState",
+    "HighCardDecks",
+    "HighestCard",
+    "LowestCard",
+    "beats",
+    "deck_problems",
+]

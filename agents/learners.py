@@ -1,0 +1,58 @@
+"""The learners by name, registered like games (`deckopt train GAME --algo NAME`): each one's config
+dataclass (its settings, and the flags `deckopt train` generates from them), its settings loader
+(per-game defaults < a file < overrides) and its training loop (agents/learning/loop.py).
+
+    learner = LEARNERS["ppo"]
+    config = learner.load_config("connect_four", None, seed=0)
+    summary = learner.train("connect_four", config, "runs/c4")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agents.alphazero.config import AlphaZeroConfig
+from agents.alphazero.config import load_config as load_alphazero_config
+from agents.alphazero.trainer import train as train_alphazero
+from agents.dqn.config import DQNConfig
+from agents.dqn.config import load_config as load_dqn_config
+from agents.dqn.trainer import train as train_dqn
+from agents.nfsp.config import NFSPConfig
+from agents.nfsp.config import load_config as load_nfsp_config
+from agents.nfsp.trainer import train as train_nfsp
+from agents.ppo.config import PPOConfig
+from agents.ppo.config import load_config as load_ppo_config
+from agents.ppo.trainer import train as train_ppo
+from games import UserError
+
+
+@dataclass(frozen=True)
+class Learner:
+    name: str  # the --algo value; "algo" in a run's config.json
+    title: str  # how help texts name it
+    config_class: type  # the settings dataclass
+    load_config: Callable[..., Any]  # (game_name, path=None, **overrides) -> config_class instance
+    train: Callable[..., dict]  # (game_name, config, out, **options) -> summary (agents/learning/loop.py)
+
+
+LEARNERS = {
+    learner.name: learner
+    for learner in (
+        Learner("dqn", "DQN", DQNConfig, load_dqn_config, train_dqn),
+        Learner("nfsp", "NFSP", NFSPConfig, load_nfsp_config, train_nfsp),
+        Learner("ppo", "PPO", PPOConfig, load_ppo_config, train_ppo),
+        Learner("alphazero", "AlphaZero", AlphaZeroConfig, load_alphazero_config, train_alphazero),
+    )
+}
+#: the learner of `deckopt train` without --algo, and of a run whose config.json names none
+DEFAULT_LEARNER = "dqn"
+
+
+def learner(name: str) -> Learner:
+    """The learner registered as `name`; UserError in one line otherwise."""
+    try:
+        return LEARNERS[name]
+    except KeyError:
+        raise UserError(f"unknown learner {name!r}; choose one of: {', '.join(LEARNERS)}") from None

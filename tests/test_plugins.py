@@ -127,6 +127,9 @@ def test_a_plugins_named_bots_are_agent_specs_everywhere(tmp_path, capsys):
     argv = ["tournament", "high_card", "lowest", "highest", "random", "--games", "6", "--out", tmp_path / "t"]
     code, _, err = run_cli(argv + ["--json"], capsys)
     assert code == 0, err
+    argv = ["evolve", "--game", "high_card", "--agent", "lowest", "--generations", "1", "--pool", "4"]
+    code, _, err = run_cli(argv + ["--games-per-pair", "4", "--out", tmp_path / "e"], capsys)
+    assert code == 0 and "with agent 'lowest'" in err, err
     code, out, err = run_cli(["match", "high_card", "aggressive", "random", "--games", "2"], capsys)
     assert code == 2 and err.count("\n") == 1 and "'aggressive' is only for durak, not high_card" in err
 

@@ -25,9 +25,10 @@ def register(sub) -> None:
         help="evaluate one agent against baselines (seats rotated, 95%% CIs)",
         description="Play the agent SPEC against each --vs opponent, N games each with seats rotated (in games "
         "of 3+ players the opponent fills every other seat): wins, draws and losses overall and per seat with "
-        "95 % Wilson intervals. Tic Tac Toe adds the exact exploitability of a learned agent (a best response "
-        "searched over every opponent move). Specs: random, heuristic, minimax, mcts:SIMS, pretrained, or a "
-        f"model path / run folder; {PANEL_HELP}.",
+        "95 % Wilson intervals. A game whose facts say exact_exploitability (Tic Tac Toe) adds the exact "
+        "exploitability of a deterministic agent (a best response searched over every opponent move). Specs: "
+        "random, heuristic, the game's named rule agents (minimax, aggressive, a plug-in's), mcts:SIMS, "
+        f"pretrained, or a model path / run folder; {PANEL_HELP}.",
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("spec", metavar="SPEC", help="the agent to evaluate")

@@ -30,7 +30,8 @@ def register(sub) -> None:
         description="Every pair of agents plays N games over every seat assignment (chance mirrored); "
         "Bradley-Terry (Elo) ratings with 95 % CIs are fitted and written with the win-rate matrix "
         "(CSV + JSON) and a heatmap PNG. In games with more than two seats (incan_gold) the other "
-        "seats are taken by --filler. Specs: random, heuristic, minimax, mcts:SIMS[,c=..], pretrained, "
+        "seats are taken by --filler. Specs: random, heuristic, the game's named rule agents (minimax, aggressive, a "
+        "plug-in's), mcts:SIMS[,c=..], pretrained, "
         f"or a model file (.npz, .keras) / training run folder; {PANEL_HELP}.",
     )
     p.add_argument("game", help=GAME_HELP)

@@ -110,9 +110,9 @@ def engine_class(name: str) -> type:
     Python) is a UserError in one line."""
     if name in GAMES:
         return GAMES[name].engine
-    if name in _BY_PATH:
-        return _BY_PATH[name]
     entry = plugins().get(name)
+    if entry is None and name in _BY_PATH:
+        return _BY_PATH[name]
     by_path = entry is None and isinstance(name, str) and ":" in name
     if by_path:
         entry = EntryPoint(name=name, value=name, group=ENTRY_POINT_GROUP)

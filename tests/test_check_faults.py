@@ -9,10 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from high_card import DECK_SIZE, HighCard, HighCardDecks, HighCardState
+from high_card import DECK_SIZE, HighCard, HighCardDecks, HighCardState, HighestCard
 
+from agents.base import RuleAgent
+from agents.conformance import check_facts
 from deckopt.cli import main
 from evolution.spaces.check import check_deck_space
+from games.base import GameFacts
 from games.conformance import FAILED, PASSED, run_check, run_checks
 
 GAMES = 30
@@ -138,7 +141,36 @@ def test_deckopt_check_exits_1_on_a_fault_and_names_it(capsys):
     assert code == 1 and not err
     failed = [line for line in out.splitlines() if line.startswith("FAIL")]
     assert len(failed) == 1 and failed[0].startswith("FAIL  hidden information: player ")
-    assert out.splitlines()[-1] == "1 of 10 checks failed: hidden information"
+    assert out.splitlines()[-1] == "1 of 11 checks failed: hidden information"
+
+
+class Cheat(RuleAgent):
+    """A rule agent that plays a card it does not hold."""
+
+    def choose(self, state) -> int:
+        return next(a for a in range(9) if not state.legal_mask()[a])
+
+
+class CheatingGame(HighCard):
+    """High Card naming a rule agent that breaks the rules."""
+
+    facts = GameFacts(bots={"heuristic": HighestCard, "cheat": Cheat}, default_agent="heuristic")
+
+
+class UnknownDefaultGame(HighCard):
+    """High Card naming a default agent that does not exist."""
+
+    facts = GameFacts(bots={"heuristic": HighestCard}, default_agent="no_such_agent")
+
+
+def test_a_rule_agent_that_breaks_the_rules_fails_the_facts_check(capsys):
+    code = main(["check", f"{__name__}:CheatingGame", "--games", str(GAMES)])
+    out = capsys.readouterr().out
+    failed = [line for line in out.splitlines() if line.startswith("FAIL")]
+    assert code == 1 and len(failed) == 1, out
+    assert failed[0].startswith("FAIL  facts and rule agents: rule agent 'cheat': IllegalActionError")
+    result = check_facts(UnknownDefaultGame(), 4)
+    assert result.status == FAILED and result.detail.startswith("default_agent: unknown agent spec 'no_such_agent'")
 
 
 class ExitingState(HighCardState):
@@ -206,7 +238,7 @@ def test_check_finds_a_game_module_in_the_current_folder(tmp_path, monkeypatch, 
     (tmp_path / "game_right_here.py").write_text(PLUGIN_HEAD + "class Here(HighCard):\n    pass\n")
     monkeypatch.chdir(tmp_path)
     assert main(["check", "game_right_here:Here", "--games", "5"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "all 10 checks passed"
+    assert capsys.readouterr().out.splitlines()[-1] == "all 11 checks passed"
 
 
 class Box:

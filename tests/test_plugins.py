@@ -46,9 +46,12 @@ def test_deckopt_check_passes_on_the_example(capsys):
     lines = out.splitlines()
     assert code == 0 and not err, out + err
     verdicts = [line for line in lines if line.startswith(("ok", "FAIL", "skip"))]
-    assert len(verdicts) == 10 and all(line.startswith("ok  ") for line in verdicts), out
+    assert len(verdicts) == 11 and all(line.startswith("ok  ") for line in verdicts), out
     assert any(line.startswith("ok    deck space operators: 30 random decks") for line in verdicts)
-    assert lines[-1] == "all 10 checks passed"
+    assert any(
+        line.startswith("ok    facts and rule agents: rule agents heuristic, highest, lowest") for line in verdicts
+    )
+    assert lines[-1] == "all 11 checks passed"
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -57,14 +60,14 @@ def test_deckopt_check_passes_on_each_of_our_games(name, capsys):
     assert code == 0, out
     assert not [line for line in out.splitlines() if line.startswith("FAIL")]
     last = {
-        "tic_tac_toe": "8 checks passed, 1 skipped: cards conserved",  # no cards
-        "connect_four": "8 checks passed, 1 skipped: cards conserved",
-        "incan_gold": "all 9 checks passed",
-        "durak": "all 9 checks passed",
-        "gwent_lite": "all 10 checks passed",  # and the deck space's operators
-        "exploding_kittens": "all 10 checks passed",
-        "gwent_abilities": "all 10 checks passed",  # and the deck space's operators
-        "locm": "8 checks passed, 1 skipped: cards conserved",  # the draft's picks add cards
+        "tic_tac_toe": "9 checks passed, 1 skipped: cards conserved",  # no cards
+        "connect_four": "9 checks passed, 1 skipped: cards conserved",
+        "incan_gold": "all 10 checks passed",
+        "durak": "all 10 checks passed",
+        "gwent_lite": "all 11 checks passed",  # and the deck space's operators
+        "exploding_kittens": "all 11 checks passed",
+        "gwent_abilities": "all 11 checks passed",  # and the deck space's operators
+        "locm": "9 checks passed, 1 skipped: cards conserved",  # the draft's picks add cards
     }
     assert out.splitlines()[-1] == last[name]
 
@@ -73,6 +76,14 @@ def test_a_game_named_by_its_import_path(capsys):
     code, out, _ = run_cli(["match", "high_card:HighCard", "heuristic", "random", "--games", "10", "--json"], capsys)
     assert code == 0 and json.loads(out)["games"] == 10
     assert games.game_class("high_card:HighCard") is HighCard
+
+
+def test_a_game_loaded_by_its_path_leaves_the_plugin_of_its_name_alone(tmp_path, monkeypatch):
+    (tmp_path / "shadow_game.py").write_text("from high_card import HighCard\n\nclass Shadow(HighCard):\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    shadow = games.game_class("shadow_game:Shadow")
+    assert shadow.name == "high_card" and shadow is not HighCard
+    assert games.game_class("high_card") is HighCard  # the installed plug-in keeps its name
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from agents.conformance import check_facts
 from deckopt.commands._common import GAME_HELP, game_config_args, game_count, make_game, print_json
 from evolution.spaces.check import check_deck_space
 from evolution.spaces.registry import space_of_game
@@ -18,7 +19,9 @@ def register(sub) -> None:
         help="check that a game keeps the promises of the game interface",
         description="Run the conformance suite on a game (ours, an installed plug-in, or package.module:Class) "
         "over random games: invariants at every step, cards conserved, illegal actions refused, same seed "
-        "same game, clone, pickle, hidden information, batch views, and the deck space's operators where "
+        "same game, clone, pickle, hidden information, batch views, the game's facts and rule agents (each named "
+        "rule agent plays legal games; the default agent and eval's opponents are made), and the deck space's "
+        "operators where "
         "decks evolve. One line per check; exit 1 if any check fails.",
     )
     p.add_argument("game", help=GAME_HELP)
@@ -43,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
 
     say(f"deckopt check {args.game}: {args.games} random games per check")
     results = run_checks(game, args.games, on_result=shown)
+    results.append(check_facts(game, args.games))
+    shown(results[-1])
     space = space_of_game(game)
     if space is not None:
         results.append(check_deck_space(space, args.games))

@@ -20,22 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
-from agents.heuristics.locm_field import DRAFTERS, FieldAgent  # noqa: E402
-from games.locm import DRAFT  # noqa: E402
-from games.locm_batch import LocmBatch  # noqa: E402
-
-
-def drafted_decks(drafter: str, num_games: int, rng: np.random.Generator) -> list[list[int]]:
-    """Both seats' decks (sorted card numbers) of `num_games` drafts by `drafter` on fresh offers."""
-    game = games.make("locm")
-    agent = FieldAgent(game, np.random.default_rng(rng.integers(2**63)), drafter=drafter, battler="max-attack")
-    batch = LocmBatch.deal(game, rng, num_games)
-    while True:
-        g = np.flatnonzero(batch.phase == DRAFT)
-        if not len(g):
-            break
-        batch.apply_actions(g, agent.act_batch(batch, g))
-    return [sorted(batch.picks[k, p].tolist()) for k in range(num_games) for p in (0, 1)]
+from agents.heuristics.locm_field import DRAFTERS, draft_decks  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -47,7 +32,8 @@ def main(argv=None) -> int:
     if args.decks < 1:
         parser.error("--decks must be at least 1")
     rng = np.random.default_rng(args.seed)
-    pool = [deck for name in args.drafters for deck in drafted_decks(name, args.decks, rng)]
+    game = games.make("locm")
+    pool = [deck for name in args.drafters for deck in draft_decks(game, name, args.decks, rng)]
     print(f"# {len(pool)} decks: {args.decks} drafts of each of {', '.join(args.drafters)}, seed {args.seed}")
     print("deck_pool = [" + ", ".join(str(d) for d in pool) + "]")
     return 0

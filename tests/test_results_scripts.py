@@ -23,6 +23,7 @@ TESTED = {
     "locm_oracle",
     "locm_field_check",
     "locm_tournament",
+    "locm_battler",
 }
 
 
@@ -197,3 +198,21 @@ def test_locm_tournament_plays_each_matchup_as_states_would_and_resumes(capsys, 
     script.main(args + ["--battlers", "greedy"])  # everything is there: nothing is played again
     out_again, err = capsys.readouterr()
     assert "[tournament]" not in err and out_again == out
+
+
+def test_locm_battler_plays_every_drafters_decks_against_every_opponent(capsys):
+    script = _load("locm_battler")
+    args = ["--agent", "greedy", "--opponents", "max-attack", "random", "--drafters", "coac", "random"]
+    args += ["--drafts", "3", "--games", "8", "--speed-games", "4", "--seed", "3"]
+    assert script.main(args) == 0
+    out = capsys.readouterr().out
+    rows = _rows(out)
+    assert rows[0] == ["drafter", "vs max-attack", "vs random"]
+    assert [r[0] for r in rows[1:]] == ["coac", "random", "**all**"]
+    rates = [[float(c.strip("*").split()[0]) for c in r[1:]] for r in rows[1:]]
+    # the overall rate is the mean of the drafters' (the same number of games on each)
+    assert rates[2] == pytest.approx([(a + b) / 2 for a, b in zip(rates[0], rates[1])], abs=1e-3)
+    # greedy beats a uniform battler on every drafter's decks
+    assert all(r[1] >= 0.75 for r in rates)
+    assert "games/s against itself" in out
+    assert script.main(args) == 0 and capsys.readouterr().out.split("games/s")[0] == out.split("games/s")[0]

@@ -47,8 +47,9 @@ from dataclasses import dataclass
 
 from agents import split_agent_specs
 from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
-from evolution.spaces.kittens import KittensBounds
-from evolution.spaces.registry import SPACES, space_class, space_names
+from evolution.spaces.kittens_settings import KittensBounds
+from evolution.spaces.settings import PLUGIN_RULES
+from evolution.spaces.settings_registry import SETTINGS, settings_class, space_names
 from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
 from games.decks import DeckConstraints, DeckRules, shape_name
 from games.errors import UserError
@@ -69,8 +70,8 @@ INIT_SHAPES = ("uniform", "normal", "flat", "spiky", "more_cards")
 #: the tables of a settings file and of config.json: table -> {name in the table: EvolveConfig field}
 TABLES = {
     **{
-        space.table: {("rules" if field == space.rules_field else field): field for field in sorted(space.settings)}
-        for space in SPACES.values()
+        s.table: {("rules" if field == s.rules_field else field): field for field in sorted(s.fields)}
+        for s in SETTINGS.values()
     },
     "archive": {
         "enabled": "archive",
@@ -309,6 +310,12 @@ class EvolveConfig:
         "hand_defuses = 1: exact values, the validation, exist for open hands only)",
         flag=False,
     )
+    plugin_rules: dict = setting(
+        factory=dict,
+        help="a plug-in space's deck rules (a [plugin_rules] table, checked by its settings' Rules class; "
+        "or --set rules.NAME=VALUE)",
+        flag=False,
+    )
     # 400: a first-player rate's SE is 0.025 a generation; score_memory pools a survivor's games
     games_per_deck: int = setting(
         400, "exploding_kittens: games each deck plays a generation, even", metavar="N", maximum=MAX_GAMES_PER_PAIR
@@ -366,7 +373,7 @@ class EvolveConfig:
     archive_descriptors: str | None = setting(
         None,
         "MAP-Elites: the archive's pair of descriptors, by name (default: the game's first): "
-        + "; ".join(f"{space.name}: {', '.join(space.descriptor_sets)}" for space in SPACES.values()),
+        + "; ".join(f"{s.game}: {', '.join(s.descriptor_sets)}" for s in SETTINGS.values()),
         metavar="NAME",
     )
     archive_population: float = setting(
@@ -407,6 +414,16 @@ class EvolveConfig:
         need(isinstance(self.rules, DeckRules), "rules must be a table of min_cards, max_total, min_power")
         self._check_archive()
 
+    def _resolve_plugin_rules(self, space) -> None:
+        """A plug-in's deck rules as its settings' `Rules` (a table given, or the defaults); refused
+        for a game without them."""
+        if space.rules_field != PLUGIN_RULES:
+            need(not self.plugin_rules, f"plugin_rules applies to a plug-in space with deck rules, not {self.game}")
+            return
+        if isinstance(self.plugin_rules, dict):
+            self.plugin_rules = config_from_dict(space.Rules, self.plugin_rules, where=f"[{space.table}.rules]")
+        need(isinstance(self.plugin_rules, space.Rules), f"[{space.table}.rules] must be a table of deck rules")
+
     def _check_archive(self) -> None:
         need(isinstance(self.archive, bool), f"archive must be true or false, got {self.archive!r}")
         share = self.archive_population
@@ -426,7 +443,7 @@ class EvolveConfig:
         """The objective and settings of the chosen game, checked by its deck space (which refuses
         the settings of other games)."""
         need(isinstance(self.game, str), f"game must be a game's name, got {self.game!r}")
-        space = space_class(self.game)
+        space = settings_class(self.game)
         if self.objective is None:
             self.objective = space.objectives[0]
         need(
@@ -458,16 +475,19 @@ class EvolveConfig:
             isinstance(self.racing_margin, (int, float)) and 0 <= self.racing_margin < 1,
             f"racing_margin must be from 0 to 1, got {self.racing_margin!r}",
         )
-        for other in SPACES.values():  # another game's deck rules: refused unless left at their defaults
+        for other in SETTINGS.values():  # another game's deck rules: refused unless left at their defaults
             field = other.rules_field
             if field and field != space.rules_field:
                 default = self.__dataclass_fields__[field].default_factory()
-                need(getattr(self, field) == default, f"[{other.table}.rules] applies to {other.name} only")
-        space.check_config(self)
+                need(getattr(self, field) == default, f"[{other.table}.rules] applies to {other.game} only")
+        self._resolve_plugin_rules(space)
+        space.check(self)
         for name in ("yardstick", "validation_panel"):  # none unless the game's space names its own
             if getattr(self, name) is None:
                 setattr(self, name, [])
-        if not space.settings:  # a plug-in space: the settings of our games are not its own
+        if space.head_to_head and not self.validation_panel:  # no reference decks to validate against
+            self.validate = False
+        if not space.fields:  # a plug-in space: the settings of our games are not its own
             need(not self.constraints, f"constraints apply to gwent_lite only, not {self.game}")
             need(
                 not self.panel and "panel" not in self.opponents,
@@ -528,7 +548,7 @@ class EvolveConfig:
         need(isinstance(self.racing_z, (int, float)) and self.racing_z > 0, "racing_z must be > 0")
         need(self.fitness in FITNESS_MODES, f"fitness must be one of {', '.join(FITNESS_MODES)}, got {self.fitness!r}")
         if self.fitness == "racing":
-            space_class(self.game).check_racing(self)
+            settings_class(self.game).check_racing(self)
         check_jobs(self.jobs)
         check_maximums(self)
         need(
@@ -651,10 +671,18 @@ def config_from_settings(data: dict, where: str = "") -> EvolveConfig:
 
 def rules_field(game: str) -> str:
     """The EvolveConfig field of `game`'s deck rules; UserError for a game without deck rules."""
-    field = SPACES[game].rules_field if game in SPACES else None
-    with_rules = [name for name, space in SPACES.items() if space.rules_field]
+    field = settings_class(game).rules_field
+    with_rules = [name for name in space_names() if settings_class(name).rules_field]
     need(field is not None, f"{game} has no deck rules (deck rules apply to {', '.join(with_rules)})")
     return field
+
+
+def rules_class(game: str) -> type:
+    """The dataclass of `game`'s deck rules (a game with deck rules)."""
+    settings = settings_class(game)
+    if settings.rules_field == PLUGIN_RULES:
+        return settings.Rules
+    return type(EvolveConfig.__dataclass_fields__[settings.rules_field].default_factory())
 
 
 def with_deck_rule(config: EvolveConfig, name: str, value) -> EvolveConfig:
@@ -680,9 +708,9 @@ def load_config(path: str | os.PathLike | None = None, deck_rules: dict | None =
         game = given.get("game", file.get("game", EvolveConfig.game))
         field = rules_field(game)
         base = file.get(field) or {}
-        need(isinstance(base, dict), f"[{SPACES[game].table}.rules] must be a table of deck rules")
-        kind = type(EvolveConfig.__dataclass_fields__[field].default_factory())
-        given[field] = config_from_dict(kind, {**base, **deck_rules}, where=f"[{SPACES[game].table}.rules]")
+        table = settings_class(game).table
+        need(isinstance(base, dict), f"[{table}.rules] must be a table of deck rules")
+        given[field] = config_from_dict(rules_class(game), {**base, **deck_rules}, where=f"[{table}.rules]")
     opponents = file.get("opponents", EvolveConfig.__dataclass_fields__["opponents"].default_factory())
     if "panel" in given and "opponents" not in given and isinstance(opponents, list) and "panel" not in opponents:
         given["opponents"] = list(opponents) + ["panel"]

@@ -9,7 +9,7 @@ Each generation: selection and variation make the pool (evolution.toolbox); the 
 generation is written atomically, the checkpoint last (evolution.runfolder). All randomness flows
 from one numpy Generator (saved in the checkpoint) and the per-pairing seed keys, so a run resumed
 after an interruption ends exactly where the uninterrupted run does. At the end a playoff chooses
-the champion, which is validated against held-out reference decks (evolution.studies.validation).
+the champion, which is validated against held-out reference decks (evolution.scoring.validation).
 
 The library neither prints nor draws bars: `log(line)` and `progress(done, total, what)` are given
 by the caller (the command line passes its one Progress display).
@@ -29,6 +29,8 @@ from evolution.archive.grid import DeckArchive
 from evolution.archive.results import finish_archive, write_archive
 from evolution.config import EXECUTION_FIELDS, SELECTION_ALIASES, EvolveConfig, with_cluster_from
 from evolution.designer.html_report import write_report
+from evolution.designer.plots import write_plots
+from evolution.designer.tables import deck_text
 from evolution.individuals import score_of
 from evolution.runfiles import CHAMPION_FILE, VALIDATION_FILE
 from evolution.runfolder import RunFolder
@@ -67,7 +69,7 @@ def _evolve_in_locked_folder(
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
     space = space_for(config)  # the run's deck space, made once and passed along
-    inputs = space.inputs(config)  # everything a user can get wrong, before a file is written
+    scorer = space.scorer(config)  # the agent and deck files: everything a user can get wrong, before a file is written
     state = (folder.read_state(config, space) if resume else None) or EvolutionState.start(config)
     archive = _archive(config, space, folder, state)
     mapper = (
@@ -82,7 +84,6 @@ def _evolve_in_locked_folder(
     with mapper as pm:  # a Dask scheduler is reached here
         folder.write_config(config)
         tb = build_toolbox(config, space, state.rng, pm)
-        evaluator = space.evaluator(config, inputs, tb.map)
         if state.next_generation < config.generations:
             where = pm.describe() if hasattr(pm, "describe") else "a custom map"
             log(
@@ -96,16 +97,16 @@ def _evolve_in_locked_folder(
             else:
                 pool = tb.population(n=config.pool) if gen == 0 else tb.next_pool(state.pool)  # select + vary
             clock.start()
-            games = evaluator.evaluate(pool, state.hall_of_fame, gen, progress, what=clock.stage(gen, state))
-            games += space.measure_yardstick(pool, inputs, config, tb.map, gen, progress)
+            games = scorer.evaluate(pool, state.hall_of_fame, gen, tb.map, progress, what=clock.stage(gen, state))
+            games += scorer.measure_yardstick(pool, gen, tb.map, progress)
             seconds = clock.stop()
             record = record_generation(state, gen, pool, games, seconds)  # hall of fame, logbook, best decks
             if archive is not None:
                 record["archive_entered"] = archive.tell(pool, gen)
                 write_archive(folder, archive, gen)
-            folder.write_generation(state, games, seconds, config, space)  # the checkpoint last
+            folder.write_generation(state, games, seconds, config, space, scorer.header)  # the checkpoint last
             if config.plot_every and ((gen + 1) % config.plot_every == 0 or gen + 1 == config.generations):
-                folder.write_plots(space, config, log)
+                write_plots(folder, space, config, log)
             log(generation_line(record, sel_best(pool, 1)[0], space))
             if on_generation is not None:
                 on_generation(gen)
@@ -113,9 +114,9 @@ def _evolve_in_locked_folder(
             return summary_of(folder, state)
         best_elite = None
         if archive is not None and state.generation >= 0:  # its top elites measured again (evolution.archive.results)
-            best_elite = finish_archive(folder, archive, config, inputs, pm, state.generation, progress, log)
+            best_elite = finish_archive(folder, archive, config, scorer, pm, state.generation, progress, log)
         evolved = start < config.generations
-        summary = finish_run_once(folder, config, space, state, inputs.agent, pm, evolved, progress, log)
+        summary = finish_run_once(folder, config, space, state, scorer, pm, evolved, progress, log)
         return {**summary, "best_elite": best_elite} if archive is not None else summary
 
 
@@ -235,7 +236,7 @@ def _vs_random(ind) -> float:
 def generation_line(record: dict, best, space) -> str:
     return (
         f"gen {record['gen']:>3}: best {record['best']:.3f} [{record['best_lo']:.3f}, {record['best_hi']:.3f}] "
-        f"{space.text(best)}; mean {record['mean']:.3f}; "
+        f"{deck_text(space, best)}; mean {record['mean']:.3f}; "
         + (f"yardstick {record['yardstick']:.3f}; " if np.isfinite(record.get("yardstick", np.nan)) else "")
         + f"{record['games']} games in {record['seconds']:.1f} s ({record['games_per_s']:.0f}/s)"
     )
@@ -250,7 +251,7 @@ def summary_of(folder: RunFolder, state: EvolutionState) -> dict:
 
 
 def finish_run_once(
-    folder: RunFolder, config: EvolveConfig, space, state: EvolutionState, agent, pmap, evolved: bool, progress, log
+    folder: RunFolder, config: EvolveConfig, space, state: EvolutionState, scorer, pmap, evolved: bool, progress, log
 ) -> dict:
     """The summary with the champion and its validation: computed after generations were run in
     this call (`evolved`) or when missing, else read back (a finished run resumed)."""
@@ -267,8 +268,8 @@ def finish_run_once(
             summary["validation"] = folder.read_validation()
         return summary
     if not (evolved and config.plot_every):  # else the last generation has just drawn them
-        folder.write_plots(space, config, log)
-    summary.update(space.finish_run(folder, config, agent, pmap, log=log, progress=progress))
+        write_plots(folder, space, config, log)
+    summary.update(scorer.finish(folder, pmap, log=log, progress=progress))
     summary["report"] = str(write_report(folder.path, space, log=log))
     log(f"report: {summary['report']}")
     return summary

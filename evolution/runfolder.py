@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +35,7 @@ from evolution.runfiles import (
 )
 from evolution.state import LOGBOOK_FIELDS, EvolutionState
 from games.errors import UserError
-from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, check_writable_dir
+from games.fileio import atomic_write_json, atomic_write_text, check_writable_dir
 from games.folder_lock import folder_entries
 from games.schema import ANYTHING, Schema, read_checked
 
@@ -195,9 +194,12 @@ class RunFolder:
         self.path.mkdir(parents=True, exist_ok=True)
         atomic_write_json(self.config, config.to_dict())
 
-    def write_generation(self, state: EvolutionState, games: int, seconds: float, config: EvolveConfig, space) -> None:
-        """Everything a user inspects about the generation just finished, then the checkpoint (last:
-        a generation counts as finished once its checkpoint is written)."""
+    def write_generation(
+        self, state: EvolutionState, games: int, seconds: float, config: EvolveConfig, space, header: dict
+    ) -> None:
+        """Everything a user inspects about the generation just finished (`header`: how its decks were
+        scored; each deck with its row of the run's deck `space`), then the checkpoint (last: a
+        generation counts as finished once its checkpoint is written)."""
         pool = state.pool
         order = np.argsort([-score_of(ind) for ind in pool], kind="stable")
         atomic_write_json(
@@ -206,8 +208,8 @@ class RunFolder:
                 "generation": state.generation,
                 "games": games,
                 "seconds": round(seconds, 3),
-                **space.generation_header(config),
-                "decks": [deck_entry(pool[i], rank=r + 1, **space.entry_extra(pool[i])) for r, i in enumerate(order)],
+                **header,
+                "decks": [deck_entry(pool[i], rank=r + 1, **space.row(pool[i])) for r, i in enumerate(order)],
             },
         )
         atomic_write_text(self.logbook, logbook_csv(list(state.logbook)))
@@ -227,22 +229,6 @@ class RunFolder:
 
     def write_validation(self, report: dict) -> None:
         atomic_write_json(self.validation, report)
-
-    def write_plots(self, space, config: EvolveConfig, log: Callable[[str], None] | None = None) -> list[Path]:
-        """fitness.png and best_deck_powers.png as the run's deck `space` draws them; a plot that fails
-        is reported, never fatal."""
-        written = []
-        try:
-            rows = self.read_logbook()
-            if rows:
-                atomic_write_bytes(self.fitness_plot, space.fitness_plot(rows, self.name, config))
-                written.append(self.fitness_plot)
-            atomic_write_bytes(self.powers_plot, space.best_plot(self.read_best_decks(), self.name))
-            written.append(self.powers_plot)
-        except Exception as exc:  # noqa: BLE001 - a plot must never cost a run
-            if log is not None:
-                log(f"warning: plots not written ({type(exc).__name__}: {exc})")
-        return written
 
 
 class Run:

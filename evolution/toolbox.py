@@ -42,12 +42,12 @@ def build_toolbox(config: EvolveConfig, space, rng: np.random.Generator, pmap=No
     and, given `pmap`, the parallel `map`; decks are the run's deck `space`'s (its random decks,
     mutation and crossover)."""
     tb = base.Toolbox()
-    tb.register("random_cards", space.random_deck, rng, tuple(config.init_shapes))
+    tb.register("random_cards", space.random_deck, rng)
     tb.register("individual", lambda origin="random": make_individual(tb.random_cards(), origin))
     tb.register("population", tools.initRepeat, list, tb.individual)
 
     def mutate(ind):
-        return make_individual(space.mutate(ind, rng, config), "mutant")
+        return make_individual(space.mutate(ind, rng), "mutant")
 
     def mate(a, b):
         ca, cb = space.crossover(a, b, rng)

@@ -12,10 +12,12 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
+from evolution.config import EvolveConfig
 from evolution.designer.advisor import AdviceConfig, advise, remeasure
 from evolution.designer.neighbourhoods import PowerNeighbourhood, neighbours, without_card
 from evolution.scoring import fitness as fit
 from evolution.spaces.genome import random_deck
+from evolution.spaces.gwent import GwentDeal, build_agent
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from games.decks import DeckConstraints, DeckRules
 
@@ -96,13 +98,13 @@ def play_of(agent, pmap):
     """Gwent Lite matches under RULES by `agent` (evolution.scoring.yardstick.Play)."""
 
     def play(pairings, prefix, progress, what):
-        return fit.play_pairings(pairings, agent, RULES, pmap, 200, prefix, progress, what)
+        return fit.play_pairings(pairings, agent, GwentDeal(RULES), pmap, 200, prefix, progress, what)
 
     return play
 
 
 def run_advice(seed=0, jobs=1):
-    agent = fit.build_agent("heuristic", RULES, seed=seed)
+    agent = build_agent("heuristic", RULES, seed=seed)
     with Mapper(jobs) as pmap:
         return advise(WEAK, FIELD, PowerNeighbourhood(RULES), play_of(agent, pmap), seed, SMALL)
 
@@ -133,7 +135,7 @@ def test_only_changes_that_keep_the_decks_constraints_are_advised(advice):
     """The deck's own limits (a forbidden power, a locked card) bound the advice: no candidate breaks them."""
     assert any(9 in c["cards"] for c in advice["candidates"])  # without limits a 9 is offered
     limits = DeckConstraints(locked=(1, 1, 1, 1, 1, 1), forbidden=(9,))
-    agent = fit.build_agent("heuristic", RULES, seed=0)
+    agent = build_agent("heuristic", RULES, seed=0)
     with Mapper(1) as pmap:
         out = advise(WEAK, FIELD, PowerNeighbourhood(RULES, limits), play_of(agent, pmap), 0, SMALL)
     assert out["candidates"] and all(not limits.problems(c["cards"]) for c in out["candidates"])
@@ -146,7 +148,7 @@ def test_contributions_are_paired_on_their_own_deals(advice):
     c = contrib[1]
     assert c["without"] is None and c["contribution"] is None  # a 1 at min_cards: nothing to take away
     deck = [1, 1, 1, 1, 1, 1, 9]
-    agent = fit.build_agent("heuristic", RULES, seed=0)
+    agent = build_agent("heuristic", RULES, seed=0)
     with Mapper(1) as pmap:
         out = advise(deck, FIELD, PowerNeighbourhood(RULES), play_of(agent, pmap), 0, SMALL)
     nine = next(c for c in out["contributions"] if c["power"] == 9)
@@ -156,7 +158,7 @@ def test_contributions_are_paired_on_their_own_deals(advice):
 
 
 def test_remeasure_uses_fresh_deals_and_says_whether_the_gain_clears_its_interval():
-    agent = fit.build_agent("heuristic", RULES, seed=0)
+    agent = build_agent("heuristic", RULES, seed=0)
     with Mapper(1) as pmap:
         same = remeasure(WEAK, WEAK, FIELD, play_of(agent, pmap), 7, 10)
         better = remeasure(WEAK, [1] * 5 + [20], FIELD, play_of(agent, pmap), 7, 10)
@@ -204,7 +206,7 @@ def test_gwent_abilities_advice_offers_legal_single_card_changes(capsys):
     sizes = ["--games", "2", "--rounds", "1", "--top", "3", "--contribution-games", "2", "--json"]
     assert main(argv + sizes) == 0
     data = json.loads(capsys.readouterr().out)
-    space = GwentAbilitiesSpace()
+    space = GwentAbilitiesSpace(EvolveConfig(game="gwent_abilities"))
     deck = Counter(data["deck"])
     assert data["field_decks"] == 5 and data["agent"] == "heuristic"  # default field: decks/gwent_abilities
     assert {c["kind"] for c in data["candidates"]} == {"swap", "add", "remove"}

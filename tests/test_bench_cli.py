@@ -30,7 +30,7 @@ def test_bench_cli_json_and_table(monkeypatch, capsys):
 def test_benchmarks_left_the_library():
     assert not list(ROOT.glob("agents/bench*.py")) and not (ROOT / "evolution" / "bench.py").exists()
     code = (
-        "import sys, evolution.loop, evolution.scoring.fitness, evolution.studies.validation, deckopt.bench.evolution\n"
+        "import sys, evolution.loop, evolution.scoring.fitness, evolution.scoring.validation, deckopt.bench.evolution\n"
         "heavy = [m for m in ('tensorflow', 'keras') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )

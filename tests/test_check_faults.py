@@ -9,11 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from high_card import DECK_SIZE, HighCard, HighCardDecks, HighCardState, HighestCard
+from high_card import DECK_SIZE, HighCard, HighCardState, HighestCard
+from high_card.space import HighCardSpace
 
 from agents.base import RuleAgent
 from agents.conformance import check_facts
 from deckopt.cli import main
+from evolution.config import load_config
 from evolution.spaces.check import check_deck_space
 from games.base import GameFacts
 from games.conformance import FAILED, PASSED, run_check, run_checks
@@ -86,10 +88,10 @@ class UnpicklableState(HighCardState):
         self._rule = lambda a, b: a > b
 
 
-class OverBudgetDecks(HighCardDecks):
+class OverBudgetDecks(HighCardSpace):
     """An operator returning an illegal deck: mutation returns eight 9s, over the budget."""
 
-    def mutate(self, cards, rng, config=None) -> list[int]:
+    def mutate(self, cards, rng) -> list[int]:
         return [9] * DECK_SIZE
 
 
@@ -118,8 +120,9 @@ def test_the_check_catches_a_planted_fault(state_class, check, needle):
 
 
 def test_the_check_catches_an_operator_returning_an_illegal_deck():
-    assert check_deck_space(HighCardDecks(), GAMES).status == PASSED
-    result = check_deck_space(OverBudgetDecks(), GAMES)
+    config = load_config(game="high_card")
+    assert check_deck_space(HighCardSpace(config), GAMES).status == PASSED
+    result = check_deck_space(OverBudgetDecks(config), GAMES)
     assert result.status == FAILED and "a mutated deck is illegal" in result.detail, result
 
 

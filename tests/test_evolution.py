@@ -18,6 +18,7 @@ from evolution.config import EXECUTION_FIELDS, EvolveConfig, flat_settings, load
 from evolution.loop import evolve
 from evolution.scoring import fitness as fit
 from evolution.spaces import genome
+from evolution.spaces.gwent import GwentDeal, build_agent
 from games.decks import DECK_SHAPES, DeckRules
 from games.errors import UserError
 
@@ -147,7 +148,7 @@ def test_repair_is_unbiased():
 # --- fitness --------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def heuristic():
-    return fit.build_agent("heuristic", DeckRules())
+    return build_agent("heuristic", DeckRules())
 
 
 def test_deck_against_itself_scores_half(heuristic):
@@ -155,7 +156,7 @@ def test_deck_against_itself_scores_half(heuristic):
     deck = tuple(DECK_SHAPES["normal"](rules, np.random.default_rng(4)))
     pairings = [fit.Pairing(deck, deck, (7, 0, 0, 0), 100)]
     with Mapper(1) as pmap:
-        out = fit.play_pairings(pairings, heuristic, rules, pmap, 300, (7, 0, 0))
+        out = fit.play_pairings(pairings, heuristic, GwentDeal(rules), pmap, 300, (7, 0, 0))
     s = fit.Score()
     s.add(out[0])
     # each deal's second game is its first with the decks' roles exchanged: exactly one win each
@@ -195,7 +196,9 @@ def test_mirrored_deal_cancels_luck(heuristic):
     a = (1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 6, 7, 7, 8, 11)
     b = tuple(load_deck(resolve_path("decks/ancestor/gen840_best.toml")).cards)
     with Mapper(1) as pmap:
-        out = fit.play_pairings([fit.Pairing(a, b, (3, 0, 0, 0), 400)], heuristic, rules, pmap, 800, (3, 0, 0))[0]
+        out = fit.play_pairings(
+            [fit.Pairing(a, b, (3, 0, 0, 0), 400)], heuristic, GwentDeal(rules), pmap, 800, (3, 0, 0)
+        )[0]
     g = (out.astype(float) + 1) / 2
     assert np.corrcoef(g[:, 0], g[:, 1])[0, 1] < 0.1
 
@@ -205,7 +208,9 @@ def test_stronger_deck_scores_higher(heuristic):
     rules = DeckRules()
     strong, weak = tuple([4] * 25), tuple([1] * 25)
     with Mapper(1) as pmap:
-        out = fit.play_pairings([fit.Pairing(strong, weak, (0, 0, 0, 0), 20)], heuristic, rules, pmap, 100, (0, 0, 0))
+        out = fit.play_pairings(
+            [fit.Pairing(strong, weak, (0, 0, 0, 0), 20)], heuristic, GwentDeal(rules), pmap, 100, (0, 0, 0)
+        )
     s = fit.Score()
     s.add(out[0])
     assert s.score > 0.95 and s.ci95[0] > 0.8
@@ -470,7 +475,7 @@ def test_config_file_and_no_tensorflow(tmp_path):
         EvolveConfig(games_per_pair=3)
     code = (
         "import sys, evolution.loop, evolution.scoring.fitness, evolution.designer.report, "
-        "evolution.studies.validation; "
+        "evolution.scoring.validation; "
         "print('tensorflow' in sys.modules or 'keras' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"

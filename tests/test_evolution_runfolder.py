@@ -18,6 +18,7 @@ import pytest
 from deckopt.cli import main
 from evolution.config import EvolveConfig
 from evolution.loop import evolve
+from evolution.spaces.gwent import GwentDeal
 
 TINY = dict(
     generations=2,
@@ -232,7 +233,7 @@ def test_worker_tasks_are_plain_and_no_tensorflow_anywhere(tmp_path):
 
     rules = DeckRules()
     p = fit.Pairing(tuple([4] * 25), tuple([4] * 25), (1, 0, 0, 0), 2)
-    ((agent, task),) = fit.make_tasks([p], "AGENT", rules, 200, (1, 0, 0))
+    ((agent, task),) = fit.make_tasks([p], "AGENT", GwentDeal(rules), 200, (1, 0, 0))
     assert agent == "AGENT" and task.games == 4 and b"deap" not in pickle.dumps(task)
     modules = sorted(f.stem for f in Path("evolution").glob("*.py") if f.stem not in ("__init__", "bench"))
     code = (

@@ -30,9 +30,17 @@ FLAGS += ["--jobs", "1", "--validation-games", "2", "--hof-size", "2", "--hof-op
 FLAGS += ["--yardstick-games", "2", "--playoff-games-per-pair", "2"]
 
 
+def make_space(rules: AbilityDeckRules | None = None, descriptors: str | None = None) -> GwentAbilitiesSpace:
+    """The space of a run under `rules` (default the game's) with the archive's `descriptors` pair."""
+    settings = {"ability_rules": rules} if rules is not None else {}
+    if descriptors is not None:
+        settings |= {"archive": True, "archive_descriptors": descriptors}
+    return GwentAbilitiesSpace(EvolveConfig(game="gwent_abilities", **settings))
+
+
 @pytest.fixture(scope="module")
 def space() -> GwentAbilitiesSpace:
-    return GwentAbilitiesSpace()
+    return make_space()
 
 
 def test_the_space_is_registered_and_its_settings_default_to_the_games_own():
@@ -44,12 +52,11 @@ def test_the_space_is_registered_and_its_settings_default_to_the_games_own():
 
 def test_every_operator_returns_a_legal_deck(space):
     rng = np.random.default_rng(5)
-    config = EvolveConfig(game="gwent_abilities")
     decks = [space.random_deck(rng) for _ in range(150)]
     assert len({tuple(d) for d in decks}) > 140  # random decks differ
     for i, deck in enumerate(decks):
         assert space.problems(deck) == [] and deck == sorted(deck)
-        child = space.mutate(deck, rng, config)
+        child = space.mutate(deck, rng)
         assert space.problems(child) == [] and child != deck
         for x in space.crossover(deck, decks[i - 1], rng):
             assert space.problems(x) == []
@@ -68,7 +75,7 @@ def test_repair_makes_any_list_of_cards_legal_and_keeps_a_legal_deck(space):
 
 
 def test_a_tight_budget_still_gives_legal_decks():
-    space = GwentAbilitiesSpace(AbilityDeckRules(min_cards=30, max_cards=31, provision_budget=97))
+    space = make_space(AbilityDeckRules(min_cards=30, max_cards=31, provision_budget=97))
     rng = np.random.default_rng(7)
     for _ in range(100):
         deck = space.random_deck(rng)
@@ -92,7 +99,7 @@ def test_the_reference_and_yardstick_decks_are_legal_distinct_and_inside_the_arc
 
 
 def test_the_conformance_check_covers_the_operators(capsys):
-    result = check_deck_space(GwentAbilitiesSpace(), 30)
+    result = check_deck_space(make_space(), 30)
     assert result.status == "passed"
     assert main(["check", "gwent_abilities", "--games", "5"]) == 0
     assert "ok    deck space operators" in capsys.readouterr().out
@@ -159,7 +166,7 @@ def test_a_resumed_run_ends_where_the_uninterrupted_one_does(cli_run, tmp_path):
 def test_the_decks_command_names_the_cards(cli_run, capsys):
     assert main(["decks", str(cli_run)]) == 0
     out = capsys.readouterr().out
-    assert "(gwent_abilities)" in out and "provisions" in out and "x " in out
+    assert "(gwent_abilities, objective win)" in out and "x " in out
     assert main(["decks", str(cli_run), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     best = report["generations"][-1]["best"]
@@ -179,7 +186,7 @@ def deck_of(*counts: tuple[int, str]) -> list[int]:
 
 
 def test_the_rows_descriptors_are_the_shares_of_the_units_on_the_melee_and_ranged_rows():
-    rows = GwentAbilitiesSpace(descriptor_set="rows")
+    rows = make_space(descriptors="rows")
     assert rows.descriptor_space() == (("melee_share", "ranged_share"), [(0.0, 1.0), (0.0, 1.0)])
     # 6 melee units (a hero among them), 3 ranged, 3 siege; the specials (frost's row is melee) count for none
     deck = deck_of((3, "militia"), (2, "blue_stripes"), (1, "geralt"), (3, "archer"), (3, "catapult"))
@@ -187,8 +194,8 @@ def test_the_rows_descriptors_are_the_shares_of_the_units_on_the_melee_and_range
     assert rows.descriptors(deck) == (0.5, 0.25)
     assert rows.descriptors(deck_of((3, "trebuchet"), (1, "eredin"), (1, "rain"))) == (0.0, 0.0)
     assert rows.descriptors(deck_of((3, "frost"), (1, "scorch"))) == (1 / 3, 1 / 3)  # no units: no row
-    style = GwentAbilitiesSpace()
-    assert style.descriptor_sets == ("style", "rows") and style.descriptor_set == "style"
+    style = make_space()
+    assert style.Settings.descriptor_sets == ("style", "rows") and style.descriptor_set == "style"
     assert style.descriptor_space()[0] == ("advantage_share", "synergy_share")
     assert style.descriptors(deck) == (2 / 19, 2 / 19)  # decoy; blue_stripes
 
@@ -206,7 +213,7 @@ def test_an_archive_run_over_the_rows_keeps_its_descriptors(rows_run, capsys):
     assert config["archive"]["descriptors"] == "rows"
     data = json.loads((rows_run / "archive.json").read_text())
     assert data["descriptors"] == ["melee_share", "ranged_share"] and data["entries"]
-    rows = GwentAbilitiesSpace(descriptor_set="rows")
+    rows = make_space(descriptors="rows")
     for e in data["entries"]:
         assert (e["melee_share"], e["ranged_share"]) == pytest.approx(rows.descriptors(e["cards"]))
     capsys.readouterr()
@@ -260,7 +267,7 @@ def small_run(tmp_path_factory) -> Path:
 
 def test_a_run_under_its_own_rules_holds_only_decks_legal_under_them(small_run, capsys):
     run = small_run
-    space = GwentAbilitiesSpace(SMALL)
+    space = make_space(SMALL)
     decks = _all_decks(run)
     assert len(decks) >= 12 and all(space.problems(d) == [] for d in decks)
     assert all(len(d) == 20 and len(set(d)) == 20 for d in decks)
@@ -270,7 +277,7 @@ def test_a_run_under_its_own_rules_holds_only_decks_legal_under_them(small_run, 
     assert load_ability_deck(run / "champion.toml").rules == SMALL
     capsys.readouterr()
     assert main(["decks", str(run)]) == 0
-    assert "(gwent_abilities)" in capsys.readouterr().out
+    assert "(gwent_abilities, objective win)" in capsys.readouterr().out
 
 
 def test_matchups_and_advise_read_a_run_under_its_own_rules(small_run, capsys):
@@ -279,11 +286,11 @@ def test_matchups_and_advise_read_a_run_under_its_own_rules(small_run, capsys):
     game = ["--game", "gwent_abilities", "--agent", "heuristic", "--games", "2", "--json"]
     assert main(["matchups", str(small_run), *game]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert len(data["decks"]) >= 2 and all(GwentAbilitiesSpace(SMALL).problems(d["cards"]) == [] for d in data["decks"])
+    assert len(data["decks"]) >= 2 and all(make_space(SMALL).problems(d["cards"]) == [] for d in data["decks"])
     sizes = ["--rounds", "1", "--top", "3", "--contribution-games", "2"]
     assert main(["advise", str(small_run / "champion.toml"), "--vs", str(small_run), *game, *sizes]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["candidates"] and all(GwentAbilitiesSpace(SMALL).problems(c["cards"]) == [] for c in data["candidates"])
+    assert data["candidates"] and all(make_space(SMALL).problems(c["cards"]) == [] for c in data["candidates"])
     # a deck file alone is read under the default rules
     assert main(["advise", str(small_run / "champion.toml"), *game, *sizes]) == 2
     assert "illegal" in capsys.readouterr().err
@@ -297,7 +304,7 @@ def test_the_rules_come_from_the_settings_file_too(tmp_path):
     assert load_config(settings, deck_rules={"max_cards": 30}).ability_rules == AbilityDeckRules(
         copy_limit=2, max_cards=30
     )
-    assert GwentAbilitiesSpace.from_config(from_file).rules == AbilityDeckRules(copy_limit=2)
+    assert GwentAbilitiesSpace(from_file).rules == AbilityDeckRules(copy_limit=2)
 
 
 @pytest.mark.parametrize(
@@ -328,7 +335,7 @@ def test_a_resumed_run_keeps_its_rules(tmp_path, capsys):
     assert main(["evolve", *one, *RULES, "--no-validate", "--quiet", "--out", str(run)]) == 0
     assert main(["evolve", "--resume", str(run), "--generations", "2", "--quiet"]) == 0
     assert (run / "generations/gen_0001.json").is_file()
-    space = GwentAbilitiesSpace(SMALL)
+    space = make_space(SMALL)
     assert all(space.problems(d) == [] for d in _all_decks(run))
     capsys.readouterr()
     assert main(["evolve", "--resume", str(run), "--set", "rules.copy_limit=2"]) == 2

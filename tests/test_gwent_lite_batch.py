@@ -1,5 +1,8 @@
 """The vectorised Gwent Lite engine (games/gwent_lite_batch.py) plays exactly as the scalar one."""
 
+import dataclasses
+import functools
+
 import numpy as np
 import pytest
 
@@ -8,6 +11,7 @@ import games
 from agents.arena import play_batch, play_states
 from agents.base import RandomAgent
 from evolution.scoring import fitness
+from evolution.spaces.gwent import GwentDeal
 from games.batch import StateBatch, batch_of
 from games.decks import DeckRules
 from games.errors import IllegalActionError
@@ -167,13 +171,13 @@ def test_play_batch_equals_play_states(kind):
     assert_same(batch, states)
 
 
-def scalar_batch(game, seeds, decks):
-    """fitness._batch on the scalar engine: a StateBatch of states of games made with the decks."""
-    made = [games.make("gwent_lite", rules=game.config.rules, decks=[list(a), list(b)]) for a, b in decks]
+def scalar_batch(rules, seeds, decks):
+    """A task's deal on the scalar engine: a StateBatch of states of games made with the decks."""
+    made = [games.make("gwent_lite", rules=rules, decks=[list(a), list(b)]) for a, b in decks]
     return StateBatch([g.new_initial_state(s) for g, s in zip(made, seeds)])
 
 
-def test_play_task_outcomes_equal_the_state_batch_path(monkeypatch):
+def test_play_task_outcomes_equal_the_state_batch_path():
     rules = DeckRules()
     rng = np.random.default_rng(2)
     decks = [tuple(rules.random_deck(rng)) for _ in range(4)] + [tuple([1] * 24 + [76])]
@@ -182,11 +186,9 @@ def test_play_task_outcomes_equal_the_state_batch_path(monkeypatch):
     panel = fitness.AgentPanel((agents.make("pretrained", game), agents.make("random", game, seed=1)), ("p", "r"))
     heuristic = agents.make("heuristic", game, seed=2)  # decides on states: played as states
     for agent in (agents.make("pretrained", game), panel, heuristic):
-        (_, task), *_ = fitness.make_tasks(pairings, agent, rules, 10_000, (7, fitness.STAGE_EVOLVE, 0))
+        (_, task), *_ = fitness.make_tasks(pairings, agent, GwentDeal(rules), 10_000, (7, fitness.STAGE_EVOLVE, 0))
         vectorised = fitness.play_task(agent, task)
-        with monkeypatch.context() as m:
-            m.setattr(fitness, "_batch", scalar_batch)
-            by_states = fitness.play_task(agent, task)
+        by_states = fitness.play_task(agent, dataclasses.replace(task, deal=functools.partial(scalar_batch, rules)))
         assert len(vectorised) == len(pairings)
         assert all(np.array_equal(a, b) and a.dtype == b.dtype == np.int8 for a, b in zip(vectorised, by_states))
 

@@ -20,6 +20,7 @@ from evolution.designer.matchups import load_decks, play_matchups, write_matchup
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
+from evolution.spaces.gwent import GwentDeal, build_agent
 from evolution.spaces.registry import space_for
 from tests.test_evolution_runfolder import tiny
 
@@ -56,11 +57,11 @@ def test_matchups_in_the_run_folder_show_in_the_report(run, tmp_path):
     copy = tmp_path / "run"
     shutil.copytree(run, copy)
     decks, rules = load_decks([copy])
-    agent = fit.build_agent("heuristic", rules)
+    agent = build_agent("heuristic", rules)
     field, _ = load_decks(["decks/flat.toml", "decks/random_1.toml"])
     with Mapper(1) as pmap:
         play = lambda pairings, prefix, progress, what: fit.play_pairings(  # noqa: E731
-            pairings, agent, rules, pmap, 200, prefix, progress, what
+            pairings, agent, GwentDeal(rules), pmap, 200, prefix, progress, what
         )
         write_matchups(play_matchups(decks, play, 4, 0, field, "heuristic"), copy)
     page = write_report(copy, space_of(copy)).read_text(encoding="utf-8")

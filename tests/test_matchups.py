@@ -20,6 +20,7 @@ from evolution.designer.matchups import (
     write_matchups,
 )
 from evolution.scoring import fitness as fit
+from evolution.spaces.gwent import GwentDeal, build_agent
 from games.decks import DeckRules, UserError
 
 RULES = DeckRules()
@@ -32,10 +33,10 @@ DECKS = [
 
 
 def table(jobs=1, seed=3, games=20, field=None):
-    agent = fit.build_agent("heuristic", RULES, seed=seed)
+    agent = build_agent("heuristic", RULES, seed=seed)
     with Mapper(jobs) as pmap:
         play = lambda pairings, prefix, progress, what: fit.play_pairings(  # noqa: E731
-            pairings, agent, RULES, pmap, 30, prefix, progress, what
+            pairings, agent, GwentDeal(RULES), pmap, 30, prefix, progress, what
         )
         return play_matchups(DECKS, play, games, seed, field, "heuristic")
 

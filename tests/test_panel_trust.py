@@ -20,13 +20,16 @@ from deckopt.cli import main
 from evolution.config import EvolveConfig
 from evolution.designer.html import render_blocks
 from evolution.designer.html_report import write_report
+from evolution.designer.tables import trust_lines, validation_table
+from evolution.designer.verdicts import verdict_blocks
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
+from evolution.scoring import validation
 from evolution.scoring.panel import load_panel
+from evolution.spaces.gwent import GwentDeal, build_agent
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from evolution.spaces.registry import space_for
-from evolution.studies import validation
 from games.decks import DeckRules
 from games.errors import UserError
 from tests.test_evolution_runfolder import tiny
@@ -51,7 +54,7 @@ def test_each_game_defaults_to_its_evaluator_and_the_help_says_so(capsys):
     assert "deckopt evolve" in run_rule and "--agent" not in run_rule  # make run uses the default
     # another deck game without an evaluator of its own is told in one line to choose an agent
     with pytest.raises(UserError, match="'evaluator' is the gwent_lite evaluator panel, not an agent for high_card"):
-        space_for(EvolveConfig(game="high_card")).inputs(EvolveConfig(game="high_card"))
+        space_for(EvolveConfig(game="high_card")).scorer(EvolveConfig(game="high_card"))
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_PANELS))
@@ -89,7 +92,7 @@ def test_a_verdict_holds_only_if_it_holds_under_every_copy():
     assert (a["spec"], a["score"], a["games"], a["lower_above_0.5"]) == ("copy_a", 1.0, 80, True)
     assert (b["spec"], b["score"], b["games"], b["lower_above_0.5"]) == ("copy_b", 0.0, 80, False)
     assert v["holds_under_every_member"] is False and v["trust"] is None
-    lines = "\n".join(validation.trust_lines({**v, "agent": "copy_a,copy_b"}))
+    lines = "\n".join(trust_lines({**v, "agent": "copy_a,copy_b"}))
     assert "holds under every copy (interval above 0.5): no" in lines
     assert "no exploitability or agreement figures recorded" in lines
     results = [np.ones((deals, 2), dtype=np.int8)] * 2
@@ -106,11 +109,11 @@ def test_each_copys_score_is_its_own_play_on_the_deals_it_played():
     specs = ["agents/pretrained/gwent_lite_evaluator_0.npz", "agents/pretrained/gwent_lite_evaluator_1.npz"]
     with Mapper(1) as pmap:
         report = validation.validate(
-            cards, refs, fit.build_agent(",".join(specs), rules), rules, pmap, 30, 5, agent_spec=",".join(specs)
+            cards, refs, build_agent(",".join(specs), rules), GwentDeal(rules), pmap, 30, 5, agent_spec=",".join(specs)
         )
         for k, spec in enumerate(specs):
-            agent = fit.build_agent(spec, rules)
-            alone = validation._against_references(cards, refs, agent, rules, pmap, 30, 5, 200, None)
+            agent = build_agent(spec, rules)
+            alone = validation._against_references(cards, refs, agent, GwentDeal(rules), pmap, 30, 5, 200, None)
             mine = fit.Score()
             for i, outcomes in enumerate(alone):
                 mine.add(outcomes[[member_of_deal(d, i, 2) == k for d in range(len(outcomes))]])
@@ -138,7 +141,7 @@ def test_the_report_and_the_terminal_show_the_copies_and_the_trust_figures(evalu
     assert "gwent_lite_evaluator_2.npz" in verdict and "wins 0.528 [0.524, 0.532] against it" in verdict
     assert "$ deckopt exploit gwent_lite evaluator --decks runs/ev_main" in verdict
     assert "Spearman 0.993-0.995" in verdict and "deckopt study agents runs/agree8k" in verdict
-    text = space_for(folder.read_config()).validation_table(report)
+    text = validation_table(report, space_for(folder.read_config()))
     assert f"holds under every copy (interval above 0.5): {holds}" in text
     assert re.search(r"gwent_lite_evaluator_1\.npz +\d\.\d{3} +\[\d\.\d{3}, \d\.\d{3}\] +\d+", text)
     assert "trust in evaluator (docs/results/evaluators.md): a best response" in text
@@ -156,15 +159,16 @@ def test_decks_validate_shows_them_for_any_agent(evaluator_run, capsys):
 
 
 def test_gwent_abilities_validation_shows_its_evaluators_copies_and_figures():
-    space = GwentAbilitiesSpace()
-    config = EvolveConfig(game="gwent_abilities", games_per_task=50)
-    agent = space.build_agent(config.agent, 0)
+    config = EvolveConfig(game="gwent_abilities", games_per_task=50, seed=0)
+    space = GwentAbilitiesSpace(config)
     deck = space.references(["decks/gwent_abilities/bond.toml"])[0].cards
     with Mapper(1) as pmap:
-        report = space.validate(deck, ["decks/gwent_abilities/spy_medic.toml"], agent, pmap, config, 6, 1)
+        report = space.scorer(config).validate(
+            deck, pmap, seed=1, games=6, panel=["decks/gwent_abilities/spy_medic.toml"]
+        )
     assert report["agent"] == "gwent_abilities_evaluator" and len(report["members"]) == 3
     assert report["trust"]["exploitability"]["score"] == 0.585
-    text = space.validation_table(report)
+    text = validation_table(report, space)
     assert "holds under every copy" in text and "0.585 [0.568, 0.602]" in text
-    html = render_blocks(space.verdict_blocks({"cards": list(deck)}, report))
+    html = render_blocks(verdict_blocks({"cards": list(deck)}, report, space))
     assert "Holds under every copy of the panel" in html and "spy_medic" in html

@@ -14,6 +14,7 @@ from evolution.config import EvolveConfig, flat_settings, split_agent_specs
 from evolution.loop import evolve, prepare_run
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing
+from evolution.spaces.gwent import GwentDeal, build_agent
 from games.decks import DeckRules
 from games.errors import UserError
 from tests.test_evolution import snapshot, tiny
@@ -169,12 +170,12 @@ def test_split_agent_specs_keeps_options_with_their_spec():
 
 def test_agent_panel_splits_each_pairings_deals():
     rules = DeckRules()
-    panel = fit.build_agent("heuristic,heuristic", rules)
+    panel = build_agent("heuristic,heuristic", rules)
     assert isinstance(panel, fit.AgentPanel) and panel.specs == ("heuristic", "heuristic")
-    single = fit.build_agent("heuristic", rules)
+    single = build_agent("heuristic", rules)
     a, b = tuple([4] * 25), tuple([1] * 20 + [16] * 5)
     p = fit.Pairing(a, b, (0, 0, 0, 3), 8)
-    task = fit.Task((25, 100, 1), (p,), (0, 100, 0, 0))
+    task = fit.Task(GwentDeal(DeckRules(25, 100, 1)), (p,), (0, 100, 0, 0))
     # the heuristic is deterministic: a panel of two of it plays exactly its games
     assert np.array_equal(fit.play_task(panel, task)[0], fit.play_task(single, task)[0])
     counts = np.bincount(

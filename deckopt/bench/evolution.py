@@ -31,6 +31,8 @@ from deckopt.bench.timing import interleaved
 from evolution.config import EvolveConfig
 from evolution.scoring import fitness
 from evolution.spaces import genome
+from evolution.spaces.gwent import GwentDeal
+from evolution.spaces.gwent import build_agent as gwent_agent
 from games.batch import batch_of
 from games.decks import DeckRules
 from games.errors import UserError
@@ -56,15 +58,17 @@ def build_agent(rules) -> tuple[object, str]:
     """(the agent, its spec): the shipped Gwent Lite agent, else the heuristic."""
 
     try:
-        return fitness.build_agent("pretrained", rules), "pretrained"
+        return gwent_agent("pretrained", rules), "pretrained"
     except UserError:
-        return fitness.build_agent("heuristic", rules), "heuristic"
+        return gwent_agent("heuristic", rules), "heuristic"
 
 
 def generation_tasks(pairings, agent, rules) -> list[tuple]:
     """The (agent, task) arguments of `timed_task` for the generation, grouped as in a default run."""
 
-    return fitness.make_tasks(pairings, agent, rules, EvolveConfig().games_per_task, (0, fitness.STAGE_EVOLVE, 0))
+    return fitness.make_tasks(
+        pairings, agent, GwentDeal(rules), EvolveConfig().games_per_task, (0, fitness.STAGE_EVOLVE, 0)
+    )
 
 
 def timed_task(agent, task) -> tuple[float, object]:

@@ -11,7 +11,8 @@ import games
 from agents import PANELS
 from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import MAX_GAMES_PER_PAIR, EvolveConfig
-from evolution.spaces.registry import space_class, space_for, space_names
+from evolution.spaces.registry import space_for
+from evolution.spaces.settings_registry import settings_class, space_names
 from games import GAME_NAMES
 from games.base import GameFacts
 from games.errors import UserError
@@ -27,13 +28,13 @@ def designer_game(game: str, seed: int, rules=None):
     """(evolution settings, deck space) that the designer commands play `game`'s decks under: the
     deck `rules` (None: the game's default rules); UserError in one line for a game without a deck
     space or whose decks do not play each other (`head_to_head`)."""
-    if not space_class(game).head_to_head:
-        with_decks = ", ".join(g for g in space_names() if space_class(g).head_to_head)
+    if not settings_class(game).head_to_head:
+        with_decks = ", ".join(g for g in space_names() if settings_class(g).head_to_head)
         raise UserError(
             f"game {game!r} has no reference decks: its decks do not play each other; the designer commands "
             f"read decks of {with_decks}"
         )
-    given = {space_class(game).rules_field: rules} if rules is not None else {}
+    given = {settings_class(game).rules_field: rules} if rules is not None else {}
     config = EvolveConfig(game=game, seed=seed, validate=False, **given)
     return config, space_for(config)
 

@@ -24,7 +24,6 @@ from evolution.designer.advisor import AdviceConfig, advice_table, advise, remea
 from evolution.designer.matchups import load_decks, load_space_decks, run_rules
 from evolution.designer.neighbourhoods import CardNeighbourhood, PowerNeighbourhood
 from evolution.scoring.panel import resolve_path
-from evolution.spaces.base import RunInputs
 from games.decks import load_deck
 from games.errors import UserError
 
@@ -115,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"deck {args.deck!r} is a folder; name one deck file (a run's champion.toml)")
         with deck_files_of(args.game):
             [deck] = load_space_decks([args.deck], space)
-        if not args.vs and not space.reference_decks:
+        if not args.vs and not config.validation_panel:
             raise UserError(f"{args.game} has no reference decks: name the field with --vs (deck files, run folders)")
         args.vs = args.vs or list(config.validation_panel)
         with deck_files_of(args.game):
@@ -129,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     field_cards = [d.cards for d in field]
     try:
         with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
-            play = space.evaluator(config, RunInputs(agent), pmap).play
+            play = space.matches(agent, pmap, config.games_per_task)
             advice = advise(cards, field_cards, neighbourhood, play, args.seed, advice_config, progress=bar)
             advice["agent"] = spec
             advice["game"] = args.game

@@ -7,7 +7,7 @@ import contextlib
 import sys
 from pathlib import Path
 
-from agents.parallel import WorkerFailure
+from agents.parallel import Mapper, WorkerFailure
 from deckopt.commands._common import (
     JOBS_HELP,
     Progress,
@@ -24,8 +24,9 @@ from evolution.archive.results import best_elite_cards, elites_table
 from evolution.designer.html_report import run_matchups
 from evolution.designer.matchups import ranking_table
 from evolution.designer.report import check_export_path, decks_report, export_deck
+from evolution.designer.tables import decks_table, validation_table
 from evolution.runfolder import Run
-from evolution.scoring.panel import load_panel, resolve_path
+from evolution.scoring.panel import resolve_path
 from evolution.spaces.registry import space_for
 from games.errors import UserError
 from games.fileio import atomic_write_json, check_writable_dir
@@ -146,14 +147,15 @@ def run(args: argparse.Namespace) -> int:
         check_export_path(args.export, args.force)
     if (args.validate or args.archetypes is not None) and args.games is not None and args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
-    if args.matchups is not None or (args.validate and not space.reference_decks):
+    exact = not space.Settings.head_to_head  # its decks are validated alone, into validation_exact.json
+    if args.matchups is not None or (args.validate and exact):
         check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
-    if args.matchups is not None and (args.matchups % 2 or not space.reference_decks):
-        raise UserError("--matchups takes an even number of games and a gwent_lite run")
+    if args.matchups is not None and (args.matchups % 2 or exact or not r.config.validation_panel):
+        raise UserError("--matchups takes an even number of games and a run whose decks play reference decks")
     if args.agent is not None and not (args.validate or args.matchups or args.archetypes is not None):
         raise UserError("--agent applies to --validate, --matchups and --archetypes (the games it plays)")
     # reading a run (even one still going) takes no lock; writing into it takes the folder's
-    writes = args.matchups is not None or args.archetypes is not None or (args.validate and not space.reference_decks)
+    writes = args.matchups is not None or args.archetypes is not None or (args.validate and exact)
     with folder_lock(r.folder.path, create=False) if writes else contextlib.nullcontext():
         return _inspect(r, space, args)
 
@@ -177,16 +179,17 @@ def _inspect(r, space, args: argparse.Namespace) -> int:
         except WorkerFailure as exc:
             print(f"deckopt decks: error: {exc}", file=sys.stderr)
             return 1
-        notes.append(space.validation_table(out["validation"]))
+        notes.append(validation_table(out["validation"], space))
     if args.matchups:
-        with Progress(enabled=not args.json) as bar:
-            table = run_matchups(r.folder, args.matchups, args.agent, args.jobs or r.config.jobs, bar)
+        jobs = args.jobs or r.config.jobs
+        with Progress(enabled=not args.json) as bar, Mapper(jobs, task_timeout=r.config.task_timeout) as pmap:
+            table = run_matchups(r.folder, args.matchups, pmap, args.agent, bar)
         out["matchups"] = table.to_json()
         notes.append(ranking_table(table) + f"\nwrote matchups.csv, matchups.json, matchups.png in {r.folder.path}")
     if args.json:
         print_json(out)
     else:
-        print(space.decks_table(report))
+        print(decks_table(report, space))
         for n in notes:
             print(n)
     return 0
@@ -207,9 +210,9 @@ def _archetypes(r, space, args) -> int:
     config = r.config.replace(agent=args.agent, seed=args.seed, jobs=args.jobs)
     games = args.games or r.config.playoff_games_per_pair
     try:
-        with Progress(enabled=not args.json) as bar:
+        with Progress(enabled=not args.json) as bar, Mapper(config.jobs, task_timeout=config.task_timeout) as pmap:
             report = archetypes_report(
-                data, space, config, args.archetypes, args.archetype_distance, games, args.screen_games, bar
+                data, space, config, args.archetypes, args.archetype_distance, games, pmap, args.screen_games, bar
             )
     except WorkerFailure as exc:
         print(f"deckopt decks: error: {exc}", file=sys.stderr)
@@ -231,14 +234,14 @@ def _archive(r, space, args) -> int:
         e.pop("past_scores", None)
     out, notes = dict(data), []
     if args.validate:
-        if not space.reference_decks:
-            raise UserError("--archive --validate takes a gwent_lite run")
+        if not space.Settings.head_to_head:
+            raise UserError("--archive --validate takes a run whose decks play reference decks")
         try:
             out["validation"] = _validate(r, space, args, best_elite_cards(data))
         except WorkerFailure as exc:
             print(f"deckopt decks: error: {exc}", file=sys.stderr)
             return 1
-        notes.append(f"{out['validation']['how']}\n{space.validation_table(out['validation'])}")
+        notes.append(f"{out['validation']['how']}\n{validation_table(out['validation'], space)}")
     if args.json:
         print_json(out)
     else:
@@ -247,19 +250,35 @@ def _archive(r, space, args) -> int:
 
 
 def _validate(r, space, args, deck: tuple) -> dict:
-    """`deck` ((cards, how): the champion, generation N's best or the best elite) validated again as
-    the run's deck space validates it, with the command's options."""
-    options = {"panel": args.panel, "agent": args.agent, "seed": args.seed, "games": args.games, "jobs": args.jobs}
-    if args.baseline:
-        options["baseline"] = _baseline_cards(args.baseline, r.config.rules)
+    """`deck` ((cards, how): the champion, generation N's best or the best elite) validated again by the
+    run's scorer with fresh seeds (default the run's seed + 1) and the command's options: against the
+    reference decks (`--panel`, default the run's validation panel, with a `--baseline` deck on the
+    same deals), or, for decks judged alone, beside their exact values with the best deck of every
+    generation (written to RUN/validation_exact.json)."""
+    c = r.config.replace(agent=args.agent)
     cards, how = deck
-    with Progress() as bar:
-        return space.revalidate(r, cards, how, options, progress=bar)
+    seed = args.seed if args.seed is not None else c.seed + 1
+    options = {"seed": seed, "games": args.games}
+    if space.Settings.head_to_head:
+        options.update(panel=args.panel, baseline=_baseline_cards(args.baseline, space) if args.baseline else None)
+    elif args.panel or args.baseline:
+        raise UserError(
+            f"--panel and --baseline apply to decks that play reference decks (a {space.name} deck is judged alone)"
+        )
+    else:
+        options["best"] = [b["best"]["cards"] for b in r.best]
+    scorer = space.scorer(c)
+    with Progress() as bar, Mapper(args.jobs or c.jobs, "loky", task_timeout=c.task_timeout) as pmap:
+        report = scorer.validate(cards, pmap, progress=bar, **options)
+    report["how"] = how
+    if not space.Settings.head_to_head:
+        atomic_write_json(r.folder.path / "validation_exact.json", report)
+    return report
 
 
-def _baseline_cards(path, rules) -> list[int]:
+def _baseline_cards(path, space) -> list[int]:
     """A run's champion, or the cards of a deck file."""
     where = resolve_path(path)
     if (where / "config.json").is_file():
         return Run(where).champion()[0]
-    return list(load_panel([path], rules)[0].cards)
+    return list(space.references([path])[0].cards)

@@ -19,6 +19,7 @@ from agents.parallel import WorkerFailure
 from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from evolution.config import EvolveConfig, load_config
+from evolution.designer.tables import deck_text, validation_table
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
@@ -198,7 +199,7 @@ def _print_summary(summary: dict, as_json: bool) -> None:
     print(f"run folder: {summary['run']} ({summary['generations']} generations)")
     space = space_for(RunFolder(summary["run"]).read_config())
     if summary.get("champion"):
-        print(f"champion: {space.text(summary['champion']['cards'])} -> {Path(summary['run']) / 'champion.toml'}")
+        print(f"champion: {deck_text(space, summary['champion']['cards'])} -> {Path(summary['run']) / 'champion.toml'}")
     if summary.get("validation"):
-        print(space.validation_table(summary["validation"]))
+        print(validation_table(summary["validation"], space))
     print(f"inspect: deckopt decks {summary['run']}")

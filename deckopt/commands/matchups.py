@@ -25,7 +25,6 @@ from evolution.designer.matchups import (
     run_rules,
     write_matchups,
 )
-from evolution.spaces.base import RunInputs
 from games.errors import UserError
 from games.fileio import check_writable_dir
 from games.folder_lock import folder_lock
@@ -114,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     with lock:
         try:
             with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
-                play = space.evaluator(config, RunInputs(agent), pmap).play
+                play = space.matches(agent, pmap, config.games_per_task)
                 table = play_matchups(decks, play, args.games, args.seed, field, spec, progress=bar)
         except WorkerFailure as exc:
             print(f"deckopt matchups: error: {exc}", file=sys.stderr)
@@ -123,10 +122,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**table.to_json(), "files": [str(p) for p in paths]})
     else:
-        if args.game == "gwent_lite":
-            print(ranking_table(table))
-        else:
-            print(ranking_table(table, space.short_text, "cards (copies x card)"))
+        print(ranking_table(table, space.words, "cards"))
         for p in paths:
             print(f"wrote {p}")
     return 0

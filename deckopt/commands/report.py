@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from agents.parallel import WorkerFailure
+from agents.parallel import Mapper, WorkerFailure
 from deckopt.commands._common import JOBS_HELP, Progress, int_at_least, job_count, pair_games_or_none
 from evolution.designer.html_report import MATCHUPS_NAME, write_report
 from evolution.runfolder import RunFolder
@@ -51,8 +51,10 @@ def run(args: argparse.Namespace) -> int:
     folder.check_existing()
     space = space_for(folder.read_config())
     try:
+        config = folder.read_config()
         with folder_lock(args.run, what="run folder", create=False), Progress() as bar:
-            path = write_report(args.run, space, args.matchups, args.agent, args.jobs, progress=bar, log=bar.log)
+            with Mapper(args.jobs, task_timeout=config.task_timeout) as pmap:
+                path = write_report(args.run, space, args.matchups, args.agent, pmap, progress=bar, log=bar.log)
     except WorkerFailure as exc:
         print(f"deckopt report: error: {exc}", file=sys.stderr)
         return 1

@@ -18,7 +18,6 @@ options, checks and printed tables); the statistics live in evolution/.
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import math
 from pathlib import Path
@@ -41,8 +40,8 @@ from evolution.config import EvolveConfig
 from evolution.runfolder import Run
 from evolution.scoring import objectives
 from evolution.scoring.panel import resolve_path
-from evolution.spaces.base import RunInputs
-from evolution.spaces.registry import space_class, space_for
+from evolution.spaces.registry import space_for
+from evolution.spaces.settings_registry import settings_class
 from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
@@ -208,7 +207,7 @@ def _racing_space(args):
     game = args.game or (run.config.game if run else DEFAULT_GAME)
     if run is not None and run.config.game != game:
         raise UserError(f"--source {args.source}: a {run.config.game} run, not a {game} one (choose --game)")
-    field = space_class(game).rules_field
+    field = settings_class(game).rules_field
     rules = getattr(run.config, field) if run is not None and field else None
     config, space = designer_game(game, args.seed, rules)
     return config, space, run
@@ -237,7 +236,7 @@ def _racing(args, out: Path) -> dict:
         opponents = [tuple(space.random_deck(rng)) for _ in range(args.opponents)]
         agent = space.build_agent(_racing_agent(args, config), args.seed)
         with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
-            play = space.evaluator(config, RunInputs(agent), pmap).play
+            play = space.matches(agent, pmap, config.games_per_task)
             store = ground_truth(decks, opponents, args.deals, play, args.seed, progress=bar)
         with open(out / "truth.tmp.npz", "wb") as f:  # a failed save leaves no truth.npz behind
             np.savez(
@@ -361,14 +360,15 @@ def _study_config(args) -> EvolveConfig:
     game's; none for a game without reference decks) and reference decks (`validation_panel`);
     UserError for a game without a deck space or whose decks do not play each other."""
     game = args.game or DEFAULT_GAME
-    space = space_class(game)
+    space = settings_class(game)
     if not space.head_to_head:
         raise UserError(f"study agents: game {game!r} has no reference decks and its decks do not play each other")
     yardstick = {"yardstick": [args.yardstick]} if args.yardstick else {}
     if not args.yardstick and not space.reference_decks:
         yardstick = {"yardstick": []}  # the default yardstick's decks are Gwent Lite's
+    shapes = {"init_shapes": list(FULL_BUDGET)} if "init_shapes" in space.fields else {}  # random decks: full budget
     config = EvolveConfig(
-        game=game, seed=args.seed, validate=False, games_per_task=AGREEMENT_GAMES_PER_TASK, **yardstick
+        game=game, seed=args.seed, validate=False, games_per_task=AGREEMENT_GAMES_PER_TASK, **yardstick, **shapes
     )
     if space.reference_decks and not config.yardstick:
         raise UserError(f"study agents: game {game!r} has no default yardstick; name one with --yardstick")
@@ -384,9 +384,9 @@ def _agent_decks(args):
     decks; the opponents are the yardstick, or --opponents random legal decks where there is none."""
     config = _study_config(args)
     space = space_for(config)
-    panel = config.validation_panel if space.reference_decks else []
+    panel = config.validation_panel
     rng = np.random.default_rng([args.seed, 88])
-    spread = [(f"random_{i + 1:02d}", tuple(space.random_deck(rng, FULL_BUDGET))) for i in range(args.spread)]
+    spread = [(f"random_{i + 1:02d}", tuple(space.random_deck(rng))) for i in range(args.spread)]
     spread += [(r.name, r.cards) for r in (space.references(panel[:-1]) if len(panel) > 1 else [])]
     named = args.decks or panel[-1:]
     strong = [(r.name, r.cards) for r in space.references(named)] if named else []
@@ -399,7 +399,7 @@ def _agent_decks(args):
         opponents = {"yardstick": list(config.yardstick), "decks": len(refs)}
     else:
         rng = np.random.default_rng([args.seed, 89])
-        refs = [tuple(space.random_deck(rng, FULL_BUDGET)) for _ in range(args.opponents)]
+        refs = [tuple(space.random_deck(rng)) for _ in range(args.opponents)]
         opponents = {"random_legal_decks": [list(d) for d in refs], "decks": len(refs)}
     return config, space, sets, cross, refs, opponents
 
@@ -415,12 +415,12 @@ def _agents(args, out: Path) -> dict:
     config, space, sets, cross, refs, opponents = _agent_decks(args)
     names = [n for rows in sets.values() for n, _ in rows]
     decks = [d for rows in sets.values() for _, d in rows]
-    agents = {spec: space.inputs(_with_agent(config, spec)).agent for spec in specs}
+    agents = {spec: space.build_agent(spec, config.seed) for spec in specs}
     scores = {}
     with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
 
         def play_of(agent):
-            return space.evaluator(config, RunInputs(agent), pmap).play
+            return space.matches(agent, pmap, config.games_per_task)
 
         for spec, agent in agents.items():
             scores[spec] = agreement.yardstick_scores(decks, refs, play_of(agent), args.games, args.seed, bar, spec)
@@ -456,13 +456,6 @@ def _agents(args, out: Path) -> dict:
     if not args.json:
         _print_agreement(res)
     return res
-
-
-def _with_agent(config: EvolveConfig, spec: str) -> EvolveConfig:
-    """`config` with the agent `spec` as given (a game's stand-in for the default agent left out)."""
-    out = copy.copy(config)
-    out.agent = spec
-    return out
 
 
 def _cross_decks(paths, space, game: str, spread: dict) -> list[tuple[str, tuple[int, ...]]]:

@@ -20,7 +20,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.parallel import Mapper
 from evolution.scoring import fitness as fit
 from evolution.scoring import yardstick
 from games.errors import UserError
@@ -66,41 +65,42 @@ def archetypes_report(
     k: int,
     distance: float,
     games: int,
+    pmap,
     screen: int = DEFAULT_SCREEN,
     progress: Callable | None = None,
 ) -> dict:
     """The archetypes of an archive.json's elites (`choose_archetypes`, best first by every elite's
     screening against the yardstick, `screen` games per yardstick deck; by pooled fitness with
     `screen` 0) against the run's yardstick (`games` mirrored games per yardstick deck, fresh seeds
-    of fit.STAGE_ARCHETYPES) and in a round
-    robin among themselves (`games` per pair, on mirrored deals), played with `config`'s agent, seed
-    and jobs; UserError if the run has no yardstick or `k` < 1. The report: each archetype
-    (descriptors, pooled archive score, yardstick score with its 95 % interval and whether that
-    interval is above 0.5, the deck) and the matrix of row-deck scores."""
-    if not space.reference_decks or not config.yardstick:
+    of fit.STAGE_ARCHETYPES) and in a round robin among themselves (`games` per pair, on mirrored
+    deals), played with `config`'s agent and seed through the caller's worker pool `pmap`; UserError
+    if the run has no yardstick or `k` < 1. The report: each archetype (descriptors, pooled archive
+    score, yardstick score with its 95 % interval and whether that interval is above 0.5, the deck)
+    and the matrix of row-deck scores."""
+    if not config.yardstick:
         raise UserError(f"archetypes are measured against the run's yardstick, and this {space.name} run has none")
     if screen < 0 or screen % 2:
         raise UserError(f"--screen-games takes an even number of games >= 0, got {screen}")
     names, ranges = space.descriptor_space()
     choose_archetypes([], names, ranges, k, distance)  # k and distance checked before any game
-    inputs = space.inputs(config)
-    with Mapper(config.jobs, "loky", task_timeout=config.task_timeout) as pmap:  # runs locally
-        play = space.evaluator(config, inputs, pmap).play
-        entries = data["entries"]
-        if screen:
-            screened = yardstick.measure(
-                [tuple(e["cards"]) for e in entries], inputs.yardstick, play, config, _SCREEN, screen,
-                fit.STAGE_ARCHETYPES, progress, "elites on the yardstick",
-            )  # fmt: skip
-            entries = [{**e, "archive_score": e["score"], "screen": s.as_dict()} for e, s in zip(entries, screened)]
-            entries = [{**e, "score": e["screen"]["score"]} for e in entries]
-        chosen = choose_archetypes(entries, names, ranges, k, distance)
-        decks = [tuple(e["cards"]) for e in chosen]
-        what = "archetypes on the yardstick"
-        scores = yardstick.measure(
-            decks, inputs.yardstick, play, config, _YARDSTICK, games, fit.STAGE_ARCHETYPES, progress, what
-        )
-        matrix = _round_robin(decks, play, config, games, progress)
+    yardstick_decks = space.references(config.yardstick)
+    agent = space.build_agent(config.agent, config.seed)
+    play = space.matches(agent, pmap, config.games_per_task)
+    entries = data["entries"]
+    if screen:
+        screened = yardstick.measure(
+            [tuple(e["cards"]) for e in entries], yardstick_decks, play, config, _SCREEN, screen,
+            fit.STAGE_ARCHETYPES, progress, "elites on the yardstick",
+        )  # fmt: skip
+        entries = [{**e, "archive_score": e["score"], "screen": s.as_dict()} for e, s in zip(entries, screened)]
+        entries = [{**e, "score": e["screen"]["score"]} for e in entries]
+    chosen = choose_archetypes(entries, names, ranges, k, distance)
+    decks = [tuple(e["cards"]) for e in chosen]
+    what = "archetypes on the yardstick"
+    scores = yardstick.measure(
+        decks, yardstick_decks, play, config, _YARDSTICK, games, fit.STAGE_ARCHETYPES, progress, what
+    )
+    matrix = _round_robin(decks, play, config, games, progress)
     archetypes = []
     for e, s in zip(chosen, scores):
         measured = s.as_dict()
@@ -116,7 +116,7 @@ def archetypes_report(
                 "archive_games": e["games"],
                 "yardstick": measured,
                 "above_half": bool(measured["ci95"][0] > 0.5),
-                "deck": space.short_text(e["cards"]),
+                "deck": space.words(e["cards"]),
             }
         )
     return {
@@ -131,7 +131,7 @@ def archetypes_report(
         "seed": config.seed,
         "games": games,
         "screen_games": screen,
-        "yardstick": [r.name for r in inputs.yardstick],
+        "yardstick": [r.name for r in yardstick_decks],
         "archetypes": archetypes,
         "matchups": matrix,
     }

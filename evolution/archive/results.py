@@ -20,7 +20,7 @@ from games.fileio import atomic_write_bytes, atomic_write_json
 def choose_best_elite(
     archive: DeckArchive,
     config,
-    inputs,
+    scorer,
     pmap,
     generation: int,
     progress: Callable | None = None,
@@ -30,16 +30,14 @@ def choose_best_elite(
     candidates (the elites best on their yardstick games of the run, `on_yardstick`: cards ->
     pooled Record, as yardstick.pooled_records gives; then the best by pooled fitness) measured again
     with fresh seeds of a stage of their own, as the run's deck space measures them
-    (`remeasure_elites`: Gwent Lite against the yardstick, or in a round robin without one; an
+    (the run's scorer's `remeasure`: against the yardstick, or in a round robin without one; an
     objective's own games). The record: the best elite's cards, how it was chosen, the games played,
     the candidates best first."""
     entries = best_candidates(archive.entries(), on_yardstick or {}, max(1, config.playoff_top))
     if not entries:
         return None
     decks = [tuple(e["cards"]) for e in entries]
-    again, played, how = archive.space.remeasure_elites(
-        decks, config, inputs, pmap, generation, STAGE_ELITE_FINAL, progress
-    )
+    again, played, how = scorer.remeasure(decks, generation, STAGE_ELITE_FINAL, pmap, progress)
     candidates = []
     for e, a in zip(entries, again):
         c = {"cards": e["cards"], "cell": e["cell"], "archive_score": e["score"], "archive_ci95": e["ci95"]}
@@ -70,7 +68,7 @@ def best_candidates(entries: list[dict], on_yardstick: dict, k: int) -> list[dic
 
 
 def finish_archive(
-    folder, archive: DeckArchive, config, inputs, pmap, generation: int, progress=None, log=None
+    folder, archive: DeckArchive, config, scorer, pmap, generation: int, progress=None, log=None
 ) -> dict | None:
     """The best elite of a finished archive run (`choose_best_elite`), written into archive.json
     (and marked on archive.png); read back if archive.json already has this generation's."""
@@ -79,14 +77,14 @@ def finish_archive(
     if isinstance(done, dict) and done.get("generation") == generation and done.get("best_elite"):
         return done["best_elite"]
     on_yardstick = {}
-    if inputs.yardstick:
+    if config.yardstick:
         on_yardstick = pooled_records([folder.read_generation(g) for g in range(generation + 1)])
-    best = choose_best_elite(archive, config, inputs, pmap, generation, progress, on_yardstick)
+    best = choose_best_elite(archive, config, scorer, pmap, generation, progress, on_yardstick)
     write_archive(folder, archive, generation, best)
     if best and log:
         c = best["candidates"][0]
         log(
-            f"best elite: {archive.space.text(best['cards'])}, {c['score']:.3f} [{c['ci95'][0]:.3f}, "
+            f"best elite: {archive.space.words(best['cards'])}, {c['score']:.3f} [{c['ci95'][0]:.3f}, "
             f"{c['ci95'][1]:.3f}] (archive {c['archive_score']:.3f} over {c['archive_games']} games), {best['how']}; "
             f"{best['games']} games"
         )
@@ -153,7 +151,7 @@ def elites_table(data: dict, space) -> str:
         history = f"  measured {e['measured']}x since gen {e['since']}" if "measured" in e else ""
         lines.append(
             f"{niche}  score {e['score']:.3f} [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]  "
-            f"{e['games']} games{history}  {space.short_text(e['cards'])}"
+            f"{e['games']} games{history}  {space.words(e['cards'])}"
         )
     best = data.get("best_elite")
     if best:
@@ -165,6 +163,6 @@ def elites_table(data: dict, space) -> str:
                 run += f", yardstick {c['pooled_yardstick']:.3f} over {c['pooled_yardstick_games']}"
             lines.append(
                 f"  {mark} {c['score']:.3f} [{c['ci95'][0]:.3f}, {c['ci95'][1]:.3f}] {c['games']} games  "
-                f"({run})  {space.short_text(c['cards'])}"
+                f"({run})  {space.words(c['cards'])}"
             )
     return "\n".join(lines)

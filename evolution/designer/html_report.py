@@ -21,7 +21,6 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from agents.parallel import Mapper
 from evolution.config import EvolveConfig, flat_settings
 from evolution.designer.html import (
     Answer,
@@ -37,16 +36,14 @@ from evolution.designer.html import (
     render,
 )
 from evolution.designer.html import ci as _ci
-from evolution.designer.matchups import NamedDeck, load_decks, play_matchups, write_matchups
+from evolution.designer.matchups import NamedDeck, load_space_decks, play_matchups, write_matchups
+from evolution.designer.plots import best_plot, fitness_plot
 from evolution.designer.tables import YARDSTICK_NOTE
-from evolution.designer.verdicts import deck_words
+from evolution.designer.verdicts import verdict_blocks
 from evolution.runfiles import CHAMPION_FILE, SETTINGS_TABLE, VALIDATION_FILE
 from evolution.runfolder import RunFolder
-from evolution.scoring import fitness as fit
-from evolution.scoring.panel import load_panel
-from evolution.spaces.base import RunInputs
-from evolution.spaces.genome import counts_text
-from evolution.spaces.registry import GAME_SETTINGS, space_for
+from evolution.spaces.registry import space_for
+from evolution.spaces.settings_registry import GAME_FIELDS
 from games.config import settings_help
 from games.errors import UserError
 from games.fileio import atomic_write_text, check_writable_dir
@@ -72,7 +69,7 @@ def _verdict(champion: dict | None, validation: dict | None, space) -> list[Bloc
         return [note("no champion yet, so no verdict")]
     if validation is not None and "_unreadable" in validation:
         return [note(f"the validation cannot be shown: {validation['_unreadable']}")]
-    return space.verdict_blocks(champion, validation)
+    return verdict_blocks(champion, validation, space)
 
 
 def _read(folder: RunFolder, path: Path, schema: Schema = ANYTHING):
@@ -92,7 +89,7 @@ def _read(folder: RunFolder, path: Path, schema: Schema = ANYTHING):
 
 def _applies(name: str, help_text: str, config: dict, space) -> bool:
     """Whether a setting plays a part in this run: not another game's, not a feature the run does not use."""
-    if name in GAME_SETTINGS and name not in space.settings:
+    if name in GAME_FIELDS and name not in space.Settings.fields:
         return False
     prefix = help_text.split(":", 1)[0] if ":" in help_text else ""
     feature_off = {
@@ -114,23 +111,21 @@ def _settings(config: dict, space) -> list[Block]:
     return [Details(summary, [Table(["setting", "value", "what it sets"], rows, left=frozenset({0, 1, 2}))])]
 
 
-def _champion(champion: dict | None) -> list[Block]:
-    """The champion: its cards in words and a picture of them (count per power, or per card type)."""
+def _champion(champion: dict | None, space) -> list[Block]:
+    """The champion: its cards in words and a picture of them (copies per card name where the space's
+    row names its cards, else per card value)."""
     if champion is None:
         return [note("no champion yet (the run has not finished)")]
     if "_unreadable" in champion:
         return [note(champion["_unreadable"])]
-    if isinstance(champion.get("deck"), dict):  # an Exploding Kittens composition
-        deck = champion["deck"]
-        words = deck_words(champion)
-        facts = f"{len(champion['cards'])} cards besides the Kitten"
-        picture = Bars(list(deck), list(deck.values()), f"card counts of the champion: {words}")
+    cards = champion["cards"]
+    words, deck = space.words(cards), space.row(cards).get("deck")
+    facts = f"{len(cards)} cards"
+    if isinstance(deck, dict):
+        picture = Bars(list(deck), list(deck.values()), f"copies per card of the champion: {words}")
     else:
-        cards = champion["cards"]
-        words = counts_text(cards)
-        facts = f"{len(cards)} cards, total power {sum(cards)}"
-        powers = list(range(1, max(cards) + 1))
-        picture = Bars(powers, [cards.count(p) for p in powers], f"cards per power of the champion: {words}")
+        values = list(range(min(cards), max(cards) + 1))
+        picture = Bars(values, [cards.count(v) for v in values], f"copies per card value of the champion: {words}")
     how = champion.get("how", "")
     gen = champion.get("generation", "")
     chosen = f"Chosen as {how}" + (f" (found in generation {gen})" if gen != "" else "") + "." if how else ""
@@ -138,15 +133,15 @@ def _champion(champion: dict | None) -> list[Block]:
 
 
 def _progress(folder: RunFolder, config: dict, champion: dict | None, space) -> list[Block]:
-    """The fitness plot (with the yardstick curve) and how the champion was picked."""
-    return _fitness(folder, space) + _yardstick(config, champion) + _playoff(champion)
+    """The fitness plot (with the yardstick curve, where the run has one) and how the champion was picked."""
+    return _fitness(folder, space) + _yardstick(config, champion, space) + _playoff(champion, space)
 
 
-def _playoff(champion: dict | None) -> list[Block]:
+def _playoff(champion: dict | None, space) -> list[Block]:
     playoff = (champion or {}).get("playoff") or []
     if not playoff:
         return []
-    rows = [[k, counts_text(p["cards"]), _ci(p), p["games"]] for k, p in enumerate(playoff, 1)]
+    rows = [[k, space.words(p["cards"]), _ci(p), p["games"]] for k, p in enumerate(playoff, 1)]
     return [heading("Playoff"), Table(["rank", "deck", "score [95% CI]", "games"], rows, left=frozenset({1}))]
 
 
@@ -167,7 +162,7 @@ def _fitness(folder: RunFolder, space) -> list[Block]:
         return [note("no finished generation yet (no logbook.csv)")]
     png = _drawn(folder.fitness_plot, folder.logbook)
     if png is None:
-        png = space.fitness_plot(rows, folder.name, folder.read_config())
+        png = fitness_plot(rows, folder.name, folder.read_config())
     last = rows[-1]
     text = (
         f"{len(rows)} generations; last generation: best {last['best']:.3f} "
@@ -184,8 +179,9 @@ def _best(folder: RunFolder, space) -> list[Block]:
         return [note("no finished generation yet")]
     png = _drawn(folder.powers_plot, folder.best_decks)
     if png is None:
-        png = space.best_plot(best, folder.name)
-    head, rows = space.best_rows(best)
+        png = best_plot(best, space, folder.name)
+    head = ["gen", "deck", "cards"]
+    rows = [[b["generation"], space.words(b["best"]["cards"]), len(b["best"]["cards"])] for b in best]
     has_yard = any(b.get("yardstick") for b in best)
     for b, row in zip(best, rows):
         d = b["best"]
@@ -196,13 +192,13 @@ def _best(folder: RunFolder, space) -> list[Block]:
     head += ["fitness [95% CI]", "games"]
     head += ["generation's best on the yardstick [95% CI]"] if has_yard else []
     explained = [Text(YARDSTICK_NOTE[0].upper() + YARDSTICK_NOTE[1:] + ".")] if has_yard else []
-    return [Image(png, "card powers of the best deck per generation"), *explained, Table(head, rows, frozenset({1}))]
+    return [Image(png, "the best deck per generation"), *explained, Table(head, rows, frozenset({1}))]
 
 
-def _yardstick(config: dict, champion: dict | None) -> list[Block]:
+def _yardstick(config: dict, champion: dict | None, space) -> list[Block]:
     panel = config.get("yardstick") or []
-    if not panel:
-        return [note("no yardstick in this run")]
+    if not panel:  # a run without fixed yardstick decks: nothing to say of one
+        return []
     parts: list[Block] = [
         Text(
             f"Fixed yardstick decks: {', '.join(map(str, panel))} (top {config.get('yardstick_top', '?')} decks "
@@ -213,7 +209,7 @@ def _yardstick(config: dict, champion: dict | None) -> list[Block]:
     ranked = (champion or {}).get("yardstick") or []
     if ranked:
         rows = [
-            [k, counts_text(r["cards"]), f"{r.get('pooled_yardstick', float('nan')):.3f}", _ci(r), r["games"]]
+            [k, space.words(r["cards"]), f"{r.get('pooled_yardstick', float('nan')):.3f}", _ci(r), r["games"]]
             for k, r in enumerate(ranked, 1)
         ]
         parts.append(Text("The champion was chosen on the yardstick: candidates measured again with fresh seeds."))
@@ -222,7 +218,7 @@ def _yardstick(config: dict, champion: dict | None) -> list[Block]:
     return parts
 
 
-def _matchups(folder: RunFolder, data: dict | None) -> list[Block]:
+def _matchups(folder: RunFolder, data: dict | None, space) -> list[Block]:
     if data is None:
         return [
             note(
@@ -245,12 +241,12 @@ def _matchups(folder: RunFolder, data: dict | None) -> list[Block]:
     )
     if not data.get("round_robin"):
         parts.append(Text(f"Field: {', '.join(str(d['name']) for d in data.get('field', []))}."))
-    rows = [[k, r["deck"], counts_text(r["cards"]), _ci(r), r["games"]] for k, r in enumerate(data["ranking"], 1)]
-    parts.append(Table(["rank", "deck", "powers", "score [95% CI]", "games"], rows, left=frozenset({1, 2})))
+    rows = [[k, r["deck"], space.words(r["cards"]), _ci(r), r["games"]] for k, r in enumerate(data["ranking"], 1)]
+    parts.append(Table(["rank", "deck", "cards", "score [95% CI]", "games"], rows, left=frozenset({1, 2})))
     return parts
 
 
-def _archive(data) -> list[Block]:
+def _archive(data, space) -> list[Block]:
     if data is None:
         return [note("no archive in this run")]
     if isinstance(data, dict) and "_unreadable" in data:
@@ -262,7 +258,7 @@ def _archive(data) -> list[Block]:
     for e in entries:
         niche = {k: v for k, v in e.items() if k not in ("cards", "score", "ci95", "games")}
         score = _ci(e) if "score" in e and "ci95" in e else e.get("score", "")
-        rows.append([json.dumps(niche), counts_text(e["cards"]), score])
+        rows.append([json.dumps(niche), space.words(e["cards"]), score])
     return [Text(f"{len(entries)} decks."), Table(["niche", "deck", "score [95% CI]"], rows, left=frozenset({0, 1}))]
 
 
@@ -274,14 +270,14 @@ def write_report(
     space,
     matchups_games: int = 0,
     agent_spec: str | None = None,
-    jobs: int = 1,
+    pmap=None,
     progress: Callable | None = None,
     log: Callable[[str], None] | None = None,
 ) -> Path:
     """Write `report.html` into the run folder (a run of the deck `space`) and return its path. With
     `matchups_games` > 0 and no matchups.json yet, first plays the run's decks (champion and last best
     decks) against its validation decks, `matchups_games` games per pair, with `agent_spec` (default: the run's agent)
-    on `jobs` worker processes, and writes them into the run folder. A section that fails to draw
+    through the caller's worker pool `pmap`, and writes them into the run folder. A section that fails to draw
     is reported in the page (and by `log`)."""
 
     folder = RunFolder(run_folder)
@@ -292,7 +288,7 @@ def write_report(
         raise UserError(f"run folder {str(folder.path)!r}: config.json is unreadable")
     config = flat_settings(config)
     if matchups_games > 0 and not (folder.path / MATCHUPS_NAME).is_file():
-        run_matchups(folder, matchups_games, agent_spec, jobs, progress)
+        run_matchups(folder, matchups_games, pmap, agent_spec, progress)
     champion = _read(folder, folder.champion, CHAMPION_FILE)
     validation = _read(folder, folder.validation, VALIDATION_FILE)
 
@@ -306,12 +302,12 @@ def write_report(
 
     chosen = champion if isinstance(champion, dict) and "_unreadable" not in champion else None
     body = {
-        "champion": section("champion", _champion, champion),
+        "champion": section("champion", _champion, champion, space),
         "verdict": section("verdict", _verdict, champion, validation, space),
         "progress": section("progress", _progress, folder, config, chosen, space),
         "best": section("best", _best, folder, space),
-        "matchups": section("matchups", _matchups, folder, _read(folder, folder.path / MATCHUPS_NAME)),
-        "archive": section("archive", _archive, _read(folder, folder.path / ARCHIVE_NAME)),
+        "matchups": section("matchups", _matchups, folder, _read(folder, folder.path / MATCHUPS_NAME), space),
+        "archive": section("archive", _archive, _read(folder, folder.path / ARCHIVE_NAME), space),
         "settings": section("settings", _settings, config, space),
     }
     page = render(
@@ -328,18 +324,16 @@ def write_report(
     return path
 
 
-def run_matchups(folder: RunFolder, games: int, agent_spec: str | None = None, jobs: int = 1, progress=None):
+def run_matchups(folder: RunFolder, games: int, pmap, agent_spec: str | None = None, progress=None):
     """The run's decks (champion and the best decks of its last generations) against its validation
-    decks, written as matchups.csv/json/png into the run folder (seed: the run's seed + 2, fresh
-    against its validation's). Returns the table."""
-
+    decks, played through the caller's worker pool `pmap` and written as matchups.csv/json/png into the
+    run folder (seed: the run's seed + 2, fresh against its validation's). Returns the table."""
     config = folder.read_config()
-    decks, rules = load_decks([folder.path])
-    field = [NamedDeck(r.name, r.cards) for r in load_panel(config.validation_panel, rules)]
+    space = space_for(config)
+    decks = load_space_decks([folder.path], space)
+    field = [NamedDeck(r.name, r.cards) for r in space.references(config.validation_panel)]
     spec = agent_spec or config.agent
-    agent = fit.build_agent(spec, rules, seed=config.seed)
-    with Mapper(jobs, task_timeout=config.task_timeout) as pmap:
-        play = space_for(config).evaluator(config, RunInputs(agent), pmap).play
-        table = play_matchups(decks, play, games, config.seed + 2, field, spec, progress)
+    play = space.matches(space.build_agent(spec, config.seed), pmap, config.games_per_task)
+    table = play_matchups(decks, play, games, config.seed + 2, field, spec, progress)
     write_matchups(table, folder.path)
     return table

@@ -34,7 +34,7 @@ from evolution.scoring import fitness as fit
 from evolution.scoring.panel import resolve_path
 from evolution.scoring.yardstick import Play
 from evolution.spaces.genome import counts_text
-from evolution.spaces.registry import space_class
+from evolution.spaces.settings_registry import settings_class
 from games.decks import DeckRules, load_deck
 from games.errors import UserError, with_article
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text
@@ -132,13 +132,11 @@ def run_rules(paths, game: str):
             raise UserError(
                 f"run folder {str(folder)!r} is {with_article(config.game)} run, not {game} (--game names the game)"
             )
-        if space_class(game).rules_field is None:  # a game without deck rules: its decks read as they are
+        if settings_class(game).rules_field is None:  # a game without deck rules: its decks read as they are
             continue
         rules = getattr(config, rules_field(game))
         if found is not None and rules != found:
-            raise UserError(
-                f"the runs disagree on the rules: {where} has {found.describe()}, {folder} has {rules.describe()}"
-            )
+            raise UserError(f"the runs disagree on the rules: {where} has {found}, {folder} has {rules}")
         found, where = rules, str(folder)
     return found
 

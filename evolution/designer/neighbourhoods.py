@@ -191,7 +191,7 @@ class CardNeighbourhood:
         return [(self.pool[k], count[k], self._legal(count, (k,), ())) for k in sorted(count)]
 
     def short_text(self, cards) -> str:
-        return self.space.short_text(cards)
+        return self.space.words(cards)
 
     def text(self, cards) -> str:
-        return self.space.text(cards)
+        return f"{self.space.words(cards)} ({len(list(cards))} cards)"

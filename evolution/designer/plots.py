@@ -4,8 +4,11 @@ pyplot: nothing global changes, no display needed); each returns PNG bytes for t
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import numpy as np
+
+from games.fileio import atomic_write_bytes
 
 
 def png_bytes(fig) -> bytes:
@@ -92,9 +95,9 @@ def plot_fitness(
     return png_bytes(fig)
 
 
-def plot_best_heatmap(best: list[dict], title: str, max_rows: int = 20) -> bytes:
-    """Rows = card power (the top row gathers everything >= max_rows), columns = generation, cell =
-    how many cards of that power the generation's best deck holds."""
+def plot_best_values(best: list[dict], title: str, max_rows: int = 20) -> bytes:
+    """Rows = card value (the int a deck holds; the top row gathers everything >= max_rows), columns =
+    generation, cell = how many cards of that value the generation's best deck holds."""
     from matplotlib.figure import Figure
 
     gens = [b["generation"] for b in best]
@@ -135,20 +138,20 @@ def plot_best_heatmap(best: list[dict], title: str, max_rows: int = 20) -> bytes
     step = max(1, len(gens) // 20)
     ax.set_xticks(range(0, len(gens), step), [str(gens[i]) for i in range(0, len(gens), step)])
     ax.set_xlabel("generation")
-    ax.set_ylabel("card power")
+    ax.set_ylabel("card")
     ax.set_title(title)
-    fig.colorbar(im, ax=ax, label="cards of this power in the best deck")
+    fig.colorbar(im, ax=ax, label="copies in the best deck")
     return png_bytes(fig)
 
 
-def plot_best_counts(best: list[dict], space, title: str) -> bytes:
-    """Rows = the deck space's card types, columns = generation, cell = copies of that card in the
-    generation's best deck (Exploding Kittens)."""
+def plot_best_counts(best: list[dict], decks: list[dict], title: str) -> bytes:
+    """Rows = the cards named by the best decks' rows (`decks[i]`: generation i's {card name:
+    copies}), columns = generation, cell = copies of that card in the generation's best deck."""
     from matplotlib.figure import Figure
 
     gens = [b["generation"] for b in best]
-    names = list(space.deck(best[0]["best"]["cards"]))
-    grid = np.array([[space.deck(b["best"]["cards"])[n] for b in best] for n in names], dtype=int)
+    names = list(dict.fromkeys(n for d in decks for n in d))
+    grid = np.array([[d.get(n, 0) for d in decks] for n in names], dtype=int)
     fig = Figure(figsize=(max(6, min(18, 0.35 * len(gens) + 2)), 1.0 + 0.5 * len(names) + 1.5))
     ax = fig.add_subplot()
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", interpolation="nearest")
@@ -210,3 +213,37 @@ def plot_sweep(report: dict) -> bytes:
     axes[-1].set_xlabel(report["rule"])
     fig.tight_layout()
     return png_bytes(fig)
+
+
+def fitness_plot(rows: list[dict], name: str, config) -> bytes:
+    """The fitness per generation of a run's logbook rows, on its objective's axis."""
+    if config.objective in OBJECTIVE_AXES:
+        title = f"{name}: {config.objective} per generation (agent self-play)"
+        return plot_fitness(rows, title, **OBJECTIVE_AXES[config.objective])
+    return plot_fitness(rows, f"{name}: fitness per generation ({' + '.join(config.opponents)})")
+
+
+def best_plot(best: list[dict], space, name: str) -> bytes:
+    """The best deck of every generation: copies per card name where the space's rows name its cards
+    (`deck`), else copies per card value."""
+    decks = [space.row(b["best"]["cards"]).get("deck") for b in best]
+    if all(isinstance(d, dict) for d in decks):
+        return plot_best_counts(best, decks, f"{name}: card copies of the best deck per generation")
+    return plot_best_values(best, f"{name}: cards of the best deck per generation")
+
+
+def write_plots(folder, space, config, log: Callable[[str], None] | None = None) -> list:
+    """The run folder's fitness.png and best-deck plot, drawn for the run's deck `space`; a plot that
+    fails is reported, never fatal."""
+    written = []
+    try:
+        rows = folder.read_logbook()
+        if rows:
+            atomic_write_bytes(folder.fitness_plot, fitness_plot(rows, folder.name, config))
+            written.append(folder.fitness_plot)
+        atomic_write_bytes(folder.powers_plot, best_plot(folder.read_best_decks(), space, folder.name))
+        written.append(folder.powers_plot)
+    except Exception as exc:  # noqa: BLE001 - a plot must never cost a run
+        if log is not None:
+            log(f"warning: plots not written ({type(exc).__name__}: {exc})")
+    return written

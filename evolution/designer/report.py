@@ -5,24 +5,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evolution.designer.tables import deck_json
 from evolution.runfolder import Run
 from games.errors import UserError
 from games.fileio import check_writable_dir
 
 
 def decks_report(run: Run, space, generation: int | None = None, top: int | None = None) -> dict:
-    """`deckopt decks --json`: {"run", "generations": [{"generation", "best", ["top"]}]} and what the
-    run's deck `space` adds (its header, each deck's words)."""
+    """`deckopt decks --json`: the rows documented in evolution.designer.tables (each deck with its
+    fitness, interval and games, and the run's deck `space`'s row)."""
+    objective = run.config.objective
     gens = [generation] if generation is not None else run.generations
     k = top if top is not None else (10 if generation is not None else 1)
     out = []
     for g in gens:
         if k > 1 or generation is not None:
             decks = run.generation(g)["decks"][:k]
-            out.append({"generation": g, "best": space.deck_json(decks[0]), "top": [space.deck_json(d) for d in decks]})
+            rows = [deck_json(d, space, objective) for d in decks]
+            out.append({"generation": g, "best": rows[0], "top": rows})
         else:
-            out.append({"generation": g, "best": space.deck_json(_best_entry(run, g))})
-    return {"run": run.name, **space.report_header(run.config), "generations": out}
+            out.append({"generation": g, "best": deck_json(_best_entry(run, g), space, objective)})
+    return {"run": run.name, "game": space.name, "objective": objective, "generations": out}
 
 
 def _best_entry(run: Run, gen: int) -> dict:

@@ -1,22 +1,22 @@
-"""The verdict section of the run report, one per kind of validation: a champion against reference
-decks (Gwent Lite) or against exact values (Exploding Kittens); each deck space names its own."""
+"""The verdict section of the run report, one per kind of validation report (evolution.scoring): a
+champion against reference decks, or against exact values; chosen by the report's rows, drawn in
+the run's deck space's words."""
 
 from __future__ import annotations
 
 from evolution.designer.html import Block, Table, Text, heading, note
 from evolution.designer.html import ci as _ci
-from evolution.spaces.genome import counts_text
-from evolution.studies.validation import agreement_text, exploitability_text
+from evolution.designer.tables import agreement_text, exploitability_text
 
 
-def deck_words(d: dict) -> str:
-    """A deck as people read it: Gwent Lite powers, or an Exploding Kittens composition."""
-    if isinstance(d.get("deck"), dict):
-        return ", ".join(f"{n} {k}" for k, n in d["deck"].items())
-    return counts_text(d["cards"])
+def verdict_blocks(champion: dict, validation: dict | None, space) -> list[Block]:
+    """The report's verdict on the champion: blocks of evolution.designer.html (text, tables)."""
+    if validation is not None and "champion" in validation and "exact_first_player" in validation["champion"]:
+        return exact_verdict(validation, space)
+    return reference_verdict(champion, validation, space)
 
 
-def exact_verdict(validation: dict | None) -> list[Block]:
+def exact_verdict(validation: dict | None, space) -> list[Block]:
     """An Exploding Kittens run: the champion and candidates with the agent's first-player estimate
     next to the exact value (the solver is used here only, never for fitness)."""
     if validation is None or "_unreadable" in validation:
@@ -37,7 +37,13 @@ def exact_verdict(validation: dict | None) -> list[Block]:
     ]
     named = [("champion", c)] + [(f"candidate {k}", d) for k, d in enumerate(validation.get("candidates", []), 1)]
     rows = [
-        [name, deck_words(d), est(d), f"{d['exact_first_player']:.4f}", f"{d['exact_distance_from_half']:.4f}"]
+        [
+            name,
+            space.words(d["cards"]),
+            est(d),
+            f"{d['exact_first_player']:.4f}",
+            f"{d['exact_distance_from_half']:.4f}",
+        ]
         for name, d in named
     ]
     parts += [
@@ -65,7 +71,7 @@ def exact_verdict(validation: dict | None) -> list[Block]:
     return parts
 
 
-def reference_verdict(champion: dict | None, validation: dict | None) -> list[Block]:
+def reference_verdict(champion: dict | None, validation: dict | None, space) -> list[Block]:
     """The champion's scores against the reference decks, overall first, each with its interval
     (references whose interval reaches 0.5 in red)."""
     if validation is None:
@@ -90,7 +96,7 @@ def reference_verdict(champion: dict | None, validation: dict | None) -> list[Bl
         Text(f"Agent {v.get('agent')}, {v.get('games_per_reference')} games per reference deck, seed {v.get('seed')}.")
     )
     rows = [
-        [r["name"], counts_text(r["cards"]), _ci(r), r["games"], "yes" if r["lower_above_0.5"] else "no"] for r in refs
+        [r["name"], space.words(r["cards"]), _ci(r), r["games"], "yes" if r["lower_above_0.5"] else "no"] for r in refs
     ]
     classes = ["" if r["lower_above_0.5"] else "miss" for r in refs]
     head = ["reference", "deck", "score [95% CI]", "games", "CI above 0.5"]
@@ -99,7 +105,7 @@ def reference_verdict(champion: dict | None, validation: dict | None) -> list[Bl
 
 
 def trust_blocks(validation: dict) -> list[Block]:
-    """How far to trust a verdict (evolution.studies.validation.panel_verdict): the champion's score
+    """How far to trust a verdict (evolution.scoring.validation.panel_verdict): the champion's score
     against all the references under each copy of the panel, on the deals that copy played, with a
     plain "holds under every copy"; the named panel's exploitability where its verdicts are made and
     the agreement between its copies, each with the commands that measured it. Empty for a validation

@@ -1,5 +1,7 @@
-"""Fitness of a pool: plan its pairings (population round robin, hall of fame, fresh random decks,
-a panel of reference decks), play them through the parallel map, score every deck in place.
+"""The scoring of a deck space whose decks play each other (evolution.spaces.head_to_head): a pool's
+pairings planned (population round robin, hall of fame, fresh random decks, a panel of reference
+decks), played through the caller's worker pool, every deck scored in place; the yardstick, the
+champion and its validation against held-out reference decks.
 
 A deck's fitness is its mean match score with a 95 % interval, over this generation's games pooled
 with a survivor's games of its last `score_memory - 1` generations (so a deck that stays is
@@ -15,18 +17,31 @@ import numpy as np
 from agents.stats import score_summary
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
-from evolution.scoring import racing
-from evolution.spaces import genome
+from evolution.scoring import racing, validation, yardstick
+from games.errors import UserError
 
 
-class Evaluator:
-    """Plays a pool's pairings and scores each deck."""
+class MatchScorer:
+    """The Scorer (evolution.spaces.base) of a head-to-head `space`: every game dealt by `space.deal`
+    and played by the run's agent in every seat. Made once per run: the agent and the panel, yardstick
+    and validation decks are read and checked here (UserError in one line)."""
 
-    def __init__(self, config, agent, pmap, panel: list | None = None):
+    def __init__(self, space, config):
+        self.space = space
         self.config = config
-        self.agent = agent
-        self.pmap = pmap
-        self.panel = panel or []
+        self.agent = space.build_agent(config.agent, config.seed)
+        self.panel = space.references(config.panel) if "panel" in config.opponents else []
+        self.yardstick = space.references(config.yardstick) if config.yardstick else []
+        if config.validate:
+            held_out = {r.cards for r in space.references(config.validation_panel)}
+            both = [r.name for r in self.yardstick if r.cards in held_out]
+            if both:
+                raise UserError(f"yardstick deck {both[0]} is also a validation deck; the validation must be held out")
+        self.header = {"opponents": list(config.opponents), "games_per_pair": config.games_per_pair}
+
+    def play(self, pmap) -> yardstick.Play:
+        """The run's matches through `pmap`: play(pairings, key_prefix, progress, what) -> outcomes."""
+        return self.space.matches(self.agent, pmap, self.config.games_per_task)
 
     def plan(self, pool: list, hof, gen: int):
         """(pairings, credits, kinds): credits[p] = [(deck index, from B's side?), ...] for pairing p,
@@ -63,21 +78,19 @@ class Evaluator:
         """Fresh random decks for generation `gen`, from their own seed (not the run's stream)."""
         c = self.config
         rng = np.random.default_rng([c.seed, fit.STAGE_EVOLVE, gen, 7919])
-        return [tuple(genome.random_deck(c.rules, rng, tuple(c.init_shapes))) for _ in range(c.random_opponents)]
+        return [tuple(self.space.random_deck(rng)) for _ in range(c.random_opponents)]
 
     def check(self, deck) -> None:
         """The guard before a deck reaches a game (a bug, not a user error, if it fires)."""
-        genome.assert_legal(deck, self.config.rules)
+        problems = self.space.problems(deck)
+        if problems:
+            raise AssertionError(f"illegal deck {list(deck)}: {'; '.join(problems)}")
 
-    def play(self, pairings: list, prefix, progress, what: str) -> list[np.ndarray]:
-        """The (deals, 2) outcomes of every pairing, in order (evolution.scoring.fitness)."""
-        c = self.config
-        return fit.play_pairings(pairings, self.agent, c.rules, self.pmap, c.games_per_task, prefix, progress, what)
-
-    def evaluate(self, pool: list, hof, gen: int, progress: Callable | None = None, what: str = "") -> int:
+    def evaluate(self, pool: list, hof, gen: int, pmap, progress: Callable | None = None, what: str = "") -> int:
         """Score every deck of `pool` in place (`ind.fitness`, `ind.stats`); returns the number of
         games played. `progress(done, total, what)` counts the games."""
         c = self.config
+        play = self.play(pmap)
         pairings, credits, kind_of = self.plan(pool, hof, gen)
         for p in pairings:
             self.check(p.a)
@@ -93,15 +106,15 @@ class Evaluator:
 
         what = what or f"gen {gen}"
         if c.fitness == "racing":
-            games = self._race(pool, pairings, credits, credit, scores, gen, progress, what)
+            games = self._race(play, pool, pairings, credits, credit, scores, gen, progress, what)
         else:
             prefix = (c.seed, fit.STAGE_EVOLVE, gen)
-            credit(self.play(pairings, prefix, progress, what), range(len(pairings)))
+            credit(play(pairings, prefix, progress, what), range(len(pairings)))
             games = sum(p.games for p in pairings)
         self._set_scores(pool, scores, by_kind)
         return games
 
-    def _race(self, pool, pairings, credits, credit, scores, gen, progress, what) -> int:
+    def _race(self, play, pool, pairings, credits, credit, scores, gen, progress, what) -> int:
         """Racing fitness (evolution.scoring.racing): rounds of every pairing with a deck still in doubt."""
         c = self.config
         per_round = (c.games_per_pair // 2) // c.racing_rounds
@@ -124,7 +137,7 @@ class Evaluator:
             ]
             prefix = (c.seed, fit.STAGE_EVOLVE, gen, 1000 + r)
             before = [len(s.deal_scores) for s in scores]
-            credit(self.play(round_pairings, prefix, progress, f"{what} round {r + 1}/{c.racing_rounds}"), todo)
+            credit(play(round_pairings, prefix, progress, f"{what} round {r + 1}/{c.racing_rounds}"), todo)
             played += sum(p.games for p in round_pairings)
             return [(i, d) for i, s in enumerate(scores) for d in s.deal_scores[before[i] :]]
 
@@ -144,3 +157,61 @@ class Evaluator:
             set_score(ind, pooled.score, pooled.ci95, pooled.record)
             ind.stats.past = (past + [fresh])[-keep:] if keep else []
             ind.stats.by_opponents = {k: score_summary(ks.as_dict()) for k, ks in kinds.items()}
+
+    def measure_yardstick(self, pool: list, gen: int, pmap, progress: Callable | None = None) -> int:
+        return yardstick.measure_generation(pool, self.yardstick, self.play(pmap), self.config, gen, progress)
+
+    def remeasure(self, decks: list, gen: int, stage: int, pmap, progress: Callable | None = None):
+        """Against the yardstick (`playoff_games_per_pair` games per yardstick deck), or without one in
+        a round robin of that many games per pair."""
+        c = self.config
+        if self.yardstick:
+            return yardstick.remeasure_elites(decks, self.yardstick, self.play(pmap), c, gen, stage, progress)
+        games = c.playoff_games_per_pair
+        scores = fit.round_robin_scores(
+            decks, self.agent, self.space.deal, pmap, c, games, stage, gen, progress, "elites"
+        )
+        again = [s.as_dict() for s in scores]
+        how = (
+            f"best of a {games}-games-per-pair round robin of the archive's {len(decks)} best elites by pooled fitness"
+        )
+        return again, sum(a["games"] for a in again) // 2, how  # each game counts for both of its decks
+
+    def finish(self, folder, pmap, log: Callable | None = None, progress: Callable | None = None) -> dict:
+        """The champion (the playoff of the last generation's best and the hall of fame, or the best
+        on the yardstick) and, with `config.validate` and reference decks, its validation against them."""
+        c = self.config
+        log = log or (lambda line: None)
+        champion = validation.choose_champion(folder, c, self.agent, self.space.deal, pmap, self.yardstick, progress)
+        folder.write_champion(champion, self.space, champion["how"])
+        log(f"champion: {self.space.words(champion['cards'])} ({len(champion['cards'])} cards), {champion['how']}")
+        out = {"champion": champion}
+        if c.validate and c.validation_panel:
+            report = self.validate(champion["cards"], pmap, seed=c.seed, progress=progress)
+            trained_on = {r.cards for r in self.panel}
+            references = self.space.references(c.validation_panel)
+            report["held_out"] = not any(r.cards in trained_on for r in references)
+            report["generation"] = champion["generation"]  # which champion it validates (a stale file is redone)
+            folder.write_validation(report)
+            t = report["targets"]
+            log(
+                f"validation ({report['games']} games): score {report['overall']['score']:.3f} against all "
+                f"references; CI above 0.5 against {t['references_lower_above_0.5']}/{t['references']}"
+            )
+            out["validation"] = report
+        return out
+
+    def validate(self, cards, pmap, *, seed: int, games: int | None = None, panel=None, baseline=None,
+                 progress: Callable | None = None) -> dict:  # fmt: skip
+        """The deck against the reference decks (`panel`, default the run's validation panel), `games`
+        each (default the run's validation_games) with seeds `seed`; with `baseline` (another deck's
+        cards) that deck plays the same deals and the paired difference is added."""
+        c = self.config
+        if not (panel or c.validation_panel):
+            raise UserError("the run has no reference decks; name them with --panel")
+        references = self.space.references(panel or c.validation_panel)
+        games = games or c.validation_games
+        return validation.validate(
+            cards, references, self.agent, self.space.deal, pmap, games, seed, c.games_per_task, progress,
+            agent_spec=c.agent, baseline=baseline,
+        )  # fmt: skip

@@ -27,16 +27,13 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 import agents
-import games
 from agents import split_agent_specs
-from agents.arena import has_own_act_batch, play_batch, play_states
+from agents.arena import has_own_act_batch, play_batch
 from agents.panel import AgentPanel, member_of_deal, members
 from agents.parallel import group_by_games, map_tasks
 from agents.stats import Z95, Record, wilson_ci
 from games.batch import StateBatch
-from games.decks import DeckRules
 from games.errors import UserError
-from games.gwent_lite_batch import GwentLiteBatch
 
 # seed-key stages: every pairing key is (seed, stage, generation, index)
 STAGE_EVOLVE = 0
@@ -66,10 +63,12 @@ class Pairing:
 
 @dataclass(frozen=True)
 class Task:
-    """One worker's work unit: pairings played as one lock-step batch. Plain tuples of ints only
-    (cheap to pickle; DEAP individuals never leave the parent process)."""
+    """One worker's work unit: pairings played as one lock-step batch, dealt by `deal` (a deck
+    space's `deal`: a picklable callable, `deal(seeds, decks)` -> a games.batch.BatchState whose game
+    g starts from `seeds[g]` with decks[g] = (seat 0's deck, seat 1's)). Plain tuples of ints
+    besides (cheap to pickle; DEAP individuals never leave the parent process)."""
 
-    rules: tuple[int, int, int]  # (min_cards, max_total, min_power)
+    deal: Callable
     pairings: tuple[Pairing, ...]
     agent_key: tuple[int, ...]  # seed key of the agent's own random choices
 
@@ -141,24 +140,33 @@ def seat_plan(agent, key: tuple[int, ...], pairings) -> tuple[list, list[tuple[i
 def play_task(agent, task: Task) -> list[np.ndarray]:
     """Worker entry point. Returns, per pairing of `task`, an int8 array (deals, 2): deck A's
     outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss). The task's games are
-    one batch of the vectorised engine (games/gwent_lite_batch.py), which plays exactly as the
-    scalar one (tests/test_gwent_lite_batch.py). `agent` is one agent, an AgentPanel or a Duel."""
-
-    rules = DeckRules(*task.rules)
+    one batch (a vectorised engine where the space has one, games/gwent_lite_batch.py, which plays
+    exactly as the scalar one). `agent` is one agent, an AgentPanel or a Duel."""
     players, seats = seat_plan(agent, task.agent_key, task.pairings)
-    game = games.make("gwent_lite", rules=rules)
     decks, seeds = [], []
     for p in task.pairings:
         for s in deal_seeds(p.key, p.deals):
             decks += [(p.a, p.b), (p.b, p.a)]  # same seed, decks swapped: the luck changes hands
             seeds += [s, s]
-    batch = _batch(game, seeds, decks)
-    if not all(has_own_act_batch(p) for p in players):
+    batch = task.deal(seeds, decks)
+    if not isinstance(batch, StateBatch) and not all(has_own_act_batch(p) for p in players):
         # an agent that decides on states would have every game rebuilt as a state at every step
         # (twice the time of playing the states, measured with the heuristic): build them once
         batch = StateBatch([batch.state(g) for g in range(batch.size)])
     play_batch(batch, seats, players)
     return deck_outcomes(batch.returns(), task.pairings)
+
+
+def deal_states(make_game: Callable, seeds: list[int], decks: list[tuple]) -> StateBatch:
+    """Game g of `make_game(a, b)` (deck `a` in seat 0, `b` in seat 1) for decks[g] = (a, b), started
+    from `seeds[g]`: the batch of a game without a vectorised engine (one game per deck pair made)."""
+    made: dict[tuple, object] = {}
+    states = []
+    for s, (a, b) in zip(seeds, decks, strict=True):
+        if (a, b) not in made:
+            made[a, b] = make_game(a, b)
+        states.append(made[a, b].new_initial_state(s))
+    return StateBatch(states)
 
 
 def deck_outcomes(returns: np.ndarray, pairings) -> list[np.ndarray]:
@@ -174,28 +182,17 @@ def deck_outcomes(returns: np.ndarray, pairings) -> list[np.ndarray]:
     return out
 
 
-def _batch(game, seeds: list[int], decks: list[tuple]):
-    """Game i as `game` made with `decks=decks[i]` would start from `seeds[i]`, all in one batch
-    of the vectorised engine."""
-
-    return GwentLiteBatch.deal(game, seeds, decks)
-
-
-def make_tasks(
-    pairings: list[Pairing], agent, rules: DeckRules, games_per_task: int, agent_key_prefix
-) -> list[tuple[object, Task]]:
+def make_tasks(pairings: list[Pairing], agent, deal: Callable, games_per_task: int, agent_key_prefix) -> list[tuple]:
     """Consecutive pairings grouped into tasks of about `games_per_task` games (a pairing is never
     split): a list of `(agent, task)` argument pairs for `play_task`. The grouping depends only on
     the pairings and `games_per_task`, never on the workers."""
-
-    rules_t = (rules.min_cards, rules.max_total, rules.min_power)
     tasks: list[tuple[object, Task]] = []
     for i, group in enumerate(group_by_games(pairings, games_per_task)):
         plain = tuple(
             Pairing(tuple(int(c) for c in p.a), tuple(int(c) for c in p.b), tuple(int(k) for k in p.key), int(p.deals))
             for p in group
         )
-        tasks.append((agent, Task(rules_t, plain, agent_key(agent_key_prefix, i))))
+        tasks.append((agent, Task(deal, plain, agent_key(agent_key_prefix, i))))
     return tasks
 
 
@@ -306,66 +303,32 @@ def against(
 def play_pairings(
     pairings: list[Pairing],
     agent,
-    rules: DeckRules,
+    deal: Callable,
     mapper,
     games_per_task: int,
     key_prefix,
     progress=None,
     what: str = "games",
 ) -> list[np.ndarray]:
-    """The (deals, 2) outcome array of every pairing, in order, played through `mapper` (see
-    agents.parallel); `progress(done, total, what)` counts games as each task finishes."""
-
-    tasks = make_tasks(pairings, agent, rules, games_per_task, key_prefix)
+    """The (deals, 2) outcome array of every pairing, in order, dealt by `deal` (the deck space's,
+    `Task`) and played through `mapper` (see agents.parallel); `progress(done, total, what)` counts
+    games as each task finishes. The one way any two decks play each other."""
+    tasks = make_tasks(pairings, agent, deal, games_per_task, key_prefix)
     results = map_tasks(play_task, tasks, mapper, agent, progress, what)
     return [outcomes for task_result in results for outcomes in task_result]
 
 
-@dataclass(frozen=True)
-class GameTask:
-    """One worker's pairings of any two-deck game, played as one batch of states: `make_game(a, b)`
-    (a picklable callable) is the game with deck `a` in seat 0 and deck `b` in seat 1."""
-
-    pairings: tuple[Pairing, ...]
-    agent_key: tuple[int, ...]
-    make_game: Callable
-
-    @property
-    def games(self) -> int:
-        return sum(p.games for p in self.pairings)
-
-
-def play_game_task(agent, task: GameTask) -> list[np.ndarray]:
-    """Worker entry point: per pairing an int8 array (deals, 2) of deck A's outcomes (1 win, 0 draw,
-    -1 loss) in a deal's game and in its mirror (the same seed, decks swapped between the seats).
-    `agent` is one agent, an AgentPanel or a Duel (`seat_plan`)."""
-    players, seats = seat_plan(agent, task.agent_key, task.pairings)
-    states = []
-    for p in task.pairings:
-        ab, ba = task.make_game(p.a, p.b), task.make_game(p.b, p.a)
-        for s in deal_seeds(p.key, p.deals):
-            states += [ab.new_initial_state(s), ba.new_initial_state(s)]
-    play_states(states, seats, players)
-    return deck_outcomes(np.array([s.returns() for s in states]), task.pairings)
-
-
-def play_game_pairings(
-    pairings, agent, make_game, mapper, games_per_task: int, key_prefix, progress=None, what="games"
-):
-    """The (deals, 2) outcomes of every pairing, in order, of the two-deck game `make_game(a, b)`
-    (a picklable callable), played through `mapper` in tasks fixed by the pairings: the matches of
-    a deck space that is not Gwent Lite (its evaluator's `play`)."""
-    tasks = [
-        (agent, GameTask(tuple(group), agent_key(key_prefix, i), make_game))
-        for i, group in enumerate(group_by_games(pairings, games_per_task))
-    ]
-    results = map_tasks(play_game_task, tasks, mapper, agent, progress, what)
-    return [outcomes for result in results for outcomes in result]
-
-
-def build_agent(spec: str, rules: DeckRules, seed: int = 0):
-    """The agent that plays every seat of Gwent Lite under `rules` (`game_agent`)."""
-    return game_agent(spec, games.make("gwent_lite", rules=rules), seed)
+def round_robin_scores(decks, agent, deal, pmap, config, games_per_pair: int, stage: int, gen: int, progress, what):
+    """Each deck's Score over a round robin of `games_per_pair` games per pair, seeds of `stage`."""
+    pairings, who = round_robin([tuple(d) for d in decks], games_per_pair // 2, config.seed, stage, gen)
+    results = play_pairings(
+        pairings, agent, deal, pmap, config.games_per_task, (config.seed, stage, gen), progress, what
+    )
+    scores = [Score() for _ in decks]
+    for (i, j), outcomes in zip(who, results):
+        scores[i].add(outcomes)
+        scores[j].add(outcomes, flip=True)
+    return scores
 
 
 def game_agent(spec: str, game, seed: int = 0):

@@ -8,7 +8,7 @@
   hands); fitness = that score (0.5: on this deck, skill against random play is worth nothing).
 
 Fitness comes from played games only, never from the exact solver; the exact first-player value
-(agents.kittens_exact, open hands) appears in the validation only (evolution/studies/kittens_validation.py).
+(agents.kittens_exact, open hands) appears in the validation only (evolution/scoring/kittens_validation.py).
 
 Games are played like Gwent Lite's pairings: a task holds plain tuples (each deck's card types, its
 seed key, its deals), a worker plays all of a task's games in one lock-step batch (one agent call
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -147,39 +148,37 @@ def objective_value(objective: str, score: fit.Score) -> tuple[float, tuple[floa
 
 
 class ObjectiveEvaluator:
-    """The kittens counterpart of evolution.scoring.evaluation.Evaluator: every deck of a pool plays its own
-    `games_per_deck` games (no opponents: the objective is a property of the deck)."""
+    """The kittens counterpart of evolution.scoring.evaluation.MatchScorer's `evaluate`: every deck of a
+    pool plays its own `games_per_deck` games (no opponents: the objective is a property of the deck)."""
 
-    def __init__(self, config, agent, pmap, space):
+    def __init__(self, space, config):
         self.config = config
-        self.agent = agent
-        self.pmap = pmap
         self.space = space  # the run's deck space (its legality check)
+        self.agent = build_agent(config, seed=config.seed)
 
-    def evaluate(self, pool: list, hof, gen: int, progress: Callable | None = None, what: str = "") -> int:
-
+    def evaluate(self, pool: list, hof, gen: int, pmap, progress: Callable | None = None, what: str = "") -> int:
         c = self.config
         for ind in pool:
-            self.space.assert_legal(ind)
+            problems = self.space.problems(ind)
+            if problems:
+                raise AssertionError(f"illegal deck {list(ind)}: {'; '.join(problems)}")
         what = what or f"gen {gen}"
         deals = c.games_per_deck // 2
         fresh = [fit.Score() for _ in pool]
         if c.fitness == "racing":
-            played = self._race(pool, fresh, gen, progress, what)
+            played = self._race(pmap, pool, fresh, gen, progress, what)
         else:
             decks = [DeckGames(tuple(ind), (c.seed, fit.STAGE_EVOLVE, gen, i), deals) for i, ind in enumerate(pool)]
-            results = self._play(decks, (c.seed, fit.STAGE_EVOLVE, gen), progress, what)
+            results = self._play(pmap, decks, (c.seed, fit.STAGE_EVOLVE, gen), progress, what)
             for s, o in zip(fresh, results):
                 s.add(o)
             played = sum(d.games for d in decks)
         self._set_scores(pool, fresh)
         return played
 
-    def _play(self, decks, prefix, progress, what):
+    def _play(self, pmap, decks, prefix, progress, what):
         c = self.config
-        return play_decks(
-            decks, c.objective, c.game_config, self.agent, self.pmap, c.games_per_task, prefix, progress, what
-        )
+        return play_decks(decks, c.objective, c.game_config, self.agent, pmap, c.games_per_task, prefix, progress, what)
 
     def _pooled(self, ind, fresh: fit.Score) -> fit.Score:
         keep = self.config.score_memory - 1
@@ -188,7 +187,7 @@ class ObjectiveEvaluator:
             pooled = pooled.merge(p)
         return pooled
 
-    def _race(self, pool, fresh, gen, progress, what) -> int:
+    def _race(self, pmap, pool, fresh, gen, progress, what) -> int:
         """Rounds of the decks whose rank (among the kept or not) is still in doubt: racing.decide on
         the fitness (pooled with past generations) and the SE of the rate behind it."""
         c = self.config
@@ -198,7 +197,9 @@ class ObjectiveEvaluator:
         for r in range(c.racing_rounds):
             idx = [i for i in range(len(pool)) if active[i]]
             decks = [DeckGames(tuple(pool[i]), (c.seed, fit.STAGE_EVOLVE, gen, i, r), per_round) for i in idx]
-            results = self._play(decks, (c.seed, fit.STAGE_EVOLVE, gen, 1000 + r), progress, f"{what} round {r + 1}")
+            results = self._play(
+                pmap, decks, (c.seed, fit.STAGE_EVOLVE, gen, 1000 + r), progress, f"{what} round {r + 1}"
+            )
             for i, o in zip(idx, results):
                 fresh[i].add(o)
             played += sum(d.games for d in decks)
@@ -239,8 +240,6 @@ def agent_spec_path(spec: str) -> str:
     agents.learned, whose module reaches Keras)."""
     if spec != "pretrained":
         return spec
-    from pathlib import Path
-
     return str(Path(agents.__file__).resolve().parent / "pretrained" / "exploding_kittens_compositions.npz")
 
 

@@ -1,168 +1,107 @@
-"""The deck-space protocol: everything the evolution does differently from one deck game to another.
+"""The deck-space protocol: what a deck game tells the evolution, in 14 members.
 
 A deck is always a sorted list of ints (so DEAP individuals, the hall of fame, checkpoints and run
-files are the same for every game); what the ints mean, which decks are legal, how a deck changes,
-how it is scored and reported is the space's. The loop, the archive, the run folder, the reports
-and the command line ask the run's space (made once per run by `evolution.spaces.registry.space_for`)
-and never branch on the game's name. A new deck game is one module of this package: a class with
-the methods below, listed in `evolution.spaces.registry.SPACES` (or, outside deckopt, a plug-in
-package's class registered in the entry point group `deckopt.spaces`, docs/plugins.md).
+files are the same for every game); what the ints mean, which decks are legal, how a deck changes
+and how a pool is scored is the space's. The loop, the archive, the run folder, the reports and the
+command line ask the run's space (made once per run by `evolution.spaces.registry.space_for`) and
+never branch on the game's name. Every member returns plain data (ints, strings, dicts of them):
+the tables, plots and verdicts of evolution.designer are drawn from those rows for every space, so
+no space writes HTML or a text table.
+
+A new deck game is one module of this package (or, outside deckopt, a plug-in package's class
+registered in the entry point group `deckopt.spaces`, docs/plugins.md): a class with the members
+below whose `__init__(config)` takes the run's checked EvolveConfig, and the settings class it
+names (`Settings`, beside it, importing only games/). A space whose decks play each other (one deck
+per seat) derives from `evolution.spaces.head_to_head.HeadToHeadSpace`, which answers `scorer` for
+it from a few facts of the game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from games.config import need
 
+class Scorer(Protocol):
+    """How a run's pools are scored: made once per run by `DeckSpace.scorer` (the agent and every deck
+    file read and checked there, before a file is written); every method plays its games through the
+    caller's worker pool `pmap` (agents.parallel.Mapper or any map of the same shape)."""
 
-def check_racing_split(name: str, games: int, rounds: int, unit: str = "") -> None:
-    """A racing fitness plays `games` (a setting `name`, mirrored pairs) in `rounds` equal rounds."""
-    need(
-        (games // 2) % rounds == 0,
-        f"racing: {name} / 2 ({games // 2}{unit}) must split into racing_rounds ({rounds}) equal rounds",
-    )
-
-
-@dataclass
-class RunInputs:
-    """What a run reads before it plays a game: the agent, the panel decks it plays as opponents and
-    the fixed yardstick decks its best decks are measured against (both empty where the game has none)."""
-
+    #: the agent that plays the run's games
     agent: object
-    panel: list = field(default_factory=list)
-    yardstick: list = field(default_factory=list)
+    #: what a generation file says about how its decks were scored (plain data)
+    header: dict
 
+    def evaluate(self, pool: list, hof, gen: int, pmap, progress: Callable | None = None, what: str = "") -> int:
+        """Score every deck of `pool` in place (evolution.individuals.set_score); the games played."""
 
-class Evaluator(Protocol):
-    def evaluate(self, pool: list, hof, gen: int, progress: Callable | None = None, what: str = "") -> int:
-        """Score every deck of `pool` in place; the number of games played."""
+    def measure_yardstick(self, pool: list, gen: int, pmap, progress: Callable | None = None) -> int:
+        """The pool's best decks against the run's fixed yardstick decks, if it has any (recorded in
+        their `stats.yardstick`); the games played."""
+
+    def remeasure(self, decks: list, gen: int, stage: int, pmap, progress: Callable | None = None):
+        """(each deck's {score, ci95, games}, games played, how) of an archive's best elites measured
+        again with fresh seeds of `stage`."""
+
+    def finish(self, folder, pmap, log: Callable | None = None, progress: Callable | None = None) -> dict:
+        """The champion (written with `folder.write_champion`) and, when the run validates, its
+        validation (`folder.write_validation`): {"champion": ..., ["validation": ...]}."""
+
+    def validate(self, cards, pmap, *, seed: int, games: int | None = None, panel=None, baseline=None,
+                 progress: Callable | None = None) -> dict:  # fmt: skip
+        """The deck validated with fresh seeds `seed` (`games` each, default the run's; `panel`:
+        reference deck paths, default the run's; `baseline`: another deck on the same deals), as the
+        report of a run's validation.json."""
 
 
 class DeckSpace(Protocol):
     """A game's decks and how the evolution treats them (see the module docstring)."""
 
-    #: the game's name (games.make) and the objectives a deck may be scored on, the default first
+    # --- what a deck is ---------------------------------------------------------------------------
+    #: the game's name (games.make)
     name: str
-    objectives: tuple[str, ...]
-    #: the settings of a config that only this game uses, and the name of their table in a settings file
-    settings: frozenset[str]
-    table: str
-    #: the EvolveConfig field of the game's deck rules (a frozen dataclass, its table's `rules`;
-    #: `deckopt sweep` varies one of them), or None when the game has none
-    rules_field: str | None
-    #: whether a deck is judged against reference decks (validation panel, yardstick)
-    reference_decks: bool
-    #: whether two decks play each other (one deck per seat): the designer commands (matchups,
-    #: advise, study agents) take such a space's decks; it answers `references`, `build_agent`,
-    #: `card_pool` and its evaluator's `play`
-    head_to_head: bool
-    #: the names of the MAP-Elites descriptor pairs a run chooses from (`archive_descriptors`), the
-    #: default first; a space made by `from_config` answers `descriptor_space` and `descriptors` for
-    #: the run's pair
-    descriptor_sets: tuple[str, ...]
+    #: the game's settings class (evolution.spaces.settings.SpaceSettings): which EvolveConfig
+    #: fields the game uses, its deck rules, objectives and descriptor pairs, and their checks
+    Settings: type
+    #: the longest legal deck (the MAP-Elites archive stores decks in rows of this width)
+    max_cards: int
 
-    # --- settings -------------------------------------------------------------------------------
-    @classmethod
-    def check_config(cls, config) -> None:
-        """Check (and complete) the game's settings of an EvolveConfig; UserError in one line."""
+    def problems(self, cards) -> list[str]:
+        """What makes `cards` an illegal deck ([] for a legal one)."""
 
-    @classmethod
-    def check_racing(cls, config) -> None:
-        """Check that the game's games per deck split into the racing rounds."""
+    def words(self, cards) -> str:
+        """The deck in a few words, as every table and log line shows it."""
 
-    @classmethod
-    def from_config(cls, config) -> DeckSpace:
-        """The space of a checked config."""
+    def row(self, cards) -> dict:
+        """The deck's facts beside its cards in every generation file and `deckopt decks --json`
+        (plain JSON values: `{"deck": {card name: copies}, "total": provisions}`; `{}` for none)."""
 
-    @classmethod
-    def default(cls) -> DeckSpace:
-        """The space under the default settings (the conformance check)."""
+    def save(self, cards, path, name: str, comment: str) -> None:
+        """The deck as a deck file of the game (`deckopt play`, the reference decks of a run)."""
 
-    # --- decks ----------------------------------------------------------------------------------
-    def random_deck(self, rng: np.random.Generator, shapes=None) -> list[int]: ...
-    def mutate(self, cards, rng: np.random.Generator, config) -> list[int]: ...
+    # --- operators (each returns a legal deck, every random choice from `rng`) ---------------------
+    def random_deck(self, rng: np.random.Generator) -> list[int]: ...
+    def mutate(self, cards, rng: np.random.Generator) -> list[int]: ...
     def crossover(self, a, b, rng: np.random.Generator) -> tuple[list[int], list[int]]: ...
     def repair(self, cards, rng: np.random.Generator) -> list[int]: ...
-    def problems(self, cards) -> list[str]: ...
-    def text(self, cards) -> str: ...
-    def short_text(self, cards) -> str: ...
-    def entry_extra(self, cards) -> dict: ...
-    def save(self, cards, path, name: str, comment: str) -> None: ...
-    def game_settings(self, cards) -> dict: ...
 
-    # --- a run ----------------------------------------------------------------------------------
-    def inputs(self, config) -> RunInputs:
-        """The agent and deck files of a run, checked before a file is written."""
+    # --- how a pool is scored ---------------------------------------------------------------------
+    def scorer(self, config) -> Scorer:
+        """The run's scoring (reads and checks the agent and deck files; UserError in one line)."""
 
-    def evaluator(self, config, inputs: RunInputs, pmap) -> Evaluator:
-        """The run's scoring; where `head_to_head`, its `play(pairings, key_prefix, progress, what)`
-        plays the space's matches with `inputs.agent` (evolution.scoring.yardstick.Play;
-        evolution.scoring.fitness.play_game_pairings plays any two-deck game)."""
-
-    def references(self, paths) -> list:
-        """The ReferenceDecks of the deck files named by `paths` (files or folders), legal under the
-        space's rules; UserError in one line if one is bad. Only where `head_to_head`."""
-
-    def build_agent(self, spec: str, seed: int):
-        """The agent of every seat of the space's games (a comma list of specs: a panel sharing the
-        games); UserError in one line. Only where `head_to_head`."""
-
-    def card_pool(self) -> dict[int, str]:
-        """Every card value a deck may hold, in order, and its name: the single-card changes of
-        `deckopt advise` (evolution.designer.neighbourhoods.CardNeighbourhood). Only where
-        `head_to_head`; Gwent Lite's powers change by its own neighbourhood instead."""
-
-    def game_deck(self, cards) -> list:
-        """A deck as the game's settings name one (`decks`, `deck_pool`). Only where `reference_decks`."""
-
-    def measure_yardstick(self, pool: list, inputs: RunInputs, config, pmap, gen: int, progress=None) -> int:
-        """The pool's best decks against the yardstick (recorded in their stats); games played."""
-
-    def generation_header(self, config) -> dict:
-        """What a generation file says about how its decks were scored."""
-
-    def fitness_plot(self, rows: list[dict], name: str, config) -> bytes:
-        """The fitness per generation of a run's logbook rows (a PNG)."""
-
-    def best_plot(self, best: list[dict], name: str) -> bytes:
-        """The best deck of every generation (a PNG)."""
-
-    def finish_run(self, folder, config, agent, pmap, log=None, progress=None) -> dict:
-        """The champion and, with `config.validate`, its validation (written into `folder`)."""
-
-    def validation_table(self, report: dict) -> str: ...
-
-    # --- MAP-Elites -----------------------------------------------------------------------------
+    # --- MAP-Elites descriptors (the pair named by the run's `archive_descriptors`) ----------------
     def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]:
-        """The names and ranges of the chosen descriptor pair (the archive's grid spans the ranges)."""
+        """The names and ranges of the run's descriptor pair (the archive's grid spans the ranges)."""
 
     def descriptors(self, cards) -> tuple[float, float]:
-        """A deck's values of the chosen descriptor pair."""
+        """A deck's values of the run's descriptor pair."""
 
-    @property
-    def max_cards(self) -> int: ...
-    def remeasure_elites(self, decks, config, inputs: RunInputs, pmap, generation: int, stage: int, progress=None):
-        """(each deck's {score, ci95, games}, games played, how) of the best elites measured again."""
 
-    # --- reports --------------------------------------------------------------------------------
-    def deck_json(self, entry: dict) -> dict:
-        """A generation file's deck entry as `deckopt decks --json` shows it."""
-
-    def report_header(self, config) -> dict: ...
-    def decks_table(self, report: dict) -> str: ...
-    def best_rows(self, best: list[dict]) -> tuple[list[str], list[list]]:
-        """The HTML report's best-deck-per-generation table (head, rows)."""
-
-    def verdict_blocks(self, champion: dict, validation: dict | None) -> list:
-        """The report's verdict on the champion: blocks of evolution.designer.html (text, tables),
-        never HTML; the report's template escapes every text."""
-
-    # --- the decks command ----------------------------------------------------------------------
-    def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:
-        """`deckopt decks --validate`: a run's deck validated again (options: panel, agent, seed,
-        games, jobs, baseline; None = the run's)."""
+def assert_legal(space, cards) -> list[int]:
+    """The guard before a deck reaches a game: a bug, not a user error, if it fires."""
+    problems = space.problems(cards)
+    if problems:
+        raise AssertionError(f"illegal deck {list(cards)}: {'; '.join(problems)}")
+    return sorted(int(c) for c in cards)

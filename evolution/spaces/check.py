@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from evolution.config import EvolveConfig
 from games.conformance import FAILED, PASSED, CheckResult, ConformanceFailure, need
 
 NAME = "deck space operators"
@@ -22,11 +21,11 @@ def _legal(space, deck, what: str) -> list[int]:
     return deck
 
 
-def _operators_keep_decks_legal(space, num_decks: int, config) -> str:
+def _operators_keep_decks_legal(space, num_decks: int) -> str:
     rng = np.random.default_rng(11)
     decks = [_legal(space, space.random_deck(rng), "a random deck") for _ in range(num_decks)]
     for i, deck in enumerate(decks):
-        _legal(space, space.mutate(deck, rng, config), "a mutated deck")
+        _legal(space, space.mutate(deck, rng), "a mutated deck")
         a, b = space.crossover(deck, decks[(i + 1) % len(decks)], rng)
         _legal(space, a, "a crossover child")
         _legal(space, b, "a crossover child")
@@ -34,12 +33,10 @@ def _operators_keep_decks_legal(space, num_decks: int, config) -> str:
     return f"{num_decks} random decks, each mutated, crossed and repaired"
 
 
-def check_deck_space(space, num_decks: int, config=None) -> CheckResult:
-    """The deck space's operators on `num_decks` random decks; `config` carries the mutation
-    settings (an EvolveConfig; the defaults when None)."""
-    config = EvolveConfig() if config is None else config
+def check_deck_space(space, num_decks: int) -> CheckResult:
+    """The deck space's operators on `num_decks` random decks (a space made for its run's settings)."""
     try:
-        detail = _operators_keep_decks_legal(space, num_decks, config)
+        detail = _operators_keep_decks_legal(space, num_decks)
     except ConformanceFailure as exc:
         return CheckResult(NAME, FAILED, str(exc))
     except Exception as exc:  # noqa: BLE001 - an operator that crashes fails the check

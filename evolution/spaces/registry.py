@@ -1,4 +1,4 @@
-"""The deck games the evolution knows, by name, and the one way to make a run's deck space.
+"""The deck spaces by game name, and the one way to make a run's deck space.
 
 space = space_for(config)       # once per run, then passed along
 
@@ -9,70 +9,36 @@ Two kinds of deck space are found by their game's name:
   pyproject.toml, next to the game's entry point in `deckopt.games`; docs/plugins.md).
 
 A deck space is registered apart from its game so that the game's engine never imports the
-evolution (a game is played, trained and checked without it) and so that the space is found by
-name before any game is made (a run's settings are checked against it). A plug-in space has no
-settings of its own (`settings` empty): its runs use the settings every game shares.
+evolution (a game is played, trained and checked without it). Its settings class is found without
+loading it (evolution.spaces.settings_registry), so reading a run's settings loads no space.
 """
 
 from __future__ import annotations
 
-import functools
-from importlib.metadata import EntryPoint, entry_points
-
+from evolution.config import EvolveConfig
 from evolution.spaces.base import DeckSpace
 from evolution.spaces.gwent import GwentSpace
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from evolution.spaces.kittens import KittensSpace
-from games.errors import UserError
+from evolution.spaces.settings_registry import load_plugin_space, space_names
 
 #: every deck space of ours by its game's name (`EvolveConfig.game`)
-SPACES: dict[str, type[DeckSpace]] = {space.name: space for space in (GwentSpace, KittensSpace, GwentAbilitiesSpace)}
-#: the settings some game uses alone (a run of another game ignores them)
-GAME_SETTINGS = frozenset().union(*(space.settings for space in SPACES.values()))
-ENTRY_POINT_GROUP = "deckopt.spaces"
-
-
-@functools.cache
-def plugin_spaces() -> dict[str, EntryPoint]:
-    """The installed plug-in deck spaces: entry points of the group `deckopt.spaces`, by game name
-    (a name of ours is left to our space)."""
-    found = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
-    return {ep.name: ep for ep in found if ep.name not in SPACES}
-
-
-def space_names() -> tuple[str, ...]:
-    """The games whose decks evolve: ours, then the installed plug-ins."""
-    return tuple(SPACES) + tuple(plugin_spaces())
+SPACES: dict[str, type[DeckSpace]] = {s.Settings.game: s for s in (GwentSpace, KittensSpace, GwentAbilitiesSpace)}
 
 
 def space_class(game: str) -> type[DeckSpace]:
-    """The deck space class of game `game`; UserError in one line for a game without one, or a
-    plug-in space that cannot be loaded or declares settings of its own."""
-    if game in SPACES:
-        return SPACES[game]
-    point = plugin_spaces().get(game)
-    if point is None:
-        raise UserError(
-            f"game {game!r} has no deck space; decks evolve in: {', '.join(space_names())} "
-            f"(a plug-in registers its space in the entry point group {ENTRY_POINT_GROUP})"
-        )
-    try:
-        space = point.load()
-    except (ImportError, AttributeError) as exc:
-        raise UserError(f"deck space of {game!r}: cannot load {point.value}: {exc}") from None
-    if getattr(space, "settings", None):
-        raise UserError(f"deck space {point.value}: a plug-in space has no settings of its own (make settings empty)")
-    return space
+    """The deck space class of game `game`; UserError in one line for a game without one."""
+    return SPACES[game] if game in SPACES else load_plugin_space(game)
 
 
 def space_for(config) -> DeckSpace:
     """The deck space of a checked EvolveConfig."""
-    return space_class(config.game).from_config(config)
+    return space_class(config.game)(config)
 
 
 def space_of_game(game) -> DeckSpace | None:
-    """The default deck space of a made game for the conformance check, or None when its decks do
-    not evolve."""
+    """The deck space of a made game under the default settings (the conformance check), or None
+    when its decks do not evolve."""
     if game.name not in space_names():
         return None
-    return space_class(game.name).default()
+    return space_for(EvolveConfig(game=game.name))

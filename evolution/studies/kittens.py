@@ -19,10 +19,9 @@ import numpy as np
 from agents.stats import spearman
 from evolution.config import EvolveConfig
 from evolution.runfolder import Run
-from evolution.scoring import objectives
+from evolution.scoring import kittens_validation, objectives
 from evolution.spaces.kittens import KittensSpace
 from evolution.spaces.registry import space_for
-from evolution.studies import kittens_validation
 from games.errors import UserError, with_article
 
 STAGE_STUDY = 11

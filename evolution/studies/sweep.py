@@ -207,7 +207,7 @@ def kept_measurement(folder: RunFolder, rule, value, dominance: float) -> dict:
     return {
         **row,
         "run": str(folder.path),
-        "text": space.short_text(champion),
+        "text": space.words(champion),
         "descriptors": [round(d, 4) for d in space.descriptors(champion)],
         "dominant": bool(rivals is not None and rivals["ci95"][0] > dominance),
     }
@@ -223,15 +223,15 @@ def measure_champion(
     space = space_for(config)
     champion = folder.read_champion()["cards"]
     rng = np.random.default_rng([config.seed, STAGE_SWEEP, 7919])
-    random_decks = [tuple(space.random_deck(rng, config.init_shapes)) for _ in range(fields)]
+    random_decks = [tuple(space.random_deck(rng)) for _ in range(fields)]
     rivals = []
     for deck in folder.read_last_generation()["decks"]:
         cards = tuple(deck["cards"])
         if list(cards) != list(champion) and cards not in rivals and len(rivals) < fields:
             rivals.append(cards)
-    inputs = space.inputs(config)
+    agent = space.build_agent(config.agent, config.seed)
     with _mapper(cluster, pmap) as pm:
-        evaluator = space.evaluator(config, inputs, pm)
+        play = space.matches(agent, pm, config.games_per_task)
         scores = {}
         for k, (name, opponents) in enumerate((("random", random_decks), ("rivals", rivals))):
             if not opponents:
@@ -240,7 +240,7 @@ def measure_champion(
             key = (config.seed, STAGE_SWEEP, k)
             pairings, _ = fit.against([tuple(champion)], opponents, games // 2, *key)
             total = fit.Score()
-            for outcomes in evaluator.play(pairings, key, progress, f"{rule}={value} vs {name}"):
+            for outcomes in play(pairings, key, progress, f"{rule}={value} vs {name}"):
                 total.add(outcomes)
             scores[name] = {**total.as_dict(), "opponents": len(opponents)}
     rivals_score = scores["rivals"]
@@ -248,7 +248,7 @@ def measure_champion(
         "value": value,
         "run": str(folder.path),
         "champion": list(champion),
-        "text": space.short_text(champion),
+        "text": space.words(champion),
         "descriptors": [round(d, 4) for d in space.descriptors(champion)],
         "random": scores["random"],
         "rivals": rivals_score,

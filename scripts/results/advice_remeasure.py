@@ -22,8 +22,7 @@ from evolution.config import EvolveConfig  # noqa: E402
 from evolution.designer.advisor import remeasure  # noqa: E402
 from evolution.designer.matchups import load_decks  # noqa: E402
 from evolution.designer.neighbourhoods import neighbours  # noqa: E402
-from evolution.scoring.fitness import build_agent  # noqa: E402
-from evolution.spaces.base import RunInputs  # noqa: E402
+from evolution.spaces.gwent import build_agent  # noqa: E402
 from evolution.spaces.registry import space_for  # noqa: E402
 from games.decks import load_deck  # noqa: E402
 
@@ -41,7 +40,7 @@ def remeasured(deck_path: str, change: str, field_paths: list[str], agent_spec: 
         for seed in seeds:
             agent = build_agent(agent_spec, rules, seed=seed)
             config = EvolveConfig(game="gwent_lite", rules=rules, seed=seed, validate=False)
-            play = space_for(config).evaluator(config, RunInputs(agent), pmap).play
+            play = space_for(config).matches(agent, pmap, config.games_per_task)
             report = remeasure(deck.cards, by_text[change].cards, field_cards, play, seed, games)
             out.append((seed, report))
     return out

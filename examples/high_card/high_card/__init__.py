@@ -1,5 +1,5 @@
 """High Card: a small two-player card game written against deckopt's public game interface, and its
-deck operators (its deck space, in high_card.space). The worked example of docs/plugins.md;
+deck space (in high_card.space). The worked example of docs/plugins.md;
 `pip install -e examples/high_card` registers both (pyproject.toml, entry point groups `deckopt.games`
 and `deckopt.spaces`), `deckopt check high_card` tests them and `deckopt evolve --game high_card`
 evolves its decks.
@@ -271,60 +271,10 @@ class HighCardState(State):
 HighCard.state_class = HighCardState
 
 
-class HighCardDecks:
-    """The decks and their operators: sorted lists of 8 values 1..9 worth at most 40. Every operator
-    ends with the repair, so it always returns a legal deck. The deck space of the evolution
-    (high_card.space.HighCardSpace) builds on it."""
-
-    name = "high_card"
-
-    def problems(self, cards) -> list[str]:
-        return deck_problems(cards)
-
-    def repair(self, cards, rng: np.random.Generator) -> list[int]:
-        """Values clipped into 1..9, the size brought to 8, then random cards lowered by one until the
-        deck is within the budget."""
-        deck = [min(max(int(c), 1), 9) for c in cards][:DECK_SIZE]
-        while len(deck) < DECK_SIZE:
-            deck.append(int(rng.integers(1, 10)))
-        while sum(deck) > BUDGET:
-            above = [i for i, c in enumerate(deck) if c > 1]
-            deck[above[int(rng.integers(len(above)))]] -= 1
-        return sorted(deck)
-
-    def random_deck(self, rng: np.random.Generator, shapes=None) -> list[int]:
-        return self.repair(rng.integers(1, 10, size=DECK_SIZE).tolist(), rng)
-
-    def mutate(self, cards, rng: np.random.Generator, config=None) -> list[int]:
-        """One or two cards replaced by random values, then the repair."""
-        deck = list(cards)
-        for i in rng.choice(DECK_SIZE, size=int(rng.integers(1, 3)), replace=False):
-            deck[int(i)] = int(rng.integers(1, 10))
-        return self.repair(deck, rng)
-
-    def crossover(self, a, b, rng: np.random.Generator) -> tuple[list[int], list[int]]:
-        """Uniform crossover of the sorted decks, position by position, then the repair."""
-        swap = rng.random(DECK_SIZE) < 0.5
-        x = [bi if s else ai for ai, bi, s in zip(a, b, swap)]
-        y = [ai if s else bi for ai, bi, s in zip(a, b, swap)]
-        return self.repair(x, rng), self.repair(y, rng)
-
-    def text(self, cards) -> str:
-        return f"{' '.join(map(str, cards))} (worth {sum(cards)})"
-
-    def short_text(self, cards) -> str:
-        return " ".join(map(str, cards))
-
-    def game_settings(self, decks) -> dict:
-        """The keyword arguments of a game between two decks."""
-        return {"decks": [list(d) for d in decks]}
-
-
 __all__ = [
     "HighCard",
     "HighCardConfig",
     "HighCardState",
-    "HighCardDecks",
     "HighestCard",
     "LowestCard",
     "beats",

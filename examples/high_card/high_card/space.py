@@ -2,74 +2,84 @@
 
 Registered by this package's pyproject.toml in the entry point group `deckopt.spaces`
 (`high_card = "high_card.space:HighCardSpace"`), next to the game in `deckopt.games`. Written
-against deckopt's public modules only; the protocol it follows is `evolution.spaces.base.DeckSpace`.
+against deckopt's public modules only: the deck-space protocol `evolution.spaces.base.DeckSpace`,
+through the base of spaces whose decks play each other, `evolution.spaces.head_to_head.HeadToHeadSpace`.
 
-A deck is a sorted list of 8 values 1..9 worth at most 40 (the operators are `HighCardDecks`'s, in
-the game's module). A deck's fitness is its score against High Card's default deck (1..8):
-`games_per_pair` games of the run's agent playing both seats. The space has no settings of its own,
-no reference decks (no validation panel) and no yardstick; its champion is the best deck of the
-last generation. Two decks play each other (`head_to_head`): the designer commands take its decks
-(`deckopt matchups`, `deckopt advise`, `deckopt study agents`), read from the deck files `save`
-writes (`references`), played by `play_game_pairings` (its evaluator's `play`), changed one card
-value at a time (`card_pool`: the values 1..9).
+A deck is a sorted list of 8 values 1..9 worth at most 40, and within the run's deck rules
+(`HighCardRules`: `--set rules.copy_limit=2`, `deckopt sweep --rule copy_limit`). Two decks play
+each other, so the space gives the game of two decks (`game`), how its deck files read (`read_deck`,
+as `save` writes them) and its card values (`card_pool`); its runs are scored like every
+head-to-head space's: mirrored games against the population and the hall of fame, the run's agent
+in every seat, on the run's worker processes. It ships no reference decks: no yardstick, no
+validation panel (a run may name deck files of its own with `--yardstick` and `--validation-panel`).
 """
 
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
+from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 
-import games as games_module
-from agents.arena import play_states
-from agents.stats import Record, wilson_ci
-from evolution.designer import plots
-from evolution.designer.html import Text
-from evolution.individuals import set_score
-from evolution.scoring import fitness as fit
-from evolution.scoring.panel import ReferenceDeck, resolve_path
-from evolution.spaces.base import RunInputs
+import games
+from evolution.spaces.head_to_head import HeadToHeadSpace
+from evolution.spaces.settings import HeadToHeadSettings
+from games.config import need, setting
 from games.errors import UserError
 from games.fileio import atomic_write_text
-from high_card import DECK_SIZE, DEFAULT_DECK, VALUES, HighCardDecks, deck_problems
+from high_card import BUDGET, DECK_SIZE, VALUES, deck_problems
 
 
-class HighCardSpace(HighCardDecks):
-    """High Card's decks and how a run scores, saves and reports them."""
+@dataclass(frozen=True)
+class HighCardRules:
+    """The deck rules of a run, within the game's own (8 cards 1..9, worth at most 40)."""
 
-    #: the one objective: the score (wins + draws / 2 per game) against the default deck
-    objectives = ("win",)
-    #: no settings of its own: a run uses the settings every game shares (games_per_pair, agent, ...)
-    settings = frozenset()
-    rules_field = None
-    #: no reference decks: no validation panel, no yardstick
-    reference_decks = False
-    #: two decks play each other: `deckopt matchups`, `advise` and `study agents` take its decks
-    head_to_head = True
-    #: one MAP-Elites descriptor pair: the counts of 1s and 9s
+    copy_limit: int = setting(DECK_SIZE, "copies of one value a deck may hold (1..8)", metavar="N")
+    budget: int = setting(BUDGET, f"the most a deck may be worth ({DECK_SIZE}..{BUDGET})", metavar="N")
+
+    def __post_init__(self):
+        need(isinstance(self.copy_limit, int) and 1 <= self.copy_limit <= DECK_SIZE, "copy_limit must be 1..8")
+        need(isinstance(self.budget, int) and DECK_SIZE <= self.budget <= BUDGET, f"budget must be 8..{BUDGET}")
+
+
+class HighCardSettings(HeadToHeadSettings):
+    """The settings facts of High Card's decks: its deck rules and its one descriptor pair."""
+
+    game = "high_card"
+    table = "high_card"
+    Rules = HighCardRules
+    #: one descriptor pair: the counts of 1s and 9s (a 1 beats a 9)
     descriptor_sets = ("extremes",)
 
-    # --- settings -------------------------------------------------------------------------------
-    @classmethod
-    def check_config(cls, config) -> None:
-        """Nothing to check: the shared settings are checked by the config itself."""
 
-    @classmethod
-    def check_racing(cls, config) -> None:
-        """Nothing to split: racing is not used by this space's evaluator."""
+class HighCardSpace(HeadToHeadSpace):
+    """High Card's decks under the run's HighCardRules; every operator ends with the repair."""
 
-    @classmethod
-    def from_config(cls, config) -> HighCardSpace:
-        return cls()
+    Settings = HighCardSettings
+    max_cards = DECK_SIZE
 
-    @classmethod
-    def default(cls) -> HighCardSpace:
-        return cls()
+    def __init__(self, config):
+        super().__init__(config)
+        self.rules: HighCardRules = config.plugin_rules
 
-    # --- decks ----------------------------------------------------------------------------------
-    def entry_extra(self, cards) -> dict:
-        """Nothing beyond the cards in a generation file's deck entry."""
+    # --- what a deck is -------------------------------------------------------------------------
+    def problems(self, cards) -> list[str]:
+        cards = list(cards)
+        out = deck_problems(cards)
+        if out:
+            return out
+        if sum(cards) > self.rules.budget:
+            out.append(f"worth {sum(cards)}, more than the rules' {self.rules.budget}")
+        most = max(Counter(cards).values())
+        if most > self.rules.copy_limit:
+            out.append(f"{most} copies of one value, more than the rules' {self.rules.copy_limit}")
+        return out
+
+    def words(self, cards) -> str:
+        return " ".join(map(str, cards))
+
+    def row(self, cards) -> dict:
         return {}
 
     def save(self, cards, path, name: str, comment: str) -> None:
@@ -77,25 +87,53 @@ class HighCardSpace(HighCardDecks):
         cards = ", ".join(str(int(c)) for c in cards)
         atomic_write_text(path, f'# {comment}\ngame = "{self.name}"\nname = "{name}"\ndeck = [{cards}]\n')
 
-    def references(self, paths) -> list[ReferenceDeck]:
-        """The decks of the deck files named by `paths` (files, or folders of *.toml files), as `save`
-        writes them; UserError in one line for a missing path, a file that is not a High Card deck
-        file or an illegal deck."""
-        out = []
-        for raw in paths:
-            p = resolve_path(raw)
-            if p.is_dir():
-                files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix == ".toml")
-                if not files:
-                    raise UserError(f"deck folder {str(raw)!r} holds no deck files (*.toml)")
-            elif p.is_file():
-                files = [p]
-            else:
-                raise UserError(f"deck {str(raw)!r} not found (a deck file or a folder of deck files)")
-            out += [self._read(f) for f in files]
-        return out
+    # --- operators ------------------------------------------------------------------------------
+    def repair(self, cards, rng: np.random.Generator) -> list[int]:
+        """Values clipped into 1..9 and the size brought to 8; then, until the deck is legal, a copy
+        over the copy limit moved to a value with room (a lower one where there is one) and random
+        cards above 1 lowered by one while the deck is over the budget."""
+        deck = [min(max(int(c), 1), 9) for c in cards][:DECK_SIZE]
+        while len(deck) < DECK_SIZE:
+            deck.append(int(rng.integers(1, 10)))
+        while self.problems(deck):
+            counts = Counter(deck)
+            over = [i for i, c in enumerate(deck) if counts[c] > self.rules.copy_limit]
+            if over:
+                i = over[int(rng.integers(len(over)))]
+                room = [v for v in VALUES if counts[v] < self.rules.copy_limit]
+                lower = [v for v in room if v < deck[i]]
+                choice = lower or room
+                deck[i] = int(choice[int(rng.integers(len(choice)))])
+            elif sum(deck) > self.rules.budget:
+                above = [i for i, c in enumerate(deck) if c > 1]
+                deck[above[int(rng.integers(len(above)))]] -= 1
+        return sorted(deck)
 
-    def _read(self, path: Path) -> ReferenceDeck:
+    def random_deck(self, rng: np.random.Generator) -> list[int]:
+        return self.repair(rng.integers(1, 10, size=DECK_SIZE).tolist(), rng)
+
+    def mutate(self, cards, rng: np.random.Generator) -> list[int]:
+        """One or two cards replaced by random values, then the repair."""
+        deck = list(cards)
+        for i in rng.choice(DECK_SIZE, size=int(rng.integers(1, 3)), replace=False):
+            deck[int(i)] = int(rng.integers(1, 10))
+        return self.repair(deck, rng)
+
+    def crossover(self, a, b, rng: np.random.Generator) -> tuple[list[int], list[int]]:
+        """Uniform crossover of the sorted decks, position by position, then the repair."""
+        swap = rng.random(DECK_SIZE) < 0.5
+        x = [bi if s else ai for ai, bi, s in zip(a, b, swap)]
+        y = [ai if s else bi for ai, bi, s in zip(a, b, swap)]
+        return self.repair(x, rng), self.repair(y, rng)
+
+    # --- the game -------------------------------------------------------------------------------
+    def game(self, a=None, b=None) -> games.Game:
+        """The game of deck `a` (player 0) against deck `b` (player 1); without decks, the default decks."""
+        return games.make(self.name) if a is None else games.make(self.name, decks=[list(a), list(b)])
+
+    def read_deck(self, path) -> tuple[str | None, list[int]]:
+        """A deck file as `save` writes it; UserError in one line for a file that is not a High Card
+        deck file."""
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -106,46 +144,11 @@ class HighCardSpace(HighCardDecks):
         problems = deck_problems(cards) if isinstance(cards, list) else ["it has no `deck = [...]` list of cards"]
         if problems:
             raise UserError(f"deck file {str(path)!r}: {problems[0]}")
-        return ReferenceDeck(str(data.get("name") or path.stem), path.parent.name, tuple(sorted(cards)), str(path))
-
-    def build_agent(self, spec: str, seed: int):
-        """The agent of every seat (a comma list of specs: a panel sharing the games); UserError in one line."""
-        return fit.game_agent(spec, games_module.make(self.name), seed)
+        return data.get("name"), [int(c) for c in cards]
 
     def card_pool(self) -> dict[int, str]:
         """The values a card may take: `deckopt advise` swaps, adds and removes one."""
         return {v: str(v) for v in VALUES}
-
-    # --- a run ----------------------------------------------------------------------------------
-    def inputs(self, config) -> RunInputs:
-        """The run's agent (made for High Card); no panel, no yardstick."""
-        return RunInputs(self.build_agent(config.agent, config.seed))
-
-    def evaluator(self, config, inputs: RunInputs, pmap) -> DefaultDeckEvaluator:
-        return DefaultDeckEvaluator(config, inputs.agent, self, pmap)
-
-    def measure_yardstick(self, pool, inputs, config, pmap, gen, progress=None) -> int:
-        """No yardstick: no games."""
-        return 0
-
-    def generation_header(self, config) -> dict:
-        return {"games_per_pair": config.games_per_pair, "opponent": "the default deck"}
-
-    def fitness_plot(self, rows, name, config) -> bytes:
-        return plots.plot_fitness(rows, f"{name}: score against the default deck")
-
-    def best_plot(self, best, name) -> bytes:
-        return plots.plot_best_heatmap(best, f"{name}: the best deck per generation")
-
-    def finish_run(self, folder, config, agent, pmap, log=None, progress=None) -> dict:
-        """The champion: the best deck of the last generation (no validation)."""
-        last = folder.read_last_generation()
-        champion = {"cards": last["decks"][0]["cards"], "generation": last["generation"], "how": "best of the last"}
-        folder.write_champion(champion, self, champion["how"])
-        return {"champion": champion}
-
-    def validation_table(self, report: dict) -> str:
-        return ""
 
     # --- MAP-Elites -----------------------------------------------------------------------------
     def descriptor_space(self) -> tuple[tuple[str, str], list[tuple[float, float]]]:
@@ -155,84 +158,3 @@ class HighCardSpace(HighCardDecks):
     def descriptors(self, cards) -> tuple[float, float]:
         cards = list(cards)
         return float(cards.count(1)), float(cards.count(9))
-
-    @property
-    def max_cards(self) -> int:
-        return DECK_SIZE
-
-    def remeasure_elites(self, decks, config, inputs, pmap, generation, stage, progress=None):
-        """The best elites measured again: `playoff_games_per_deck` fresh games each."""
-        games = config.playoff_games_per_deck
-        records = records_against_default(decks, inputs.agent, games, (config.seed, stage, generation))
-        again = [{"score": r.score, "ci95": list(interval(r)), "games": r.games} for r in records]
-        how = f"best of the archive's {len(decks)} best elites, each measured again with {games} fresh games"
-        return again, games * len(decks), how
-
-    # --- reports ----------------------------------------------------------------------------------
-    def deck_json(self, entry: dict) -> dict:
-        return {k: entry[k] for k in ("cards", "score", "ci95", "games")}
-
-    def report_header(self, config) -> dict:
-        return {"game": self.name, "opponent": "the default deck"}
-
-    def decks_table(self, report: dict) -> str:
-        return "\n".join(f"{g['generation']}: {self.text(g['best']['cards'])}" for g in report["generations"])
-
-    def best_rows(self, best):
-        return ["gen", "deck"], [[b["generation"], self.short_text(b["best"]["cards"])] for b in best]
-
-    def verdict_blocks(self, champion, validation) -> list:
-        return [Text("The champion is the best deck of the last generation (not validated).")]
-
-    # --- the decks command ----------------------------------------------------------------------
-    def revalidate(self, run, cards, how: str, options: dict, progress=None) -> dict:
-        """`deckopt decks --validate` refuses: there are no reference decks to validate against."""
-        raise UserError(f"{self.name} decks are not validated: its deck space has no reference decks")
-
-
-def records_against_default(decks, agent, games: int, seed: tuple) -> list[Record]:
-    """Each deck's record against the default deck in `games` games of `agent` playing both seats
-    (the deals of deck i from the seeds `(*seed, i, game)`)."""
-    states = []
-    for i, deck in enumerate(decks):
-        game = games_module.make("high_card", decks=[list(deck), DEFAULT_DECK])
-        states += [game.new_initial_state(np.random.default_rng([*seed, i, d])) for d in range(games)]
-    play_states(states, [(0, 0)] * len(states), [agent])
-    records = []
-    for i in range(len(decks)):
-        r = np.array([s.returns()[0] for s in states[i * games : (i + 1) * games]])
-        records.append(Record(int((r > 0).sum()), int((r == 0).sum()), int((r < 0).sum())))
-    return records
-
-
-def interval(record: Record) -> tuple[float, float]:
-    """The 95% interval of a record's score (a draw counts half a win)."""
-    return wilson_ci(record.wins + 0.5 * record.draws, record.games)
-
-
-def pairing_game(a, b) -> games_module.Game:
-    """The game of deck `a` (player 0) against deck `b` (player 1)."""
-    return games_module.make("high_card", decks=[list(a), list(b)])
-
-
-class DefaultDeckEvaluator:
-    """Each deck against the default deck: `games_per_pair` games, the run's agent in both seats;
-    `play` plays any pairings of decks (the designer commands' matches)."""
-
-    def __init__(self, config, agent, space: HighCardSpace, pmap=None):
-        self.config, self.agent, self.space, self.pmap = config, agent, space, pmap
-
-    def play(self, pairings, key_prefix, progress=None, what: str = "games") -> list[np.ndarray]:
-        """Deck A's (deals, 2) outcomes of every pairing, a deal's game and its mirror (the same seed,
-        the decks swapped), the agent in every seat (evolution.scoring.yardstick.Play)."""
-        c = self.config
-        return fit.play_game_pairings(
-            pairings, self.agent, pairing_game, self.pmap, c.games_per_task, key_prefix, progress, what
-        )
-
-    def evaluate(self, pool, hof, gen, progress=None, what="") -> int:
-        """Score every deck of `pool` in place (score, 95% interval, record); the games played."""
-        c = self.config
-        for deck, record in zip(pool, records_against_default(pool, self.agent, c.games_per_pair, (c.seed, gen))):
-            set_score(deck, record.score, interval(record), record)
-        return len(pool) * c.games_per_pair

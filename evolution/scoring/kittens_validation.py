@@ -9,11 +9,13 @@ every deck of the space by exact fairness, and the fairness target (|exact - 0.5
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from agents.kittens_exact import game_value
 from evolution.scoring import fitness as fit
-from evolution.scoring.objectives import measure
+from evolution.scoring.objectives import ObjectiveEvaluator, build_agent, measure
 
 
 def choose_champion(folder, config, agent, pmap, space, progress=None) -> dict:
@@ -104,39 +106,6 @@ def validation_report(champion: dict, best: list[dict], space, config) -> dict:
     return report
 
 
-def validation_table(report: dict) -> str:
-    lines = [f"exact first-player values (open hands) of {report['objective']} decks, agent {report['agent']!r}"]
-    if not report.get("open_hands"):
-        lines.append("  (the run's games had hidden hands: the exact values are those of the open-hands game)")
-    lines.append(f"  {'':<8} {'deck':<26} {'exact':>7} {'|exact-0.5|':>11}  agent's estimate [95% CI]")
-
-    def row(name, r):
-        deck = ", ".join(f"{n} {k}" for k, n in r["deck"].items())
-        est = ""
-        if r.get("agent_first_player") is not None:
-            lo, hi = r["agent_first_player_ci95"]
-            est = f"first player {r['agent_first_player']:.3f} [{lo:.3f}, {hi:.3f}]"
-        elif r.get("score") is not None:
-            est = f"score {r['score']:.3f}"
-        return f"  {name:<8} {deck:<26} {r['exact_first_player']:>7.4f} {r['exact_distance_from_half']:>11.4f}  {est}"
-
-    lines.append(row("champion", report["champion"]))
-    for r in report["candidates"][1:]:
-        lines.append(row("", r))
-    s = report.get("space")
-    if s:
-        lines.append(
-            f"the space holds {s['decks']} decks: median |exact-0.5| {s['median_exact_distance_from_half']:.4f}, "
-            f"{s['decks_within_0.005']} within 0.005; the champion ranks {s['champion_rank_by_exact_fairness']} "
-            "by exact fairness"
-        )
-    t = report.get("targets")
-    if t:
-        met = "met" if t["champion_exact_within_0.005_of_half"] else "NOT met"
-        lines.append(f"target |exact - 0.5| <= 0.005 for the champion: {met}")
-    return "\n".join(lines)
-
-
 def finish_run(folder, config, agent, pmap, space, log=None, progress=None) -> dict:
     """Champion (re-measured candidates) and, with `config.validate`, its exact value (reporting only)."""
     log = log or (lambda line: None)
@@ -144,7 +113,7 @@ def finish_run(folder, config, agent, pmap, space, log=None, progress=None) -> d
     folder.write_champion(champion, space, champion["how"])
     e = champion["playoff"][0]
     log(
-        f"champion: {space.text(champion['cards'])}, {config.objective} {e['score']:.4f} "
+        f"champion: {space.words(champion['cards'])}, {config.objective} {e['score']:.4f} "
         f"[{e['ci95'][0]:.4f}, {e['ci95'][1]:.4f}], {champion['how']}"
     )
     out = {"champion": champion}
@@ -160,3 +129,54 @@ def finish_run(folder, config, agent, pmap, space, log=None, progress=None) -> d
         )
         out["validation"] = report
     return out
+
+
+class KittensScorer(ObjectiveEvaluator):
+    """The Scorer (evolution.spaces.base) of the kittens space: each deck's own games (ObjectiveEvaluator),
+    no yardstick, the champion re-measured and validated against exact values."""
+
+    def __init__(self, space, config):
+        super().__init__(space, config)
+        self.header = {"objective": config.objective, "games_per_deck": config.games_per_deck}
+
+    def measure_yardstick(self, pool: list, gen: int, pmap, progress: Callable | None = None) -> int:
+        return 0
+
+    def remeasure(self, decks: list, gen: int, stage: int, pmap, progress: Callable | None = None):
+        c = self.config
+        games_per_deck = c.playoff_games_per_deck
+        scored = measure(decks, c, self.agent, pmap, games_per_deck, stage, gen, progress, "elites")
+        again = [{"score": v, "ci95": list(ci), "games": s.games} for v, ci, s in scored]
+        how = (
+            f"best {c.objective} of the archive's {len(decks)} best elites, each measured again with "
+            f"{games_per_deck} fresh games"
+        )
+        return again, sum(a["games"] for a in again), how
+
+    def finish(self, folder, pmap, log: Callable | None = None, progress: Callable | None = None) -> dict:
+        return finish_run(folder, self.config, self.agent, pmap, self.space, log=log, progress=progress)
+
+    def validate(self, cards, pmap, *, seed: int, games: int | None = None, panel=None, baseline=None,
+                 progress: Callable | None = None, best=()) -> dict:  # fmt: skip
+        """The deck and the decks `best` (a run's best of every generation), measured again with fresh
+        seeds `seed` (`games` each, default the run's playoff_games_per_deck), beside their exact
+        first-player values. A kittens deck is judged alone: no reference decks, no baseline."""
+        c = self.config.replace(seed=seed)
+        decks = [tuple(cards)] + [t for t in dict.fromkeys(tuple(b) for b in best) if t != tuple(cards)]
+        games_per_deck = games or c.playoff_games_per_deck
+        agent = build_agent(c, seed=seed)
+        scored = measure(decks, c, agent, pmap, games_per_deck, fit.STAGE_VALIDATE, 0, progress, "validation")
+        entries = [
+            {
+                "cards": list(d),
+                "score": v,
+                "ci95": list(ci),
+                "rate": s.score,
+                "rate_ci95": list(s.ci95),
+                "games": s.games,
+            }
+            for d, (v, ci, s) in zip(decks, scored)
+        ]
+        report = validation_report({"playoff": entries}, [], self.space, c)
+        report.update({"seed": seed, "games_per_deck": games_per_deck})
+        return report

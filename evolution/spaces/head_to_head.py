@@ -1,0 +1,102 @@
+"""The base of every deck space whose decks play each other (one deck per seat): Gwent Lite, Gwent
+Abilities, a plug-in's. A subclass gives three facts of its game and the deck members of
+evolution.spaces.base (what a deck is, its operators, descriptors); this base answers the rest:
+
+- `game(a, b)`: the game with deck `a` in seat 0 and deck `b` in seat 1 (both None: the game an
+  agent is built for); its states are dealt by `deal`, which a space with a vectorised engine
+  replaces (Gwent Lite);
+- `read_deck(path)`: a deck file's name (or None) and cards, as `save` writes it;
+- `card_pool()`: every card a deck may hold and its name (`deckopt advise`'s single-card changes).
+
+Every match of such a space is evolution.scoring.fitness's: a pairing's deals are played twice,
+seats swapped, in tasks of plain data dealt by the space's `deal` and sent through the caller's
+worker pool (`matches`); the run's scoring is evolution.scoring.evaluation.MatchScorer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evolution.scoring import fitness as fit
+from evolution.scoring.evaluation import MatchScorer
+from evolution.scoring.panel import DECK_SUFFIXES, ReferenceDeck, resolve_path
+from games.errors import UserError
+
+
+class HeadToHeadSpace:
+    """Decks that play each other; see the module docstring for what a subclass gives."""
+
+    Settings: type
+
+    def __init__(self, config):
+        self.config = config
+
+    @property
+    def name(self) -> str:
+        return self.Settings.game
+
+    # --- what a subclass gives ----------------------------------------------------------------------
+    def game(self, a=None, b=None):
+        """The game with deck `a` in seat 0 and deck `b` in seat 1 (a games.base.Game); both None: the
+        game the run's agent is built for."""
+        raise NotImplementedError
+
+    def read_deck(self, path: Path) -> tuple[str | None, list[int]]:
+        """A deck file's name (None: the file's name, `folder/file` in a folder of decks) and its cards;
+        UserError in one line."""
+        raise NotImplementedError
+
+    def card_pool(self) -> dict[int, str]:
+        """Every card a deck may hold, in order, and its name."""
+        raise NotImplementedError
+
+    # --- what this base answers -----------------------------------------------------------------------
+    def deal(self, seeds: list[int], decks: list[tuple]):
+        """Game g with decks[g] = (seat 0's deck, seat 1's), started from seeds[g], as one batch
+        (evolution.scoring.fitness.Task): the game's states, one game made per pair of decks."""
+        return fit.deal_states(self.game, seeds, decks)
+
+    def build_agent(self, spec: str, seed: int):
+        """The agent of every seat (a comma list of specs: a panel sharing the games), checked to
+        travel to worker processes; UserError in one line."""
+        return fit.game_agent(spec, self.game(), seed)
+
+    def matches(self, agent, pmap, games_per_task: int = 200):
+        """play(pairings, key_prefix, progress=None, what="games") -> the (deals, 2) outcomes of every
+        pairing, in order (evolution.scoring.yardstick.Play), played by `agent` through `pmap`."""
+
+        def play(pairings, key_prefix, progress=None, what="games"):
+            return fit.play_pairings(pairings, agent, self.deal, pmap, games_per_task, key_prefix, progress, what)
+
+        return play
+
+    def references(self, paths) -> list[ReferenceDeck]:
+        """The decks of the deck files named by `paths` (files, or folders of *.toml / *.json deck
+        files: one group each), legal under the run's rules; UserError in one line if one is bad."""
+        out: list[ReferenceDeck] = []
+        for raw in paths:
+            p = resolve_path(raw)
+            if p.is_dir():
+                files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
+                if not files:
+                    raise UserError(f"deck folder {str(raw)!r} holds no deck files (*.toml, *.json)")
+                group = p.name
+            elif p.is_file():
+                files, group = [p], p.stem
+            else:
+                raise UserError(f"deck {str(raw)!r} not found (a deck file or a folder of deck files)")
+            for f in files:
+                name, cards = self.read_deck(f)
+                problems = self.problems(cards)
+                if problems:
+                    raise UserError(
+                        f"deck file {str(f)!r} is illegal under the run's rules: {problems[0]} (name decks legal "
+                        "under them with --validation-panel and --yardstick, or leave them out: --no-validate, and "
+                        "yardstick = [] in a settings file)"
+                    )
+                name = name or (f"{group}/{f.stem}" if group != f.stem else f.stem)
+                out.append(ReferenceDeck(name=name, group=group, cards=tuple(sorted(cards)), path=str(f)))
+        return out
+
+    def scorer(self, config) -> MatchScorer:
+        return MatchScorer(self, config)

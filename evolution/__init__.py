@@ -1,28 +1,22 @@
-"""Deck evolution: Gwent Lite decks (fitness by mirrored matches) and Exploding Kittens compositions
-(fairness or skill from the agent's self-play); DEAP loop, parallel evaluation.
+"""Deck evolution: the decks of a deck space (Gwent Lite's power multisets, Gwent Abilities' card
+pool, Exploding Kittens' compositions, a plug-in's) evolved by a DEAP loop, scored through the
+caller's worker pool.
 
-    from evolution import EvolveConfig, evolve
+    from evolution.config import EvolveConfig
+    from evolution.loop import evolve
     evolve(EvolveConfig(generations=20, agent="heuristic"), "runs/my_run")
 
-At the top, a run: `config` (EvolveConfig), `loop` (the generation loop), `state` (the checkpointed
-EvolutionState), `runfolder` (every file of a run), `toolbox` (selection and variation),
-`individuals` (DEAP individuals and their DeckStats). By what they do:
-
-- `spaces/`: one module per deck game (`gwent`, `kittens`) behind the protocol of `spaces.base`,
-  listed in `spaces.registry`; a space owns its game's decks, operators, scoring set-up, validation
-  and report rows. Gwent Lite's operators and constraints: `spaces.genome`, `spaces.constraints`;
-  the space check of `deckopt check`: `spaces.check`.
-- `scoring/`: playing decks and scoring them (`fitness`: pairings in lock-step tasks, `evaluation`,
-  `objectives`, `racing`, `yardstick`, `panel`: reference deck files).
-- `archive/`: MAP-Elites (`grid`) and its results (`results`).
-- `designer/`: matchups, the deck advisor, the HTML report, tables, plots.
-- `studies/`: the champion's validation (`validation`, `kittens_validation`), racing, kittens,
-  agreement and exploitability studies.
+From the bottom up (the layers contract of pyproject.toml): each game's settings facts
+(`spaces/*_settings.py`, found by name in `spaces.settings_registry`) and the deck operators it
+shares (`spaces.genome`, `spaces.constraints`); the run config (`config`); a deck as a DEAP
+individual (`individuals`) and the run files' schemas (`runfiles`); `scoring/`: playing decks and
+scoring them (`fitness`: pairings in lock-step tasks dealt by a space, `evaluation`: the scorer of
+decks that play each other, `objectives` and `kittens_validation`: decks judged alone, `racing`,
+`yardstick`, `validation`, `panel`); the deck spaces (`spaces.head_to_head`, one module per game,
+the protocol in `spaces.base`, listed in `spaces.registry`); the checkpointed state (`state`), the
+run folder (`runfolder`) and selection and variation (`toolbox`); `designer/`: everything people
+read, drawn from the spaces' plain rows (tables, plots, the HTML report, matchups, the advisor);
+`archive/`: MAP-Elites; `loop`: the generation loop; `studies/`: studies over runs.
 
 No TensorFlow is imported here or in any worker.
 """
-
-from evolution.config import EvolveConfig, load_config
-from evolution.loop import evolve
-
-__all__ = ["EvolveConfig", "load_config", "evolve"]

@@ -710,7 +710,8 @@ def load_config(path: str | os.PathLike | None = None, deck_rules: dict | None =
         base = file.get(field) or {}
         table = settings_class(game).table
         need(isinstance(base, dict), f"[{table}.rules] must be a table of deck rules")
-        given[field] = config_from_dict(rules_class(game), {**base, **deck_rules}, where=f"[{table}.rules]")
+        rules = config_from_dict(rules_class(game), {**base, **deck_rules}, where=f"[{table}.rules]")
+        given[field] = dataclasses.asdict(rules)  # checked here, as a table like a settings file's
     opponents = file.get("opponents", EvolveConfig.__dataclass_fields__["opponents"].default_factory())
     if "panel" in given and "opponents" not in given and isinstance(opponents, list) and "panel" not in opponents:
         given["opponents"] = list(opponents) + ["panel"]

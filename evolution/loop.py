@@ -54,18 +54,25 @@ def evolve(
     pmap=None,
     on_generation: Callable[[int], None] | None = None,
     finish: bool = True,
+    should_stop: Callable[[], bool] | None = None,
 ) -> dict:
     """Run (or resume) an evolution into `out_dir`; returns a summary dict. `pmap` replaces the
     parallel map (tests); `on_generation(gen)` is called after each generation is saved; with
-    `finish`, the champion is chosen and validated at the end (`config.validate`). The folder's
-    lock is held throughout: a second writer of `out_dir` is refused (games.folder_lock)."""
+    `finish`, the champion is chosen and validated at the end (`config.validate`). `should_stop()`
+    is asked before each generation and before the finish (as training asks it between batches):
+    when it answers True the run returns with every finished generation saved, its summary's
+    `stopped_by` = "interrupt", to be resumed later. The folder's lock is held throughout: a second
+    writer of `out_dir` is refused (games.folder_lock)."""
     with folder_lock(out_dir, what="run folder", create=not resume):
-        return _evolve_in_locked_folder(config, out_dir, resume, overrides, progress, log, pmap, on_generation, finish)
+        return _evolve_in_locked_folder(
+            config, out_dir, resume, overrides, progress, log, pmap, on_generation, finish, should_stop
+        )
 
 
 def _evolve_in_locked_folder(
-    config: EvolveConfig | None, out_dir, resume, overrides, progress, log, pmap, on_generation, finish
+    config: EvolveConfig | None, out_dir, resume, overrides, progress, log, pmap, on_generation, finish, should_stop
 ) -> dict:
+    stop = should_stop or (lambda: False)
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
     space = space_for(config)  # the run's deck space, made once and passed along
@@ -92,6 +99,8 @@ def _evolve_in_locked_folder(
             )
         clock, start = GenerationClock(config.generations), state.next_generation
         for gen in range(start, config.generations):
+            if stop():
+                return {**summary_of(folder, state), "stopped_by": "interrupt"}
             if archive is not None:  # MAP-Elites: children of the archive's elites (random decks at first)
                 pool = archive.ask(config.pool, state.rng)
             else:
@@ -112,6 +121,8 @@ def _evolve_in_locked_folder(
                 on_generation(gen)
         if not finish:
             return summary_of(folder, state)
+        if stop():
+            return {**summary_of(folder, state), "stopped_by": "interrupt"}
         best_elite = None
         if archive is not None and state.generation >= 0:  # its top elites measured again (evolution.archive.results)
             best_elite = finish_archive(folder, archive, config, scorer, pm, state.generation, progress, log)

@@ -2,15 +2,14 @@
 Exploding Kittens compositions (`--game exploding_kittens --objective fairness|skill`).
 
 The settings flags are generated from `evolution.config.EvolveConfig` (one line per field there);
-this module adds the command's own options, turns Ctrl-C, SIGTERM and a dead or hung worker into one
-line with the resume hint, and prints the summary.
+this module adds the command's own options, owns the signals (the first Ctrl-C or SIGTERM asks the
+loop to stop after the generation it plays, `should_stop`; a second aborts it), turns a stop and a
+dead or hung worker into one line with the resume hint, and prints the summary.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
 import sys
 import time
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 from agents.parallel import WorkerFailure
 from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
+from deckopt.commands.train import StopOnSignal
 from evolution.config import EvolveConfig, load_config
 from evolution.designer.tables import deck_text, validation_table
 from evolution.loop import evolve
@@ -135,20 +135,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         config = load_config(args.config, **flags)
         out = Path(args.out) if args.out else Path("runs") / f"evolve-{time.strftime('%Y%m%d-%H%M%S')}"
-    stopped = _Stop()
-    with Progress(enabled=not args.quiet) as bar, stopped.on_sigterm():
+    quiet = args.quiet
+    with Progress(enabled=not quiet) as bar, StopOnSignal(None if quiet else bar.log, "this generation") as stop:
         try:
             summary = evolve(
                 config,
                 out,
                 resume=bool(args.resume),
                 overrides=flags if args.resume else None,
-                progress=None if args.quiet else bar,
-                log=None if args.quiet else bar.log,
+                progress=None if quiet else bar,
+                log=None if quiet else bar.log,
+                should_stop=stop,
             )
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # a second Ctrl-C (or SIGTERM): abort now; the finished generations stay
             bar.close()
-            print(f"deckopt evolve: {stopped.why}; {_saved(out)}", file=sys.stderr, flush=True)
+            print(f"deckopt evolve: {stop.why}; {_saved(out)}", file=sys.stderr, flush=True)
             return 130
         except WorkerFailure as exc:
             bar.close()
@@ -160,26 +161,11 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
             print(f"deckopt evolve: error: cannot write: {exc.strerror}; {_saved(out)}", file=sys.stderr, flush=True)
             return 2
+    if summary.get("stopped_by") == "interrupt":
+        print(f"deckopt evolve: {stop.why}; {_saved(out)}", file=sys.stderr, flush=True)
+        return 130
     _print_summary(summary, args.json)
     return 0
-
-
-class _Stop:
-    """SIGTERM (kill, a scheduler's stop) ends the run like Ctrl-C: files finished stay, workers go."""
-
-    why = "interrupted"
-
-    @contextlib.contextmanager
-    def on_sigterm(self):
-        def handler(signum, frame):
-            self.why = "terminated (SIGTERM)"
-            raise KeyboardInterrupt
-
-        previous = signal.signal(signal.SIGTERM, handler)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGTERM, previous)
 
 
 def _saved(out: Path) -> str:

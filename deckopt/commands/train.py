@@ -104,11 +104,14 @@ def register(sub) -> None:
 
 
 class StopOnSignal:
-    """First Ctrl-C or SIGTERM: ask the training to stop after the current batch. Second: abort."""
+    """First Ctrl-C or SIGTERM: ask the run to stop after `after` (the current batch; `log`, if
+    given, says so). Second: abort (KeyboardInterrupt). `why` says which signal it was."""
 
-    def __init__(self, log):
+    def __init__(self, log, after: str = "this batch (saving a checkpoint)"):
         self.requested = False
+        self.why = "interrupted"
         self._log = log
+        self._after = after
         self._previous = {}
 
     def __call__(self) -> bool:
@@ -123,10 +126,13 @@ class StopOnSignal:
         return self
 
     def _handle(self, signum, frame):
+        if signum == signal.SIGTERM:
+            self.why = "terminated (SIGTERM)"
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True
-        self._log("stopping after this batch (saving a checkpoint); Ctrl-C again to abort")
+        if self._log is not None:
+            self._log(f"stopping after {self._after}; Ctrl-C again to abort")
 
     def __exit__(self, *exc) -> None:
         for sig, handler in self._previous.items():

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from agents.stats import Z95
+from evolution.individuals import score_interval
 from evolution.scoring import fitness as fit
 from evolution.scoring.racing import decide, mean_se
 from evolution.scoring.yardstick import Play
@@ -80,7 +81,7 @@ def diff_summary(deck_scores: np.ndarray, base_scores: np.ndarray) -> dict:
     d = np.asarray(deck_scores, float) - np.asarray(base_scores, float)
     n = d.size
     half = Z95 * float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else float("inf")
-    lo, hi = fit.score_interval(deck_scores)
+    lo, hi = score_interval(deck_scores)
     return {
         "score": float(np.mean(deck_scores)),
         "ci95": [float(lo), float(hi)],
@@ -148,7 +149,7 @@ def advise(
         )
     entries.sort(key=lambda e: -e["delta"])
     base_all = np.concatenate(base)
-    lo, hi = fit.score_interval(base_all)
+    lo, hi = score_interval(base_all)
     out = {
         "deck": list(cards),
         "deck_text": neighbourhood.text(cards),
@@ -207,7 +208,7 @@ def remeasure(cards, changed, field, play: Play, seed: int, games: int, progress
     player = _FieldPlayer(field, play, seed, games // 2, STAGE_REMEASURE, progress)
     base, new = player.round([tuple(cards), tuple(changed)], 0, "re-measure")
     e = diff_summary(new, base)
-    lo, hi = fit.score_interval(base)
+    lo, hi = score_interval(base)
     return {
         "seed": seed,
         "games_per_field_deck": 2 * (games // 2),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import pickle
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from agents import split_agent_specs
 from agents.arena import has_own_act_batch, play_batch
 from agents.panel import AgentPanel, member_of_deal, members
 from agents.parallel import group_by_games, map_tasks
-from agents.stats import Z95, Record, wilson_ci
+from evolution.individuals import Score
 from games.batch import StateBatch
 from games.errors import UserError
 
@@ -194,70 +194,6 @@ def make_tasks(pairings: list[Pairing], agent, deal: Callable, games_per_task: i
         )
         tasks.append((agent, Task(deal, plain, agent_key(agent_key_prefix, i))))
     return tasks
-
-
-# ------------------------------------------------------------------------------------------------
-# Scores
-
-
-@dataclass
-class Score:
-    """A deck's record over a set of deals: score = (wins + draws / 2) / games, with the deal
-    scores that its interval is computed from."""
-
-    deal_scores: list[np.ndarray] = field(default_factory=list)
-    record: Record = field(default_factory=Record)
-
-    def add(self, outcomes: np.ndarray, flip: bool = False) -> None:
-        """Record a pairing's (deals, 2) outcomes, from deck A's view (`flip` for deck B's)."""
-        o = -outcomes if flip else outcomes
-        self.record.add_outcomes(o)
-        self.deal_scores.append((o.astype(np.float64) + 1.0).mean(axis=1) / 2.0)
-
-    def merge(self, other: Score) -> Score:
-        return Score(self.deal_scores + other.deal_scores, self.record + other.record)
-
-    @property
-    def games(self) -> int:
-        return self.record.games
-
-    @property
-    def score(self) -> float:
-        return self.record.score if self.record.games else float("nan")
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return score_interval(np.concatenate(self.deal_scores) if self.deal_scores else np.empty(0))
-
-    def to_json(self) -> dict:
-        """Everything, exactly (a checkpoint of a deck's past games): the deal scores and the
-        record's counts, from which its score, interval and games follow."""
-        return {"deal_scores": [d.tolist() for d in self.deal_scores], **asdict(self.record)}
-
-    @classmethod
-    def from_json(cls, d: dict) -> Score:
-        return cls([np.array(x, dtype=np.float64) for x in d["deal_scores"]], Record.from_dict(d))
-
-    def as_dict(self) -> dict:
-        """The record's one JSON form (`Record.to_dict`) with this score's interval over deals."""
-        return self.record.to_dict(score=self.score, ci95=self.ci95)
-
-
-def score_interval(deal_scores: np.ndarray) -> tuple[float, float]:
-    """95 % interval of the mean deal score. The deals are independent (the two games of a deal
-    are not), so the normal interval over deal scores is the honest one; with fewer
-    than 30 deals or no spread it falls back to a Wilson interval over deals, which bounds the
-    variance of any [0, 1] score by p(1 - p)."""
-    x = np.asarray(deal_scores, dtype=np.float64)
-    n = x.size
-    if n == 0:
-        return (0.0, 1.0)
-    m = float(x.mean())
-    sd = float(x.std(ddof=1)) if n > 1 else 0.0
-    if n < 30 or sd == 0.0:
-        return wilson_ci(m * n, n)
-    half = Z95 * sd / np.sqrt(n)
-    return (max(0.0, m - half), min(1.0, m + half))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def test_the_loop_evolves_high_card_decks(tmp_path):
         decks = json.loads((run / "generations" / f"gen_{gen:04d}.json").read_text())["decks"]
         assert len(decks) == 4 and all(space.problems(d["cards"]) == [] and d["games"] >= 12 for d in decks)
     assert space.problems(summary["champion"]["cards"]) == []
-    assert tomllib.loads((run / "champion.toml").read_text())["deck"] == summary["champion"]["cards"]
+    assert tomllib.loads((run / "champion.toml").read_text())["cards"] == summary["champion"]["cards"]
     assert (run / "report.html").is_file() and (run / "fitness.png").is_file()
     # resumed to a third generation, it continues the same run
     evolve(None, run, resume=True, overrides={"generations": 3}, log=None)
@@ -185,10 +185,10 @@ def test_study_racing_on_high_card_plays_its_decks(high_card_run, tmp_path, caps
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ('game = "high_card"\ndeck = [1, 2]', "2 cards, not 8"),
-        ('game = "high_card"\ndeck = [5, 5, 5, 5, 5, 5, 5, 9]', "worth 44, more than 40"),
-        ("cards = [1, 2, 3, 4, 5, 6, 7, 8]", "not a high_card deck file"),
-        ("deck = ", "not TOML"),
+        ("cards = [1, 2]", "2 cards, not 8"),
+        ("cards = [5, 5, 5, 5, 5, 5, 5, 9]", "worth 44, more than 40"),
+        ("deck = [1, 2, 3, 4, 5, 6, 7, 8]", "has no 'cards' list"),
+        ("cards = ", "not valid TOML"),
     ],
 )
 def test_a_bad_high_card_deck_file_is_one_line(text, needle, tmp_path, capsys):
@@ -210,3 +210,65 @@ def test_a_bad_high_card_deck_file_is_one_line(text, needle, tmp_path, capsys):
 def test_a_plugin_space_refuses_the_settings_of_our_games(settings, words):
     with pytest.raises(UserError, match=words):
         load_config(game="high_card", **settings)
+
+
+def test_the_plugin_path_from_its_installed_entry_points(tmp_path, capsys):
+    """High Card, installed as a plug-in, through every command of the plug-in path: its checks, a
+    match with its deck files, an evolution under its own deck rules on both worker processes, the
+    decks table with fitness and CI columns, a report without another game's words, a sweep of one
+    of its deck rules and the advisor."""
+    assert main(["check", "high_card", "--games", "20"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "all 10 checks passed"
+    run = tmp_path / "run"
+    argv = ["evolve", "--game", "high_card", "--agent", "heuristic", "--generations", "2", "--pool", "6"]
+    assert main([*argv, "--games-per-pair", "4", "--jobs", "2", "--set", "rules.copy_limit=2", "--out", str(run)]) == 0
+    assert "on loky (2 processes)" in capsys.readouterr().err
+    assert json.loads((run / "config.json").read_text())["plugin_rules"] == {"copy_limit": 2, "budget": 40}
+    space = space_of_run(plugin_rules={"copy_limit": 2})
+    for gen in range(2):
+        decks = json.loads((run / "generations" / f"gen_{gen:04d}.json").read_text())["decks"]
+        assert all(space.problems(d["cards"]) == [] and max(Counter(d["cards"]).values()) <= 2 for d in decks)
+    champion = run / "champion.toml"
+    assert main(["match", "high_card", "heuristic", "random", "--games", "4", "--deck", str(champion)]) == 0
+    assert "heuristic" in capsys.readouterr().out
+    assert main(["decks", str(run)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0] == "run run (high_card, objective win)"
+    assert table[1].split() == ["gen", "deck", "worth", "cards", "fitness", "[95%", "CI]", "games"]
+    assert main(["report", str(run)]) == 0
+    page = (run / "report.html").read_text()
+    for gwent_word in ("total power", "cards per power", "card powers", "yardstick"):
+        assert gwent_word not in page.lower(), gwent_word
+    sweep = tmp_path / "sweep"
+    argv = ["sweep", "--game", "high_card", "--agent", "heuristic", "--rule", "copy_limit", "--values", "1,2"]
+    assert (
+        main([*argv, "--generations", "1", "--pool", "4", "--games-per-pair", "2", "--jobs", "1", "--out", str(sweep)])
+        == 0
+    )
+    rows = json.loads((sweep / "sweep.json").read_text())["rows"]
+    assert [r["value"] for r in rows] == [1, 2] and Counter(rows[0]["champion"]).most_common(1)[0][1] == 1
+    capsys.readouterr()
+    argv = ["advise", "--game", "high_card", str(champion), "--vs", str(run), "--agent", "heuristic"]
+    assert main([*argv, "--games", "4", "--rounds", "1", "--contribution-games", "0", "--jobs", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["candidates"]
+
+
+def test_a_plugin_space_plays_its_games_through_the_runs_worker_pool(tmp_path):
+    """Every game of a generation goes through the map the run is given (the worker processes of
+    --jobs): none is played beside it in the parent process."""
+    mapped = []
+
+    def pmap(func, items, on_result=None, scatter=()):
+        items = list(items)
+        mapped.append(sum(task.games for _, task in items))
+        results = [func(*item) for item in items]
+        for i, r in enumerate(results):
+            if on_result is not None:
+                on_result(i, r)
+        return results
+
+    summary = evolve(load_config(**TINY), tmp_path / "run", log=None, pmap=pmap, finish=False)
+    played = sum(
+        json.loads((tmp_path / "run" / "generations" / f"gen_{g:04d}.json").read_text())["games"] for g in range(2)
+    )
+    assert summary["generations"] == 2 and sum(mapped) == played > 0

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from evolution.designer.tables import deck_text
 from evolution.spaces.genome import counts_text
 from games.decks import DeckConstraints, DeckRules
 from games.errors import UserError
@@ -194,4 +195,4 @@ class CardNeighbourhood:
         return self.space.words(cards)
 
     def text(self, cards) -> str:
-        return f"{self.space.words(cards)} ({len(list(cards))} cards)"
+        return deck_text(self.space, cards)

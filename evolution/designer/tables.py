@@ -13,10 +13,17 @@ for an objective other than "win" the rate behind it ({"score", "ci95"} under it
 from __future__ import annotations
 
 
+def numbers(space, cards) -> dict:
+    """The numbers of a deck's row (its `total`, ...) that say more than its size."""
+    row = space.row(list(cards))
+    return {k: v for k, v in row.items() if type(v) in (int, float) and v != len(list(cards))}
+
+
 def deck_text(space, cards) -> str:
-    """A deck in words with its size: the one-line form of logs and tables."""
+    """A deck in words with its row's numbers and its size: the one-line form of logs and tables."""
     cards = list(cards)
-    return f"{space.words(cards)} ({len(cards)} cards)"
+    facts = [f"{k} {v}" for k, v in numbers(space, cards).items()] + [f"{len(cards)} cards"]
+    return f"{space.words(cards)} ({', '.join(facts)})"
 
 
 def deck_json(entry: dict, space, objective: str = "win") -> dict:
@@ -50,16 +57,19 @@ def decks_table(report: dict, space) -> str:
     its size, its fitness with the 95 % interval and its games; the rate behind an objective and
     the yardstick score (the column comparable across generations) where the rows carry them."""
     objective = report.get("objective") or "win"
-    rows, rate_names = [], []
+    rows, rate_names, names = [], [], []
     for g in report["generations"]:
         for rank, d in enumerate(g.get("top") or [g["best"]], 1):
             name, rate = next(((k, v) for k, v in d.items() if isinstance(v, dict) and k not in NOT_RATES), ("", None))
             rate_names += [name] if name and name not in rate_names else []
+            extra = numbers(space, d["cards"])
+            names += [k for k in extra if k not in names]
             rows.append(
                 [
                     str(g["generation"]) if rank == 1 else "",
                     str(rank),
                     space.words(d["cards"]),
+                    extra,
                     str(len(d["cards"])),
                     _interval(d),
                     _interval(rate) if rate else "-",
@@ -67,10 +77,11 @@ def decks_table(report: dict, space) -> str:
                     _interval(d.get("yardstick")),
                 ]
             )
+    rows = [r[:3] + [str(r[3].get(k, "")) for k in names] + r[4:] for r in rows]  # the row's numbers: a column each
     score = "fitness [95% CI]" if objective == "win" else f"{objective} [95% CI]"
     rate_head = f"{' / '.join(rate_names).replace('_', ' ')} [95% CI]"  # the rate behind the objective
-    head = ["gen", "rank", "deck", "cards", score, rate_head, "games", "yardstick [95% CI]"]
-    for col in (7, 5):  # no empty column
+    head = ["gen", "rank", "deck", *names, "cards", score, rate_head, "games", "yardstick [95% CI]"]
+    for col in (len(head) - 1, len(head) - 3):  # no empty column
         if all(r[col] == "-" for r in rows):
             rows = [r[:col] + r[col + 1 :] for r in rows]
             head = head[:col] + head[col + 1 :]

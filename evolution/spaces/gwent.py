@@ -66,7 +66,8 @@ class GwentSpace(HeadToHeadSpace):
         return genome.counts_text(cards)
 
     def row(self, cards) -> dict:
-        return {}
+        """The deck's total power (its budget's measure)."""
+        return {"total": sum(cards)}
 
     def save(self, cards, path, name: str, comment: str) -> None:
         save_deck(Deck(list(cards), self.rules, name=name, constraints=self.constraints), path, comment=comment)

@@ -61,6 +61,10 @@ class HeadToHeadSpace:
         travel to worker processes; UserError in one line."""
         return fit.game_agent(spec, self.game(), seed)
 
+    def game_deck(self, cards) -> list:
+        """A deck as the game's settings name one (`decks`, `deck_pool`): its card ids."""
+        return list(cards)
+
     def matches(self, agent, pmap, games_per_task: int = 200):
         """play(pairings, key_prefix, progress=None, what="games") -> the (deals, 2) outcomes of every
         pairing, in order (evolution.scoring.yardstick.Play), played by `agent` through `pmap`."""

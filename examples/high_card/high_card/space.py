@@ -16,7 +16,6 @@ validation panel (a run may name deck files of its own with `--yardstick` and `-
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 
@@ -26,6 +25,7 @@ import games
 from evolution.spaces.head_to_head import HeadToHeadSpace
 from evolution.spaces.settings import HeadToHeadSettings
 from games.config import need, setting
+from games.deckfile import read_deck_file
 from games.errors import UserError
 from games.fileio import atomic_write_text
 from high_card import BUDGET, DECK_SIZE, VALUES, deck_problems
@@ -80,12 +80,14 @@ class HighCardSpace(HeadToHeadSpace):
         return " ".join(map(str, cards))
 
     def row(self, cards) -> dict:
-        return {}
+        """What the deck is worth (the sum of its values, at most the rules' budget)."""
+        return {"worth": sum(cards)}
 
     def save(self, cards, path, name: str, comment: str) -> None:
-        """A deck file (TOML): the comment, then the game, the deck's name and its cards."""
+        """A deck file (TOML, games.deckfile's: `deckopt match high_card --deck FILE` plays it): the
+        comment, the deck's name and its cards."""
         cards = ", ".join(str(int(c)) for c in cards)
-        atomic_write_text(path, f'# {comment}\ngame = "{self.name}"\nname = "{name}"\ndeck = [{cards}]\n')
+        atomic_write_text(path, f'# {comment}\nname = "{name}"\ncards = [{cards}]\n')
 
     # --- operators ------------------------------------------------------------------------------
     def repair(self, cards, rng: np.random.Generator) -> list[int]:
@@ -132,19 +134,13 @@ class HighCardSpace(HeadToHeadSpace):
         return games.make(self.name) if a is None else games.make(self.name, decks=[list(a), list(b)])
 
     def read_deck(self, path) -> tuple[str | None, list[int]]:
-        """A deck file as `save` writes it; UserError in one line for a file that is not a High Card
-        deck file."""
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise UserError(f"deck file {str(path)!r} is not TOML: {exc}") from None
-        if data.get("game") != self.name:
-            raise UserError(f'deck file {str(path)!r} is not a {self.name} deck file (game = "{self.name}")')
-        cards = data.get("deck")
-        problems = deck_problems(cards) if isinstance(cards, list) else ["it has no `deck = [...]` list of cards"]
+        """A deck file as `save` writes it (games.deckfile); UserError in one line for a file that is
+        not one or a deck that is not a High Card deck."""
+        deck = read_deck_file(path)
+        problems = deck_problems(deck.cards)
         if problems:
             raise UserError(f"deck file {str(path)!r}: {problems[0]}")
-        return data.get("name"), [int(c) for c in cards]
+        return deck.name, [int(c) for c in deck.cards]
 
     def card_pool(self) -> dict[int, str]:
         """The values a card may take: `deckopt advise` swaps, adds and removes one."""

@@ -218,7 +218,8 @@ def test_the_plugin_path_from_its_installed_entry_points(tmp_path, capsys):
     decks table with fitness and CI columns, a report without another game's words, a sweep of one
     of its deck rules and the advisor."""
     assert main(["check", "high_card", "--games", "20"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "all 10 checks passed"
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("all ") and last.endswith(" checks passed"), last
     run = tmp_path / "run"
     argv = ["evolve", "--game", "high_card", "--agent", "heuristic", "--generations", "2", "--pool", "6"]
     assert main([*argv, "--games-per-pair", "4", "--jobs", "2", "--set", "rules.copy_limit=2", "--out", str(run)]) == 0

@@ -607,7 +607,6 @@ def field_specs() -> dict[str, tuple[str, str]]:
 FIELD_AGENTS = {spec: partial(FieldAgent, drafter=d, battler=b) for spec, (d, b) in field_specs().items()}
 
 
-
 def draft_decks(game: Locm, drafter: str, num_games: int, rng: np.random.Generator) -> list[list[int]]:
     """Both seats' decks (sorted card numbers) of `num_games` drafts by `drafter` on both seats, on
     fresh offers from `rng` (the batch engine's deal): 2 x `num_games` decks, the seats of a game
@@ -620,6 +619,7 @@ def draft_decks(game: Locm, drafter: str, num_games: int, rng: np.random.Generat
             break
         batch.apply_actions(g, agent.act_batch(batch, g))
     return [sorted(batch.picks[k, p].tolist()) for k in range(num_games) for p in (0, 1)]
+
 
 @dataclass
 class Agreement:

@@ -34,21 +34,27 @@ def resolve_path(path: str | Path) -> Path:
     return alt if alt.exists() else p
 
 
+def deck_files(raw, what: str = "deck") -> tuple[list[Path], str]:
+    """The deck files named by `raw` (a file, or a folder whose *.toml / *.json files are taken, not
+    recursively) and their group (the folder's name, or the file's stem); UserError in one line if
+    there are none."""
+    p = resolve_path(raw)
+    if p.is_dir():
+        files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
+        if not files:
+            raise UserError(f"{what} folder {str(raw)!r} holds no deck files (*.toml, *.json)")
+        return files, p.name
+    if p.is_file():
+        return [p], p.stem
+    raise UserError(f"{what} {str(raw)!r} not found (a deck file or a folder of deck files)")
+
+
 def load_panel(paths, rules: DeckRules) -> list[ReferenceDeck]:
     """Every deck named by `paths` (files, or folders whose *.toml / *.json files are taken, not
     recursively), each checked against `rules`; UserError with one line if any is missing or bad."""
     out: list[ReferenceDeck] = []
     for raw in paths:
-        p = resolve_path(raw)
-        if p.is_dir():
-            files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
-            if not files:
-                raise UserError(f"panel folder {str(raw)!r} holds no deck files (*.toml, *.json)")
-            group = p.name
-        elif p.is_file():
-            files, group = [p], p.stem
-        else:
-            raise UserError(f"panel deck {str(raw)!r} not found (a deck file or a folder of deck files)")
+        files, group = deck_files(raw, "panel deck")
         for f in files:
             deck = load_deck(f)
             problems = rules.problems(deck.cards)

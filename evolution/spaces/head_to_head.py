@@ -19,7 +19,7 @@ from pathlib import Path
 
 from evolution.scoring import fitness as fit
 from evolution.scoring.evaluation import MatchScorer
-from evolution.scoring.panel import DECK_SUFFIXES, ReferenceDeck, resolve_path
+from evolution.scoring.panel import ReferenceDeck, deck_files
 from games.errors import UserError
 
 
@@ -79,16 +79,7 @@ class HeadToHeadSpace:
         files: one group each), legal under the run's rules; UserError in one line if one is bad."""
         out: list[ReferenceDeck] = []
         for raw in paths:
-            p = resolve_path(raw)
-            if p.is_dir():
-                files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
-                if not files:
-                    raise UserError(f"deck folder {str(raw)!r} holds no deck files (*.toml, *.json)")
-                group = p.name
-            elif p.is_file():
-                files, group = [p], p.stem
-            else:
-                raise UserError(f"deck {str(raw)!r} not found (a deck file or a folder of deck files)")
+            files, group = deck_files(raw)
             for f in files:
                 name, cards = self.read_deck(f)
                 problems = self.problems(cards)

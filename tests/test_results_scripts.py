@@ -200,6 +200,34 @@ def test_locm_tournament_plays_each_matchup_as_states_would_and_resumes(capsys, 
     assert "[tournament]" not in err and out_again == out
 
 
+def test_locm_tournament_enters_a_drafter_file_and_plays_only_its_matchups(capsys, tmp_path):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    from agents.heuristics.locm_field import SCORES
+
+    script = _load("locm_tournament")
+    drafter = tmp_path / "chad-copy.toml"
+    drafter.write_text(f'name = "chad-copy"\nscores = {json.dumps(SCORES["chad"])}\n')
+    args = ["--games", "8", "--seeds", "7", "--drafters", "coac", "chad", "icebox", "--out", str(tmp_path / "t")]
+    args += ["--battlers", "max-attack"]
+    script.main(args)
+    capsys.readouterr()
+    script.main(args + ["--drafter", str(drafter)])
+    out, err = capsys.readouterr()
+    # the nine's matchups are kept; the file's row, and one more matchup in each other row, are played
+    assert err.count("[tournament]") == 4 and "chad-copy first: 4 matchups" in err
+    rows = _rows(out)
+    matrix = {r[0]: r[1:] for r in rows[1:5]}
+    assert rows[0] == ["1st \\ 2nd", "coac", "chad", "icebox", "chad-copy"]
+    assert matrix["chad-copy"] == matrix["chad"]  # chad's scores make chad's picks
+    assert [matrix[d][1] for d in ("coac", "chad", "icebox")] == [matrix[d][3] for d in ("coac", "chad", "icebox")]
+    heads = {(r[0], r[1]): r for r in rows if len(r) == 6 and r[0] == "chad-copy" and r[-1] in ("yes", "no")}
+    assert heads[("chad-copy", "chad")][2] == "50.0" and set(heads) == {("chad-copy", "coac"), ("chad-copy", "chad")}
+    field = {r[0].strip("*"): float(r[1]) for r in rows if len(r) == 4 and r[0] != "drafter"}
+    assert field["chad-copy"] == field["chad"]  # no random drafter in this field: the same games
+    assert "chad-copy: " in out and "every field member's own" in out
+
+
 def test_locm_battler_plays_every_drafters_decks_against_every_opponent(capsys):
     script = _load("locm_battler")
     args = ["--agent", "greedy", "--opponents", "max-attack", "random", "--drafters", "coac", "random"]

@@ -12,25 +12,36 @@ deckopt's generator, seeded by (seed, first drafter, second drafter): the same d
 battlers. All the matchups of one first drafter and one seed are played together on the vectorised
 engine (games/locm_batch.py, the field's batch forms).
 
-Each (battler, seed, first drafter) is written to `--out` as soon as it is played; a run started
-again skips what is there. Progress goes to stderr; the tables (Markdown) to stdout:
+`--drafter FILE.toml` (repeatable) enters a drafter file (the card scores of a drafter that picks the
+best-scored card offered) as one more row and column, on the same games; the output then also names
+each file drafter's win rate against the field (the nine, both seats, every field member's own beside
+it) and head to head against coac and against chad, with 95 % intervals.
+
+Each (battler, seed, first drafter) is written to `--out` as soon as it is played (a drafter file under
+its name and the digest of its scores); a run started again plays only what is missing. Progress goes
+to stderr; the tables (Markdown) to stdout:
 
     nice -n 10 .venv/bin/python scripts/results/locm_tournament.py --out runs/locm_tournament
+    nice -n 10 .venv/bin/python scripts/results/locm_tournament.py --out runs/locm_tournament --drafter evolved.toml
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import subprocess
 import sys
 import time
+import tomllib
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 import games
-from agents.heuristics.locm_field import BATTLERS_BATCH, DRAFTERS_BATCH
+from agents.heuristics.locm_field import BATTLERS_BATCH, DRAFTERS_BATCH, offered, pick_best_batch, score_drafter
 from agents.stats import wilson_ci
 from games.locm import BATTLE, DRAFT
 from games.locm_batch import LocmBatch
@@ -59,8 +70,50 @@ def chance(seed: int, games_count: int, out: Path, oracle: Path) -> tuple[np.nda
     return data["offers"], data["shuffles"]
 
 
+def read_drafter_file(path: Path) -> tuple[str, np.ndarray]:
+    """A drafter file's name and its scores as a table by card number (index 0 unused): (161,), or
+    (2, 161) with a list for each seat."""
+    data = tomllib.loads(path.read_text())
+    scores = np.asarray(data["scores"], dtype=np.float64)
+    return str(data["name"]), np.concatenate([np.zeros(scores.shape[:-1] + (1,)), scores], axis=-1)
+
+
+def seat_score_drafter(table: np.ndarray) -> Callable:
+    """The batch form of a drafter file's drafter (`score_drafter`, each seat its own list if it has two)."""
+    if table.ndim == 1:
+        return score_drafter(table)
+
+    def pick(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return pick_best_batch(table[batch.player[g][:, None], offered(batch, g)])
+
+    return pick
+
+
+class Entrant(NamedTuple):
+    """A drafter of the tournament: its name in the tables, its name in the checkpoint files, its part
+    of each matchup's seed and its batch form."""
+
+    name: str
+    key: str
+    number: int
+    pick: Callable
+
+
+def field_entrant(name: str) -> Entrant:
+    return Entrant(name, name, FIELD.index(name), DRAFTERS_BATCH[name])
+
+
+def file_entrant(path: Path) -> Entrant:
+    """The drafter of a drafter file, checkpointed under its name and the digest of its scores."""
+    name, table = read_drafter_file(path)
+    if name in FIELD:
+        raise SystemExit(f"{path}: the drafter's name {name!r} is a field drafter's; give it another name")
+    digest = hashlib.sha256(table.tobytes()).hexdigest()
+    return Entrant(name, f"{name}-{digest[:12]}", len(FIELD) + int(digest[:8], 16), seat_score_drafter(table))
+
+
 def play_first_drafter(
-    first: str, seconds: list[str], battler: str, seed: int, offers: np.ndarray, shuffles: np.ndarray
+    first: Entrant, seconds: list[Entrant], battler: str, seed: int, offers: np.ndarray, shuffles: np.ndarray
 ) -> list[int]:
     """The first player's wins in each matchup `first` (seat 0) against `seconds[i]` (seat 1), each on
     every game of `offers`/`shuffles`, all played together."""
@@ -69,12 +122,12 @@ def play_first_drafter(
         games.make("locm"), np.tile(offers, (len(seconds), 1, 1)), np.tile(shuffles, (len(seconds), 1, 1))
     )
     groups = [np.arange(i * n, (i + 1) * n) for i in range(len(seconds))]
-    rngs = [np.random.default_rng([seed, FIELD.index(first), FIELD.index(second)]) for second in seconds]
+    rngs = [np.random.default_rng([seed, first.number, second.number]) for second in seconds]
     actions = np.empty(batch.size, dtype=np.int64)
     while (batch.phase == DRAFT).any():
         for group, second, rng in zip(groups, seconds, rngs):
             seat = int(batch.player[group[0]])  # every game of the batch drafts in step
-            actions[group] = DRAFTERS_BATCH[(first, second)[seat]](batch, group, rng)
+            actions[group] = (first, second)[seat].pick(batch, group, rng)
         batch.apply_actions(np.arange(batch.size), actions)
     act = BATTLERS_BATCH[battler]
     live = np.flatnonzero(batch.phase == BATTLE)
@@ -91,11 +144,16 @@ def cell(wins: np.ndarray, games_count: int) -> str:
     return f"{rates.mean():.1f} ({rates.min():.1f}-{rates.max():.1f}; {100 * lo:.1f}-{100 * hi:.1f})"
 
 
+def wins_array(results: dict, drafters: list[str], seeds: list[int]) -> np.ndarray:
+    """(first, second, seed) the first player's wins of every matchup."""
+    return np.array([[[results[str(s)][a][b] for s in seeds] for b in drafters] for a in drafters])
+
+
 def tables(results: dict, drafters: list[str], seeds: list[int], games_count: int) -> str:
     """The Markdown tables of one battler: the first player's win rate of every matchup and each
     drafter's average over both seats (gym-locm's `average`: its mean as first player and its mean as
     second player, averaged)."""
-    wins = np.array([[[results[str(s)][a][b] for s in seeds] for b in drafters] for a in drafters])  # (a, b, seed)
+    wins = wins_array(results, drafters, seeds)
     lines = ["| 1st \\ 2nd | " + " | ".join(drafters) + " |", "|---" * (len(drafters) + 1) + "|"]
     for i, a in enumerate(drafters):
         lines.append(f"| {a} | " + " | ".join(cell(wins[i, j], games_count) for j in range(len(drafters))) + " |")
@@ -104,24 +162,11 @@ def tables(results: dict, drafters: list[str], seeds: list[int], games_count: in
         "| drafter | average win rate | as 1st | as 2nd | seeds' lowest-highest | 95 % CI |",
         "|---|---|---|---|---|---|",
     ]
-    per_seed_total = games_count * len(drafters)
     rows = []
     for i, a in enumerate(drafters):
-        first = wins[i].sum(axis=0)  # (seed,) wins as first player
-        second = per_seed_total - wins[:, i].sum(axis=0)  # wins as second player
-        by_seed = 100 * (first + second) / (2 * per_seed_total)
-        lo, hi = wilson_ci(int(first.sum() + second.sum()), 2 * per_seed_total * len(seeds))
-        rows.append(
-            (
-                by_seed.mean(),
-                a,
-                100 * first.sum() / (per_seed_total * len(seeds)),
-                100 * second.sum() / (per_seed_total * len(seeds)),
-                by_seed,
-                lo,
-                hi,
-            )
-        )
+        by_seed, first, second, total = against(wins, i, range(len(drafters)), games_count)
+        lo, hi = wilson_ci(int(first.sum() + second.sum()), 2 * total)
+        rows.append((by_seed.mean(), a, 100 * first.sum() / total, 100 * second.sum() / total, by_seed, lo, hi))
     for mean, a, as_first, as_second, by_seed, lo, hi in sorted(rows, reverse=True):
         spread = f"{by_seed.min():.1f}-{by_seed.max():.1f}"
         lines.append(
@@ -130,10 +175,74 @@ def tables(results: dict, drafters: list[str], seeds: list[int], games_count: in
     return "\n".join(lines)
 
 
+def against(wins: np.ndarray, i: int, opponents, games_count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Drafter i against `opponents` (indices), each met as first and as second player: its win rate in %
+    for each seed (both seats averaged), its wins as first and as second player for each seed, and the
+    games it played on each seat over all seeds."""
+    opponents = list(opponents)
+    first = wins[i, opponents].sum(axis=0)
+    second = games_count * len(opponents) - wins[opponents, i].sum(axis=0)
+    by_seed = 100 * (first + second) / (2 * games_count * len(opponents))
+    return by_seed, first, second, games_count * len(opponents) * wins.shape[2]
+
+
+def rate(wins: np.ndarray, i: int, opponents, games_count: int) -> tuple[float, float, float, np.ndarray]:
+    """`against` as (mean over seeds, 95 % interval of all the games (Wilson), in %, and the seeds' rates)."""
+    by_seed, first, second, total = against(wins, i, opponents, games_count)
+    lo, hi = wilson_ci(int(first.sum() + second.sum()), 2 * total)
+    return float(by_seed.mean()), 100 * lo, 100 * hi, by_seed
+
+
+def entered_tables(results: dict, drafters: list[str], entered: list[str], seeds: list[int], games_count: int) -> str:
+    """For drafters entered from files: every drafter's win rate against the field (the nine drafters of
+    FIELD, both seats; a field member meets itself too, which counts exactly one half), and each
+    entered drafter head to head against coac and against chad, with the verdicts on both."""
+    wins = wins_array(results, drafters, seeds)
+    field = [drafters.index(name) for name in FIELD if name in drafters]
+    lines = [
+        f"Against the field ({len(field)} drafters, both seats):",
+        "",
+        "| drafter | win rate against the field | seeds' lowest-highest | 95 % CI |",
+        "|---|---|---|---|",
+    ]
+    rows = sorted(((rate(wins, i, field, games_count), name) for i, name in enumerate(drafters)), reverse=True)
+    for (mean, lo, hi, by_seed), name in rows:
+        shown = f"**{name}**" if name in entered else name
+        lines.append(f"| {shown} | {mean:.1f} | {by_seed.min():.1f}-{by_seed.max():.1f} | {lo:.1f}-{hi:.1f} |")
+    lines += [
+        "",
+        "| drafter | against | win rate | seeds' lowest-highest | 95 % CI | CI above 50 % |",
+        "|---|---|---|---|---|---|",
+    ]
+    heads = [o for o in ("coac", "chad") if o in drafters]
+    for name in entered:
+        i = drafters.index(name)
+        for opponent in heads:
+            mean, lo, hi, by_seed = rate(wins, i, [drafters.index(opponent)], games_count)
+            above = "yes" if lo > 50 else "no"
+            lines.append(
+                f"| {name} | {opponent} | {mean:.1f} | {by_seed.min():.1f}-{by_seed.max():.1f} | {lo:.1f}-{hi:.1f} "
+                f"| {above} |"
+            )
+    lines.append("")
+    best_field = max((rate(wins, i, field, games_count)[0], drafters[i]) for i in field)
+    for name in entered:
+        mean = rate(wins, drafters.index(name), field, games_count)[0]
+        verdict = "above" if mean > best_field[0] else "not above"
+        lines.append(
+            f"- {name}: {mean:.1f} % against the field, {verdict} every field member's own "
+            f"(the highest: {best_field[1]} {best_field[0]:.1f} %)"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--battlers", nargs="+", default=["max-attack", "greedy"], choices=sorted(BATTLERS_BATCH))
     parser.add_argument("--drafters", nargs="+", default=list(FIELD), choices=FIELD)
+    parser.add_argument(
+        "--drafter", type=Path, action="append", default=[], metavar="FILE.toml", help="enter a drafter file"
+    )
     parser.add_argument("--seeds", nargs="+", type=int, default=list(SEEDS))
     parser.add_argument("--games", type=int, default=1000, help="games a matchup for each seed")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "locm_tournament", help="checkpoint folder")
@@ -141,38 +250,43 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not args.oracle_python.exists():
         raise SystemExit(f"no oracle environment at {args.oracle_python}: `make oracle` builds it")
+    entrants = [field_entrant(name) for name in args.drafters] + [file_entrant(path) for path in args.drafter]
+    names = [e.name for e in entrants]
+    if len(set(names)) < len(names):
+        raise SystemExit(f"two drafters share a name: {', '.join(sorted(n for n in names if names.count(n) > 1))}")
     args.out.mkdir(parents=True, exist_ok=True)
-    total = len(args.battlers) * len(args.seeds) * len(args.drafters)
+    total = len(args.battlers) * len(args.seeds) * len(entrants)
     done = 0
+    results = {battler: {str(seed): {} for seed in args.seeds} for battler in args.battlers}
     for battler in args.battlers:
         for seed in args.seeds:
             offers, shuffles = chance(seed, args.games, args.out, args.oracle_python)
-            for first in args.drafters:
+            for first in entrants:
                 done += 1
-                path = args.out / battler / str(seed) / f"{first}-{args.games}.json"
-                if path.exists() and set(json.loads(path.read_text())) >= set(args.drafters):
-                    continue
-                start = time.perf_counter()
-                wins = play_first_drafter(first, args.drafters, battler, seed, offers, shuffles)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.with_suffix(".tmp").write_text(json.dumps(dict(zip(args.drafters, wins))))
-                path.with_suffix(".tmp").replace(path)
-                print(
-                    f"[tournament] {done}/{total} {battler} seed {seed} {first} first: {len(args.drafters)} matchups x "
-                    f"{args.games} games in {time.perf_counter() - start:.1f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                path = args.out / battler / str(seed) / f"{first.key}-{args.games}.json"
+                saved = json.loads(path.read_text()) if path.exists() else {}
+                missing = [e for e in entrants if e.key not in saved]
+                if missing:
+                    start = time.perf_counter()
+                    wins = play_first_drafter(first, missing, battler, seed, offers, shuffles)
+                    saved |= {e.key: w for e, w in zip(missing, wins)}
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.with_suffix(".tmp").write_text(json.dumps(saved))
+                    path.with_suffix(".tmp").replace(path)
+                    print(
+                        f"[tournament] {done}/{total} {battler} seed {seed} {first.name} first: {len(missing)} "
+                        f"matchups x {args.games} games in {time.perf_counter() - start:.1f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                results[battler][str(seed)][first.name] = {e.name: saved[e.key] for e in entrants}
+    entered = [e.name for e in entrants[len(args.drafters) :]]
     for battler in args.battlers:
-        results = {
-            str(seed): {
-                first: json.loads((args.out / battler / str(seed) / f"{first}-{args.games}.json").read_text())
-                for first in args.drafters
-            }
-            for seed in args.seeds
-        }
         print(f"\n### Battler {battler}: {args.games} games a matchup for each of {len(args.seeds)} seeds\n")
-        print(tables(results, args.drafters, args.seeds, args.games))
+        print(tables(results[battler], names, args.seeds, args.games))
+        if entered:
+            print()
+            print(entered_tables(results[battler], names, entered, args.seeds, args.games))
 
 
 if __name__ == "__main__":

@@ -621,6 +621,34 @@ def draft_decks(game: Locm, drafter: str, num_games: int, rng: np.random.Generat
     return [sorted(batch.picks[k, p].tolist()) for k in range(num_games) for p in (0, 1)]
 
 
+def play_from_chance(
+    game: Locm,
+    offers: np.ndarray,
+    shuffles: np.ndarray,
+    matchups: list[tuple[Callable, Callable, np.random.Generator]],
+    battler: str,
+) -> np.ndarray:
+    """(len(matchups), games) the winner of every game of every matchup: each matchup (first player's
+    batch drafter, second player's, the generator their draws come from) drafts the games whose chance
+    is `offers` (games, 30, 3) and `shuffles` (games, 2, 30) (`LocmBatch.from_chance`), and `battler`'s
+    batch form battles both seats; all the matchups' games are played together."""
+    n, k = len(offers), len(matchups)
+    batch = LocmBatch.from_chance(game, np.tile(offers, (k, 1, 1)), np.tile(shuffles, (k, 1, 1)))
+    actions = np.empty(batch.size, dtype=np.int64)
+    while (batch.phase == DRAFT).any():
+        for i, (first, second, rng) in enumerate(matchups):
+            group = np.arange(i * n, (i + 1) * n)
+            seat = int(batch.player[group[0]])  # every game of the batch drafts in step
+            actions[group] = (first, second)[seat](batch, group, rng)
+        batch.apply_actions(np.arange(batch.size), actions)
+    act = BATTLERS_BATCH[battler]
+    live = np.flatnonzero(batch.phase == BATTLE)
+    while len(live):
+        batch.apply_actions(live, act(batch, live, None))
+        live = np.flatnonzero(batch.phase == BATTLE)
+    return batch.winner.reshape(k, n)
+
+
 @dataclass
 class Agreement:
     same: int  # states where ours chose the recorded action

@@ -41,9 +41,15 @@ from typing import NamedTuple
 import numpy as np
 
 import games
-from agents.heuristics.locm_field import BATTLERS_BATCH, DRAFTERS_BATCH, offered, pick_best_batch, score_drafter
+from agents.heuristics.locm_field import (
+    BATTLERS_BATCH,
+    DRAFTERS_BATCH,
+    offered,
+    pick_best_batch,
+    play_from_chance,
+    score_drafter,
+)
 from agents.stats import wilson_ci
-from games.locm import BATTLE, DRAFT
 from games.locm_batch import LocmBatch
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -117,24 +123,11 @@ def play_first_drafter(
 ) -> list[int]:
     """The first player's wins in each matchup `first` (seat 0) against `seconds[i]` (seat 1), each on
     every game of `offers`/`shuffles`, all played together."""
-    n = len(offers)
-    batch = LocmBatch.from_chance(
-        games.make("locm"), np.tile(offers, (len(seconds), 1, 1)), np.tile(shuffles, (len(seconds), 1, 1))
-    )
-    groups = [np.arange(i * n, (i + 1) * n) for i in range(len(seconds))]
-    rngs = [np.random.default_rng([seed, first.number, second.number]) for second in seconds]
-    actions = np.empty(batch.size, dtype=np.int64)
-    while (batch.phase == DRAFT).any():
-        for group, second, rng in zip(groups, seconds, rngs):
-            seat = int(batch.player[group[0]])  # every game of the batch drafts in step
-            actions[group] = (first, second)[seat].pick(batch, group, rng)
-        batch.apply_actions(np.arange(batch.size), actions)
-    act = BATTLERS_BATCH[battler]
-    live = np.flatnonzero(batch.phase == BATTLE)
-    while len(live):
-        batch.apply_actions(live, act(batch, live, None))
-        live = np.flatnonzero(batch.phase == BATTLE)
-    return [int((batch.winner[group] == 0).sum()) for group in groups]
+    matchups = [
+        (first.pick, second.pick, np.random.default_rng([seed, first.number, second.number])) for second in seconds
+    ]
+    winners = play_from_chance(games.make("locm"), offers, shuffles, matchups, battler)
+    return [int(w) for w in (winners == 0).sum(axis=1)]
 
 
 def cell(wins: np.ndarray, games_count: int) -> str:

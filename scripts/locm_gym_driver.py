@@ -24,6 +24,14 @@ its phase. With `--random-play` a battler only watches: the battle is played by 
 and the battler's choice in each of its states is recorded beside the action played.
 
     .venv-oracle/bin/python scripts/locm_gym_driver.py --games 5 --seed 0 --agent draft:coac
+
+With `--drafter-file FILE.toml --against NAME --seat P` it plays matches instead: the drafter file's
+drafter (the offered card with the highest score, the first offered on ties; one list of 160 scores,
+or one per seat) drafts for seat P and gym-locm's drafter NAME for the other, and gym-locm's battler
+`--battler` (max-attack or greedy) plays both seats. Each game is one JSON line: its chance, both
+seats' picks and the winner.
+
+    .venv-oracle/bin/python scripts/locm_gym_driver.py --games 5 --seed 0 --drafter-file d.toml --against coac
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ import json
 import random
 import sys
 import time
+import tomllib
 
 import numpy as np
 from gym_locm.agents import (
@@ -271,6 +280,38 @@ def agent_choices(seed: int, agent: str, max_steps: int, random_play: bool = Fal
     return record | ({"choices": choices} if random_play else {})
 
 
+def seat_scores(path: str) -> list[list[float]]:
+    """A drafter file's scores as one list of 160 per seat."""
+    with open(path, "rb") as f:
+        scores = tomllib.load(f)["scores"]
+    return [list(scores[0]), list(scores[1])] if isinstance(scores[0], list) else [list(scores), list(scores)]
+
+
+def drafter_match(seed: int, scores: list[list[float]], against: str, seat: int, battler: str) -> dict:
+    """The game of seed `seed`: the file's drafter (`scores`) drafts for `seat`, gym-locm's drafter
+    `against` for the other seat, gym-locm's `battler` battles both; its chance, picks and winner."""
+    state = State(seed=seed, version="1.2")
+    offers = [[c.id for c in turn] for turn in state._phase._draft_cards]
+    opponent = DRAFTERS[against]()
+    opponent.reset()
+    random.seed(seed)  # uji2 draws from the random module
+    picks = [[], []]
+    while state.phase == Phase.DRAFT:
+        p = int(state._current_player)
+        if p == seat:
+            offered = [scores[p][c.id - 1] for c in state.current_player.hand]
+            action = Action(ActionType.PICK, offered.index(max(offered)))
+        else:
+            action = opponent.act(state)
+        picks[p].append(state.current_player.hand[action.origin or 0].id)
+        state.act(action)
+    shuffles = shuffles_of(state, picks)
+    agent = BATTLERS[battler]()
+    while state.phase != Phase.ENDED:
+        state.act(agent.act(state))
+    return {"seed": seed, "offers": offers, "shuffles": shuffles, "picks": picks, "winner": int(state.winner)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
@@ -295,7 +336,19 @@ def main() -> None:
         action="store_true",
         help="with --agent battle:NAME: play uniform actions, record the battler's choice in each state",
     )
+    parser.add_argument("--drafter-file", help="play this drafter file's drafter against --against")
+    parser.add_argument("--against", choices=sorted(DRAFTERS), default="coac", help="with --drafter-file")
+    parser.add_argument("--seat", type=int, choices=[0, 1], default=0, help="the drafter file's seat")
     args = parser.parse_args()
+    if args.drafter_file:
+        if args.battler not in PLAYING_BATTLERS:
+            parser.error(f"--drafter-file needs --battler among {', '.join(PLAYING_BATTLERS)}")
+        scores = seat_scores(args.drafter_file)
+        for i in range(args.games):
+            record = drafter_match(args.seed + i, scores, args.against, args.seat, args.battler)
+            sys.stdout.write(json.dumps(record, separators=(",", ":")) + "\n")
+            sys.stdout.flush()
+        return
     if args.random_play and not (args.agent or "").startswith("battle:"):
         parser.error("--random-play needs --agent battle:NAME")
     if args.agent:

@@ -2,7 +2,7 @@
 
     generations = 40
     pool = 30
-    selection = "truncation"         # or "mu+lambda", or "random" (the random-search baseline)
+    selection = "truncation"         # or "mu+lambda", "random" (the random-search baseline), "active-genes"
     fitness = "racing"
     [gwent]                          # Gwent Lite's settings (the deck space's table)
     games_per_pair = 10
@@ -56,7 +56,7 @@ from games.errors import UserError
 from games.gwent_abilities_cards import AbilityDeckRules
 
 OPPONENT_KINDS = ("population", "panel", "hall-of-fame", "random")
-SELECTIONS = ("truncation", "mu+lambda", "random")
+SELECTIONS = ("truncation", "mu+lambda", "random", "active-genes")
 FITNESS_MODES = ("fixed", "racing")
 #: old names of a selection, accepted in settings and old run folders' config.json
 SELECTION_ALIASES = {"ancestor": "truncation"}
@@ -209,8 +209,9 @@ class EvolveConfig:
     selection: str = setting(
         "truncation",
         "selection scheme: truncation (keep the best `survivors`, add mutants, "
-        "refill with random decks; 'ancestor' is its old name), mu+lambda, or random (a random-search "
-        "baseline: fresh random decks every generation, the same fitness and hall of fame)",
+        "refill with random decks; 'ancestor' is its old name), mu+lambda, random (a random-search "
+        "baseline: fresh random decks every generation, the same fitness and hall of fame), or active-genes "
+        "(mu+lambda varying only the genes the generation's games test, for spaces that tell which)",
         choices=SELECTIONS + tuple(SELECTION_ALIASES),
     )
     survivors: int | None = setting(
@@ -225,12 +226,12 @@ class EvolveConfig:
     )
     mu: int | None = setting(
         None,
-        "mu+lambda selection: parents chosen by tournaments (default: a third of the pool)",
+        "mu+lambda and active-genes selection: parents chosen by tournaments (default: a third of the pool)",
         metavar="MU",
         maximum=MAX_DECKS,
     )
     tournament_size: int = setting(
-        3, "mu+lambda selection: decks per selection tournament", metavar="N", maximum=MAX_DECKS
+        3, "mu+lambda and active-genes selection: decks per selection tournament", metavar="N", maximum=MAX_DECKS
     )
     cx_prob: float = setting(
         0.0, "chance that a child comes from a multiset crossover of two parents (then mutated)", metavar="P"
@@ -585,7 +586,7 @@ class EvolveConfig:
             need(
                 kept <= self.pool, f"survivors x (1 + offspring_per_survivor) = {kept} exceeds the pool of {self.pool}"
             )
-        elif self.selection == "mu+lambda":
+        elif self.selection in ("mu+lambda", "active-genes"):
             need(
                 1 <= self.mu < self.pool,
                 f"mu must be in 1..pool-1 ({self.pool - 1}) so there is room for offspring, got {self.mu}",
@@ -602,7 +603,7 @@ class EvolveConfig:
         """How many decks selection keeps: the boundary a racing fitness has to settle."""
         if self.selection == "truncation":
             return self.survivors
-        if self.selection == "mu+lambda":
+        if self.selection in ("mu+lambda", "active-genes"):
             return self.mu
         return min(self.pool, max(1, self.yardstick_top))
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from agents.parallel import Mapper
 from agents.stats import mean_ci
+from evolution import active_genes
 from evolution.archive.grid import DeckArchive
 from evolution.archive.results import finish_archive, write_archive
 from evolution.config import EXECUTION_FIELDS, SELECTION_ALIASES, EvolveConfig, with_cluster_from
@@ -76,6 +77,8 @@ def _evolve_in_locked_folder(
     config, folder = prepare_run(config, out_dir, resume, overrides)
     log = log or (lambda line: None)
     space = space_for(config)  # the run's deck space, made once and passed along
+    if config.selection == "active-genes":
+        active_genes.check_space(space)
     scorer = space.scorer(config)  # the agent and deck files: everything a user can get wrong, before a file is written
     state = (folder.read_state(config, space) if resume else None) or EvolutionState.start(config)
     archive = _archive(config, space, folder, state)
@@ -104,7 +107,7 @@ def _evolve_in_locked_folder(
             if archive is not None:  # MAP-Elites: children of the archive's elites (random decks at first)
                 pool = archive.ask(config.pool, state.rng)
             else:
-                pool = tb.population(n=config.pool) if gen == 0 else tb.next_pool(state.pool)  # select + vary
+                pool = tb.population(n=config.pool) if gen == 0 else tb.next_pool(state.pool, gen)  # select + vary
             clock.start()
             games = scorer.evaluate(pool, state.hall_of_fame, gen, tb.map, progress, what=clock.stage(gen, state))
             games += scorer.measure_yardstick(pool, gen, tb.map, progress)

@@ -6,7 +6,9 @@ Selection and variation make the next pool from an evaluated one:
 - `mu+lambda`: `mu` parents by tournament selection, `pool - mu` offspring (crossover with
   probability `cx_prob`, then mutation);
 - `random`: fresh random decks every generation (random search at the same game budget: the
-  baseline an evolution has to beat; the hall of fame keeps the best decks it meets).
+  baseline an evolution has to beat; the hall of fame keeps the best decks it meets);
+- `active-genes`: as mu+lambda, with crossover and mutation only on the genes the generation's games
+  test (evolution.active_genes; for spaces that tell which).
 Every random choice comes from the one numpy Generator the toolbox is built with (DEAP's own
 operators use the global `random` module, which a checkpoint would not capture).
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from deap import base, tools
 
+from evolution import active_genes
 from evolution.config import EvolveConfig
 from evolution.individuals import kept_individual, make_individual, score_of
 
@@ -53,18 +56,22 @@ def build_toolbox(config: EvolveConfig, space, rng: np.random.Generator, pmap=No
         ca, cb = space.crossover(a, b, rng)
         return make_individual(ca, "crossover"), make_individual(cb, "crossover")
 
+    tb.register("child", make_individual)
+    tb.register("kept", kept_individual)
     tb.register("mutate", mutate)
     tb.register("mate", mate)
     tb.register("select", sel_tournament, tournsize=config.tournament_size, rng=rng)
     tb.register("select_best", sel_best)
-    tb.register("next_pool", next_pool, config=config, tb=tb, rng=rng)
+    tb.register("next_pool", next_pool, config=config, space=space, tb=tb, rng=rng)
     if pmap is not None:
         tb.register("map", pmap)
     return tb
 
 
-def next_pool(pool: list, config: EvolveConfig, tb: base.Toolbox, rng: np.random.Generator) -> list:
-    """The next generation's pool from an evaluated one (selection, then variation)."""
+def next_pool(pool: list, gen: int, config: EvolveConfig, space, tb: base.Toolbox, rng: np.random.Generator) -> list:
+    """Generation `gen`'s pool from the evaluated pool before it (selection, then variation)."""
+    if config.selection == "active-genes":
+        return active_genes.next_pool(pool, space.active_genes(gen), config, tb, rng)
     if config.selection == "random":  # the random-search baseline: nothing is inherited
         return [tb.individual("random") for _ in range(config.pool)]
     if config.selection == "truncation":

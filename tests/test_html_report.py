@@ -51,6 +51,9 @@ def test_the_report_is_self_contained_and_says_what_the_run_lacks(run):
     settings = page[page.index('id="settings"') :]
     assert ">games_per_pair<" in settings and ">bounds<" not in settings and ">racing_z<" not in settings
     assert "<svg" in page[: page.index('id="verdict"')]  # the picture of the champion's powers
+    champion = json.loads((run / "champion.json").read_text())["cards"]
+    facts = page[page.index('id="champion"') : page.index('id="verdict"')]
+    assert f"{len(champion)} cards, total {sum(champion)}" in facts  # the numbers of the space's row
 
 
 def test_matchups_in_the_run_folder_show_in_the_report(run, tmp_path):

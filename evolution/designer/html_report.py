@@ -38,7 +38,7 @@ from evolution.designer.html import (
 from evolution.designer.html import ci as _ci
 from evolution.designer.matchups import NamedDeck, load_space_decks, play_matchups, write_matchups
 from evolution.designer.plots import best_plot, fitness_plot
-from evolution.designer.tables import YARDSTICK_NOTE
+from evolution.designer.tables import YARDSTICK_NOTE, numbers
 from evolution.designer.verdicts import verdict_blocks
 from evolution.runfiles import CHAMPION_FILE, SETTINGS_TABLE, VALIDATION_FILE
 from evolution.runfolder import RunFolder
@@ -120,7 +120,7 @@ def _champion(champion: dict | None, space) -> list[Block]:
         return [note(champion["_unreadable"])]
     cards = champion["cards"]
     words, deck = space.words(cards), space.row(cards).get("deck")
-    facts = f"{len(cards)} cards"
+    facts = ", ".join([f"{len(cards)} cards"] + [f"{k} {v}" for k, v in numbers(space, cards).items()])
     if isinstance(deck, dict):
         picture = Bars(list(deck), list(deck.values()), f"copies per card of the champion: {words}")
     else:

@@ -1,6 +1,6 @@
 """The rule agents of every game by name: each game's `heuristic` (one sensible hand-written agent) and
 its named bots (Durak's `aggressive` and `defensive`, Exploding Kittens' `exact`, LOCM's competition
-field, ...), each `callable(game, rng) -> Agent`. Ours are registered in BOTS below; a plug-in game
+field and drafter files, ...), each `callable(game, rng) -> Agent`. Ours are registered in BOTS below; a plug-in game
 declares its own in its facts (`GameFacts.bots`, docs/plugins.md). `agents.make(name, game)` makes any
 of them."""
 
@@ -28,7 +28,7 @@ from games.registry import is_ours
 Bot = Callable[[Game, np.random.Generator], Agent]
 
 #: our games' rule agents by name
-BOTS: dict[str, dict[str, Bot]] = {
+BOTS: dict[str, Mapping[str, Bot]] = {
     "tic_tac_toe": {"heuristic": tic_tac_toe.HeuristicAgent, "minimax": MinimaxAgent},
     "connect_four": {"heuristic": connect_four.HeuristicAgent},
     "incan_gold": {"heuristic": incan_gold.HeuristicAgent},
@@ -36,7 +36,7 @@ BOTS: dict[str, dict[str, Bot]] = {
     "durak": {"heuristic": durak.HeuristicAgent, **durak.NAMED_AGENTS},
     "exploding_kittens": {"heuristic": exploding_kittens.HeuristicAgent, **exploding_kittens.NAMED_AGENTS},
     "gwent_abilities": {"heuristic": gwent_abilities.HeuristicAgent},
-    "locm": {"heuristic": locm.HeuristicAgent, **locm.NAMED_AGENTS},
+    "locm": locm.BOTS,
 }
 
 

@@ -6,6 +6,7 @@ attacks the opponent whenever no Guard stands in the way."""
 from __future__ import annotations
 
 from agents.base import RuleAgent
+from agents.heuristics.locm_drafter_file import FieldBots
 from agents.heuristics.locm_field import FIELD_AGENTS
 from games.locm import ATTACK, CARDS, CREATURE, PASS, PICK, SUMMON, USE
 
@@ -49,5 +50,6 @@ class HeuristicAgent(RuleAgent):
         return (CARDS[hand[h]].cost, state.lanes(side)[lane][i]["attack"])
 
 
-#: the competition's field (agents/heuristics/locm_field.py): `DRAFTER+BATTLER`, or one name
-NAMED_AGENTS = FIELD_AGENTS
+#: LOCM's rule agents: `heuristic`, the competition's field (agents/heuristics/locm_field.py:
+#: `DRAFTER+BATTLER`, or one name) and drafter files (`PATH.toml+BATTLER`, locm_drafter_file.py)
+BOTS = FieldBots({"heuristic": HeuristicAgent, **FIELD_AGENTS})

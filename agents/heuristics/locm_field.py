@@ -261,8 +261,23 @@ def score_drafter(table: np.ndarray) -> Callable[[LocmBatch, np.ndarray, np.rand
     return pick
 
 
-def draft_chad_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return pick_best_batch(CHAD_SCORE[batch.player[g][:, None], offered(batch, g)])
+@dataclass(frozen=True)
+class ScoreDrafter:
+    """A drafter that picks the offered card with the highest score, the first offered on ties (as
+    `pick_best`), with one score table per seat: `scores[p, n]` is seat p's score of card number n
+    (column 0 unused). Both rows alike for a drafter that scores cards the same from either seat."""
+
+    name: str
+    scores: np.ndarray  # (2, NUM_CARDS + 1)
+
+    def pick(self, state: LocmState, rng: np.random.Generator | None = None) -> int:
+        return pick_best(self.scores[state.current_player][list(state.offers())])
+
+    def pick_batch(self, batch: LocmBatch, g: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+        return pick_best_batch(self.scores[batch.player[g][:, None], offered(batch, g)])
+
+
+draft_chad_batch = ScoreDrafter("chad", CHAD_SCORE).pick_batch
 
 
 def draft_coac_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -565,12 +580,17 @@ DEFAULT_BATTLER = "max-attack"
 
 
 class FieldAgent(RuleAgent):
-    """A drafter in the draft and a battler in the battle."""
+    """A drafter in the draft and a battler in the battle: `drafter` is a field drafter's name or a
+    `ScoreDrafter` (a drafter file's, agents/heuristics/locm_drafter_file.py)."""
 
-    def __init__(self, game, rng: np.random.Generator, drafter: str, battler: str):
+    def __init__(self, game, rng: np.random.Generator, drafter: str | ScoreDrafter, battler: str):
         super().__init__(game, rng)
-        self.drafter, self.battler = drafter, battler
-        self._draft, self._battle = DRAFTERS[drafter], BATTLERS[battler]
+        if isinstance(drafter, ScoreDrafter):
+            self.drafter, self._draft, self._draft_batch = drafter.name, drafter.pick, drafter.pick_batch
+        else:
+            self.drafter, self._draft, self._draft_batch = drafter, DRAFTERS[drafter], DRAFTERS_BATCH[drafter]
+        self.battler = battler
+        self._battle = BATTLERS[battler]
 
     def choose(self, state: LocmState) -> int:
         if state.phase == "draft":
@@ -585,7 +605,7 @@ class FieldAgent(RuleAgent):
         phase = batch.phase[games]
         draft = phase == DRAFT
         if draft.any():
-            out[draft] = DRAFTERS_BATCH[self.drafter](batch, games[draft], self.rng)
+            out[draft] = self._draft_batch(batch, games[draft], self.rng)
         battle = phase == BATTLE
         if battle.any():
             if self.battler in BATTLERS_BATCH:
@@ -607,7 +627,7 @@ def field_specs() -> dict[str, tuple[str, str]]:
 FIELD_AGENTS = {spec: partial(FieldAgent, drafter=d, battler=b) for spec, (d, b) in field_specs().items()}
 
 
-def draft_decks(game: Locm, drafter: str, num_games: int, rng: np.random.Generator) -> list[list[int]]:
+def draft_decks(game: Locm, drafter: str | ScoreDrafter, num_games: int, rng: np.random.Generator) -> list[list[int]]:
     """Both seats' decks (sorted card numbers) of `num_games` drafts by `drafter` on both seats, on
     fresh offers from `rng` (the batch engine's deal): 2 x `num_games` decks, the seats of a game
     side by side."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ TESTED = {
     "locm_oracle",
     "locm_field_check",
     "locm_tournament",
+    "locm_drafter_replay",
     "locm_battler",
 }
 
@@ -226,6 +228,64 @@ def test_locm_tournament_enters_a_drafter_file_and_plays_only_its_matchups(capsy
     field = {r[0].strip("*"): float(r[1]) for r in rows if len(r) == 4 and r[0] != "drafter"}
     assert field["chad-copy"] == field["chad"]  # no random drafter in this field: the same games
     assert "chad-copy: " in out and "every field member's own" in out
+
+
+def coac_scores_file(tmp_path) -> Path:
+    """A drafter file of coac's own card ranks (the better ranked, the higher the score), one list a seat."""
+    from agents.heuristics.locm_field import COAC_RANK
+
+    scores = [[-COAC_RANK[p][n] for n in range(1, 161)] for p in (0, 1)]
+    path = tmp_path / "coac-scores.toml"
+    path.write_text(f'name = "coac-scores"\nscores = {json.dumps(scores)}\n')
+    return path
+
+
+def test_a_drafter_file_makes_the_same_picks_in_gym_locm_and_in_deckopt(tmp_path):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    import games
+    from agents.heuristics.locm_drafter_file import read_drafter
+    from agents.heuristics.locm_field import BATTLERS, DRAFTERS
+    from games.locm import PICK
+
+    path = coac_scores_file(tmp_path)
+    drafter = read_drafter(path)
+    game = games.make("locm")
+    compared = 0
+    for seat, against in ((0, "chad"), (1, "icebox")):
+        command = [str(ROOT / ".venv-oracle" / "bin" / "python"), str(ROOT / "scripts" / "locm_gym_driver.py")]
+        command += ["--drafter-file", str(path), "--against", against, "--seat", str(seat), "--battler", "max-attack"]
+        out = subprocess.run(command + ["--games", "6", "--seed", "5"], capture_output=True, text=True, check=True)
+        for line in out.stdout.splitlines():
+            record = json.loads(line)
+            state = game.state_from_chance(record["offers"], record["shuffles"])
+            while state.phase == "draft":
+                p = state.current_player
+                ours = drafter.pick(state) if p == seat else DRAFTERS[against](state, None)
+                offers = list(state.offers())
+                theirs = record["picks"][p][len(state.picks(p))]
+                assert offers[ours - PICK] == theirs
+                compared += p == seat
+                state.apply_action(ours)
+            while not state.is_terminal():
+                state.apply_action(BATTLERS["max-attack"](state, None))
+            assert state.returns()[record["winner"]] > 0
+    assert compared == 2 * 6 * 30
+
+
+def test_locm_drafter_replay_puts_gym_locm_s_score_beside_deckopt_s(capsys, tmp_path):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    script = _load("locm_drafter_replay")
+    args = ["--drafter", str(coac_scores_file(tmp_path)), "--battlers", "max-attack", "--games", "4"]
+    args += ["--all-games", "20", "--seeds", "3", "4", "--out", str(tmp_path / "replay")]
+    script.main(args)
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[:6] == ["battler", "against", "games", "gym-locm", "deckopt, same games", "same winner"]
+    assert [(r[0], r[1], r[2]) for r in rows] == [("max-attack", "coac", "16"), ("max-attack", "chad", "16")]
+    for row in rows:
+        assert row[3] == row[4] and row[5] == "16 of 16" and row[6] == "yes"  # one engine's games, one winner
+        assert row[8] in ("yes", "no") and re.fullmatch(r"\d+\.\d \(\d+\.\d-\d+\.\d\)", row[7])
 
 
 def test_locm_battler_plays_every_drafters_decks_against_every_opponent(capsys):

@@ -12,10 +12,10 @@ deckopt's generator, seeded by (seed, first drafter, second drafter): the same d
 battlers. All the matchups of one first drafter and one seed are played together on the vectorised
 engine (games/locm_batch.py, the field's batch forms).
 
-`--drafter FILE.toml` (repeatable) enters a drafter file (the card scores of a drafter that picks the
-best-scored card offered) as one more row and column, on the same games; the output then also names
-each file drafter's win rate against the field (the nine, both seats, every field member's own beside
-it) and head to head against coac and against chad, with 95 % intervals.
+`--drafter FILE.toml` (repeatable) enters a drafter file (agents/heuristics/locm_drafter_file.py: a
+drafter that picks the best-scored card offered) as one more row and column, on the same games; the
+output then also names each file drafter's win rate against the field (the nine, both seats, every
+field member's own beside it) and head to head against coac and against chad, with 95 % intervals.
 
 Each (battler, seed, first drafter) is written to `--out` as soon as it is played (a drafter file under
 its name and the digest of its scores); a run started again plays only what is missing. Progress goes
@@ -33,7 +33,6 @@ import json
 import subprocess
 import sys
 import time
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -41,16 +40,10 @@ from typing import NamedTuple
 import numpy as np
 
 import games
-from agents.heuristics.locm_field import (
-    BATTLERS_BATCH,
-    DRAFTERS_BATCH,
-    offered,
-    pick_best_batch,
-    play_from_chance,
-    score_drafter,
-)
+from agents.heuristics.locm_drafter_file import read_drafter
+from agents.heuristics.locm_field import BATTLERS_BATCH, DRAFTERS_BATCH, play_from_chance
 from agents.stats import wilson_ci
-from games.locm_batch import LocmBatch
+from games.errors import UserError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ORACLE_PYTHON = ROOT / ".venv-oracle" / "bin" / "python"
@@ -76,25 +69,6 @@ def chance(seed: int, games_count: int, out: Path, oracle: Path) -> tuple[np.nda
     return data["offers"], data["shuffles"]
 
 
-def read_drafter_file(path: Path) -> tuple[str, np.ndarray]:
-    """A drafter file's name and its scores as a table by card number (index 0 unused): (161,), or
-    (2, 161) with a list for each seat."""
-    data = tomllib.loads(path.read_text())
-    scores = np.asarray(data["scores"], dtype=np.float64)
-    return str(data["name"]), np.concatenate([np.zeros(scores.shape[:-1] + (1,)), scores], axis=-1)
-
-
-def seat_score_drafter(table: np.ndarray) -> Callable:
-    """The batch form of a drafter file's drafter (`score_drafter`, each seat its own list if it has two)."""
-    if table.ndim == 1:
-        return score_drafter(table)
-
-    def pick(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        return pick_best_batch(table[batch.player[g][:, None], offered(batch, g)])
-
-    return pick
-
-
 class Entrant(NamedTuple):
     """A drafter of the tournament: its name in the tables, its name in the checkpoint files, its part
     of each matchup's seed and its batch form."""
@@ -111,11 +85,14 @@ def field_entrant(name: str) -> Entrant:
 
 def file_entrant(path: Path) -> Entrant:
     """The drafter of a drafter file, checkpointed under its name and the digest of its scores."""
-    name, table = read_drafter_file(path)
-    if name in FIELD:
-        raise SystemExit(f"{path}: the drafter's name {name!r} is a field drafter's; give it another name")
-    digest = hashlib.sha256(table.tobytes()).hexdigest()
-    return Entrant(name, f"{name}-{digest[:12]}", len(FIELD) + int(digest[:8], 16), seat_score_drafter(table))
+    try:
+        drafter = read_drafter(path)
+    except UserError as e:
+        raise SystemExit(str(e)) from None
+    if drafter.name in FIELD:
+        raise SystemExit(f"{path}: the drafter's name {drafter.name!r} is a field drafter's; give it another name")
+    digest = hashlib.sha256(drafter.scores.tobytes()).hexdigest()
+    return Entrant(drafter.name, f"{drafter.name}-{digest[:12]}", len(FIELD) + int(digest[:8], 16), drafter.pick_batch)
 
 
 def play_first_drafter(

@@ -1,4 +1,5 @@
-"""DEAP individuals: a deck (a sorted list of powers) with its fitness and one `DeckStats` record.
+"""DEAP individuals: a deck (a list of ints in its space's canonical form, evolution.spaces.base) with
+its fitness and one `DeckStats` record.
 
 The creator classes live at module level here (classes made inside a function or script broke
 reused loky workers); workers never see them: they get plain tuples of powers and seed keys.
@@ -42,7 +43,9 @@ if not hasattr(creator, "DeckIndividual"):
 
 
 def make_individual(cards, origin: str = "random") -> creator.DeckIndividual:
-    ind = creator.DeckIndividual(sorted(int(c) for c in cards))
+    """An individual of the deck `cards`, in the order given (its space's canonical form: the toolbox
+    and the archive put a space's decks in it, and run files hold decks in it)."""
+    ind = creator.DeckIndividual(int(c) for c in cards)
     ind.stats.origin = origin
     return ind
 

@@ -21,6 +21,7 @@ from deap import base, tools
 from evolution import active_genes
 from evolution.config import EvolveConfig
 from evolution.individuals import kept_individual, make_individual, score_of
+from evolution.spaces.base import canonical
 
 
 def sel_tournament(individuals, k: int, tournsize: int, rng: np.random.Generator) -> list:
@@ -46,17 +47,21 @@ def build_toolbox(config: EvolveConfig, space, rng: np.random.Generator, pmap=No
     mutation and crossover)."""
     tb = base.Toolbox()
     tb.register("random_cards", space.random_deck, rng)
-    tb.register("individual", lambda origin="random": make_individual(tb.random_cards(), origin))
+
+    def child(cards, origin: str = "random"):
+        return make_individual(canonical(space, cards), origin)
+
+    tb.register("individual", lambda origin="random": child(tb.random_cards(), origin))
     tb.register("population", tools.initRepeat, list, tb.individual)
 
     def mutate(ind):
-        return make_individual(space.mutate(ind, rng), "mutant")
+        return child(space.mutate(ind, rng), "mutant")
 
     def mate(a, b):
         ca, cb = space.crossover(a, b, rng)
-        return make_individual(ca, "crossover"), make_individual(cb, "crossover")
+        return child(ca, "crossover"), child(cb, "crossover")
 
-    tb.register("child", make_individual)
+    tb.register("child", child)
     tb.register("kept", kept_individual)
     tb.register("mutate", mutate)
     tb.register("mate", mate)

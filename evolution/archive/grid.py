@@ -55,6 +55,7 @@ from ribs.archives import GridArchive
 from evolution.config import parse_cells
 from evolution.individuals import kept_individual, make_individual, score_of
 from evolution.scoring import fitness as fit
+from evolution.spaces.base import canonical
 from games.errors import UserError
 
 PAD = -1
@@ -157,7 +158,7 @@ class DeckArchive:
         and a copy's games would be spent on a deck already measured."""
         parents = [e["cards"] for e in self.entries()]
         if not parents:
-            return [make_individual(self.space.random_deck(rng)) for _ in range(n)]
+            return [make_individual(canonical(self.space, self.space.random_deck(rng))) for _ in range(n)]
         pool = []
         if self.population:  # the run's own survivors are measured again instead of elites
             pool = [kept_individual(ind, SURVIVOR) for ind in self.population]
@@ -185,7 +186,7 @@ class DeckArchive:
         if len(parents) > 1 and rng.random() < self.config.cx_prob:
             b = parents[int(rng.integers(0, len(parents)))]
             a, origin = self.space.crossover(a, b, rng)[0], "crossover"
-        return make_individual(self.space.mutate(a, rng), origin)
+        return make_individual(canonical(self.space, self.space.mutate(a, rng)), origin)
 
     def tell(self, pool: list, generation: int) -> int:
         """Take the evaluated pool of `generation`: each elite measured again takes its new pooled

@@ -18,6 +18,7 @@ from agents.stats import score_summary
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing, validation, yardstick
+from evolution.spaces.base import canonical
 from games.errors import UserError
 
 
@@ -211,7 +212,8 @@ class MatchScorer:
             raise UserError("the run has no reference decks; name them with --panel")
         references = self.space.references(panel or c.validation_panel)
         games = games or c.validation_games
+        baseline = None if baseline is None else canonical(self.space, baseline)
         return validation.validate(
-            cards, references, self.agent, self.space.deal, pmap, games, seed, c.games_per_task, progress,
-            agent_spec=c.agent, baseline=baseline,
+            canonical(self.space, cards), references, self.agent, self.space.deal, pmap, games, seed,
+            c.games_per_task, progress, agent_spec=c.agent, baseline=baseline,
         )  # fmt: skip

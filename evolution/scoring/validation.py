@@ -60,10 +60,11 @@ def validate(
     agent_spec: str = "?",
     baseline=None,
 ) -> dict:
-    """The deck `cards` against every reference deck, `games` mirrored games each. With `baseline`
+    """The deck `cards` (in its space's canonical form) against every reference deck, `games` mirrored
+    games each. With `baseline`
     (another deck's cards), the baseline plays the same deals too and the report adds the paired
     difference, deck minus baseline, per group and over all references (`baseline` key)."""
-    cards = tuple(sorted(int(c) for c in cards))
+    cards = tuple(cards)
     results = _against_references(cards, references, agent, deal, pmap, games, seed, games_per_task, progress)
     per_ref, groups, group_rows = _scores_by_reference(references, results)
     total = fit.Score()
@@ -131,7 +132,7 @@ def _against_references(cards, references, agent, deal, pmap, games, seed, games
 
 def _paired(baseline, results, references, agent, deal, pmap, games, seed, games_per_task, progress) -> dict:
     """The baseline deck on the same deals, and the deck's paired difference to it per group and overall."""
-    base = tuple(sorted(int(c) for c in baseline))
+    base = tuple(baseline)
     base_results = _against_references(base, references, agent, deal, pmap, games, seed, games_per_task, progress)
     groups = {}
     for i, r in enumerate(references):

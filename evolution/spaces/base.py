@@ -1,8 +1,10 @@
-"""The deck-space protocol: what a deck game tells the evolution, in 14 members.
+"""The deck-space protocol: what a deck game tells the evolution, in 15 members.
 
-A deck is always a sorted list of ints (so DEAP individuals, the hall of fame, checkpoints and run
-files are the same for every game); what the ints mean, which decks are legal, how a deck changes
-and how a pool is scored is the space's. The loop, the archive, the run folder, the reports and the
+A deck is always a list of ints (so DEAP individuals, the hall of fame, checkpoints and run files are
+the same for every game): a multiset of cards kept sorted, or, in a space that declares `ordered`, a
+genome whose places mean something (the locm_drafter space's one score per card). Every sort of a
+deck goes through `canonical`. What the ints mean, which decks are legal, how a deck changes and how
+a pool is scored is the space's. The loop, the archive, the run folder, the reports and the
 command line ask the run's space (made once per run by `evolution.spaces.registry.space_for`) and
 never branch on the game's name. Every member returns plain data (ints, strings, dicts of them):
 the tables, plots and verdicts of evolution.designer are drawn from those rows for every space, so
@@ -67,6 +69,9 @@ class DeckSpace(Protocol):
     Settings: type
     #: the longest legal deck (the MAP-Elites archive stores decks in rows of this width)
     max_cards: int
+    #: whether a deck's order matters: False for a multiset of cards (kept sorted), True for a genome
+    #: whose places mean something (kept as it is)
+    ordered: bool
 
     def problems(self, cards) -> list[str]:
         """What makes `cards` an illegal deck ([] for a legal one)."""
@@ -99,9 +104,16 @@ class DeckSpace(Protocol):
         """A deck's values of the run's descriptor pair."""
 
 
+def canonical(space, cards) -> list[int]:
+    """The one form of a deck of `space`: its ints, sorted unless the space is `ordered`."""
+    ints = [int(c) for c in cards]
+    return ints if space.ordered else sorted(ints)
+
+
 def assert_legal(space, cards) -> list[int]:
-    """The guard before a deck reaches a game: a bug, not a user error, if it fires."""
+    """The guard before a deck reaches a game (a bug, not a user error, if it fires): the deck in its
+    canonical form."""
     problems = space.problems(cards)
     if problems:
         raise AssertionError(f"illegal deck {list(cards)}: {'; '.join(problems)}")
-    return sorted(int(c) for c in cards)
+    return canonical(space, cards)

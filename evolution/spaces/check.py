@@ -1,5 +1,6 @@
 """The deck space's part of the conformance check (`deckopt check`): random decks, mutation,
-crossover and repair always return legal decks (`space.problems(deck) == []`), as sorted lists of ints.
+crossover and repair always return legal decks (`space.problems(deck) == []`), as lists of ints in the
+space's canonical form (sorted, unless the space is `ordered`).
 
     result = check_deck_space(space, num_decks=200)   # a games.conformance.CheckResult
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evolution.spaces.base import canonical
 from games.conformance import FAILED, PASSED, CheckResult, ConformanceFailure, need
 
 NAME = "deck space operators"
@@ -15,7 +17,8 @@ NAME = "deck space operators"
 
 def _legal(space, deck, what: str) -> list[int]:
     deck = list(deck)
-    need(all(type(c) is int for c in deck) and deck == sorted(deck), f"{what} is not a sorted list of ints: {deck}")
+    form = "list of ints" if space.ordered else "sorted list of ints"
+    need(all(type(c) is int for c in deck) and deck == canonical(space, deck), f"{what} is not a {form}: {deck}")
     problems = space.problems(deck)
     need(not problems, f"{what} is illegal: {deck}: {'; '.join(problems)}")
     return deck

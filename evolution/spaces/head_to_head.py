@@ -27,6 +27,8 @@ class HeadToHeadSpace:
     """Decks that play each other; see the module docstring for what a subclass gives."""
 
     Settings: type
+    #: a deck is a multiset of cards (evolution.spaces.base.canonical keeps it sorted)
+    ordered = False
 
     def __init__(self, config):
         self.config = config

@@ -30,6 +30,7 @@ class KittensSpace:
 
     Settings = KittensSettings
     name = KittensSettings.game
+    ordered = False
 
     def __init__(self, config):
         self.config = config

@@ -252,13 +252,14 @@ def draft_random_batch(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator
     return PICK + rng.integers(3, size=len(g))
 
 
+def _pick_by_table(table: np.ndarray, batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return pick_best_batch(table[offered(batch, g)])
+
+
 def score_drafter(table: np.ndarray) -> Callable[[LocmBatch, np.ndarray, np.random.Generator], np.ndarray]:
-    """The batch form of a drafter that picks the first offered card with the best score in `table`."""
-
-    def pick(batch: LocmBatch, g: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        return pick_best_batch(table[offered(batch, g)])
-
-    return pick
+    """The batch form of a drafter that picks the first offered card with the best score in `table`
+    (picklable: an agent holding it goes to worker processes)."""
+    return partial(_pick_by_table, table)
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from games.base import TERMINAL, Game, State, as_generator, is_whole
+from games.base import TERMINAL, Game, GameFacts, State, as_generator, is_whole
 from games.config import need, setting
+from games.deckfile import deck_settings
 
 CARD_LIST = Path(__file__).parent / "data" / "locm_cardlist.txt"
 NUM_CARDS = 160
@@ -224,6 +225,9 @@ class Locm(Game):
     num_actions = NUM_ACTIONS
     observation_size = OBSERVATION_SIZE
     config_class = LocmConfig
+    #: deck files (`--deck FILE`, games.deckfile's `name` and `cards`: 30 card numbers) give the
+    #: `decks` setting: the battle without a draft (the locm_constructed deck space writes such files)
+    facts = GameFacts(deck_files=deck_settings)
 
     def __init__(self, config: LocmConfig | None = None):
         self.config = LocmConfig() if config is None else config

@@ -147,15 +147,15 @@ class LocmBatch(BatchState):
         """`size` new games of `game` in one go, their chance drawn from `rng` with array draws (not
         the draws of `new_initial_state`, so not the same games for the same seed): each game's
         offers (unless the config gives the draft or the decks), then both shuffles."""
-        b = cls(game, size)
         c = game.config
-        if c.decks is not None:
-            b.picks[:] = np.array(c.decks, dtype=np.int64)
-            b.npicks[:] = DECK_SIZE
-        elif c.deck_pool is not None:
-            b.picks[:] = np.array(c.deck_pool, dtype=np.int64)[rng.integers(len(c.deck_pool), size=(size, 2))]
-            b.npicks[:] = DECK_SIZE
-        elif c.draft is not None:
+        if c.decks is not None or c.deck_pool is not None:
+            if c.decks is not None:
+                decks = np.broadcast_to(np.array(c.decks, dtype=np.int64), (size, 2, DECK_SIZE))
+            else:
+                decks = np.array(c.deck_pool, dtype=np.int64)[rng.integers(len(c.deck_pool), size=(size, 2))]
+            return cls.from_decks(game, decks, rng.random((size, 2, DECK_SIZE)).argsort(axis=2))
+        b = cls(game, size)
+        if c.draft is not None:
             b.has_offers[:] = True
             b.offers[:] = np.array(c.draft, dtype=np.int64)
         else:
@@ -174,8 +174,21 @@ class LocmBatch(BatchState):
             b.offers[:] = np.take_along_axis(pools[:, None, :], chosen, axis=2)
         b.shuffles[:] = rng.random((size, 2, DECK_SIZE)).argsort(axis=2)
         b.health[:], b.rune[:] = START_HEALTH, FIRST_RUNE
-        if c.decks is not None or c.deck_pool is not None:
-            b._start_battle(np.arange(size))
+        return b
+
+    @classmethod
+    def from_decks(cls, game: Locm, decks: np.ndarray, shuffles: np.ndarray) -> LocmBatch:
+        """New battles of `game` whose decks and shuffles are given, one row a game: `decks` (size, 2,
+        30) each seat's card numbers and `shuffles` (size, 2, 30) each seat's deck order as places in
+        that list (draw order, next card first), as `Locm.state_from_chance` takes them; the battle
+        starts at once, whatever the config's decks or draft."""
+        decks, shuffles = np.asarray(decks), np.asarray(shuffles)
+        b = cls(game, len(decks))
+        b.picks[:] = decks
+        b.npicks[:] = DECK_SIZE
+        b.shuffles[:] = shuffles
+        b.health[:], b.rune[:] = START_HEALTH, FIRST_RUNE
+        b._start_battle(np.arange(len(decks)))
         return b
 
     @classmethod

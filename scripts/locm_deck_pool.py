@@ -6,6 +6,13 @@ battler on the decks that battles are played with (`games.make("locm", deck_pool
 Each drafter of `--drafters` (default: the whole field, random included) drafts `--decks` games from
 fresh offers, both seats itself; both seats' decks join the pool, so each drafter gives 2 x `--decks`
 decks. The same seed gives the same pool.
+
+With `--files DIR` the decks are written as deck files instead (games.deckfile's, which `deckopt match
+locm --deck` and the locm_constructed deck space read), one folder per drafter: DIR/DRAFTER/K.toml.
+The reference decks of the locm_constructed space are made so:
+
+    python scripts/locm_deck_pool.py --decks 1 --seed 1 --files decks/locm/yardstick
+    python scripts/locm_deck_pool.py --decks 2 --seed 2 --files decks/locm/field
 """
 
 from __future__ import annotations
@@ -28,12 +35,27 @@ def main(argv=None) -> int:
     parser.add_argument("--drafters", nargs="+", default=list(DRAFTERS), choices=list(DRAFTERS), metavar="NAME")
     parser.add_argument("--decks", type=int, default=200, help="drafts per drafter (two decks each)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--files", metavar="DIR", help="write deck files DIR/DRAFTER/K.toml instead of a pool")
     args = parser.parse_args(argv)
     if args.decks < 1:
         parser.error("--decks must be at least 1")
     rng = np.random.default_rng(args.seed)
     game = games.make("locm")
-    pool = [deck for name in args.drafters for deck in draft_decks(game, name, args.decks, rng)]
+    drafted = {name: draft_decks(game, name, args.decks, rng) for name in args.drafters}
+    if args.files:
+        for name, decks in drafted.items():
+            folder = Path(args.files) / name
+            folder.mkdir(parents=True, exist_ok=True)
+            for k, deck in enumerate(decks, 1):
+                seat = "first" if k % 2 else "second"
+                (folder / f"{k}.toml").write_text(
+                    f"# drafted by {name} in the {seat} seat on fresh offers: scripts/locm_deck_pool.py "
+                    f"--decks {args.decks} --seed {args.seed} --files {args.files}\n"
+                    f'name = "{name} {k}"\ncards = {deck}\n'
+                )
+        print(f"wrote {sum(map(len, drafted.values()))} deck files under {args.files}")
+        return 0
+    pool = [deck for decks in drafted.values() for deck in decks]
     print(f"# {len(pool)} decks: {args.decks} drafts of each of {', '.join(args.drafters)}, seed {args.seed}")
     print("deck_pool = [" + ", ".join(str(d) for d in pool) + "]")
     return 0

@@ -21,6 +21,7 @@ from deckopt.commands._common import (
 )
 from evolution.archive.archetypes import DEFAULT_DISTANCE, DEFAULT_SCREEN, archetypes_report, archetypes_table
 from evolution.archive.results import best_elite_cards, elites_table
+from evolution.designer.cards import cards_report, cards_table
 from evolution.designer.html_report import run_matchups
 from evolution.designer.matchups import ranking_table
 from evolution.designer.report import check_export_path, decks_report, export_deck
@@ -85,6 +86,13 @@ def register(sub) -> None:
         metavar="D",
         help="--archetypes: the least distance between two archetypes' descriptors, each scaled to 0..1 over its "
         f"range (default {DEFAULT_DISTANCE:g})",
+    )
+    p.add_argument(
+        "--cards",
+        nargs="*",
+        metavar="RUN",
+        help="which cards the strong decks play: each card's share of the run's hall of fame and archive elites (and "
+        "of those of the further runs named, of the same game and deck rules) beside its share of 1000 random decks",
     )
     p.add_argument(
         "--export", metavar="FILE", help="write the champion (or generation N's best) as a deck file (.toml or .json)"
@@ -161,7 +169,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _inspect(r, space, args: argparse.Namespace) -> int:
-    """The run's decks, and what the flags ask of them (export, validate, matchups, archetypes, archive)."""
+    """The run's decks, and what the flags ask of them (export, validate, matchups, archetypes, archive, cards)."""
+    if args.cards is not None:
+        report = cards_report([r, *(Run(path) for path in args.cards)], space, seed=r.config.seed)
+        print_json(report) if args.json else print(cards_table(report))
+        return 0
     if args.archetypes is not None:
         return _archetypes(r, space, args)
     if args.archive:

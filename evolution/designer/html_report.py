@@ -2,13 +2,14 @@
 
 The page leads with the answer: the champion (its cards and a picture of its powers or card counts)
 and its verdict against the reference decks, with 95 % intervals; then progress over generations (the
-fitness plot and the yardstick), the best deck of every generation, matchups, the archive, and last
-the run's settings, folded, only those that apply to the run's game. Everything is inline: CSS in a
-<style> element, plots as base64 PNG data URIs, the champion's picture as inline SVG, no script and
-no link to anything, so the file opens offline, can be mailed, and shows what the run folder held
-when it was written. A section whose files the run does not have says so instead of failing (a run
-still going has no champion yet; a run without --archive has no archive). Files are read as plain
-JSON/CSV, so a report can be written for any run folder that has a config.json, old or new.
+fitness plot and the yardstick), the best deck of every generation, the cards its strong decks play,
+matchups, the archive, and last the run's settings, folded, only those that apply to the run's game.
+Everything is inline: CSS in a <style> element, plots as base64 PNG data URIs, the champion's picture
+as inline SVG, no script and no link to anything, so the file opens offline, can be mailed, and shows
+what the run folder held when it was written. A section whose files the run does not have says so
+instead of failing (a run still going has no champion yet; a run without --archive has no archive).
+Files are read as plain JSON/CSV, so a report can be written for any run folder that has a
+config.json, old or new.
 
 Each section is built as data (blocks of evolution.designer.html: text, tables, images) and the
 page is rendered by one Jinja2 template with autoescape on (templates/report.html, which also
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evolution.config import EvolveConfig, flat_settings
+from evolution.designer.cards import cards_report, cards_rows, cards_summary
 from evolution.designer.html import (
     Answer,
     Bars,
@@ -41,7 +43,7 @@ from evolution.designer.plots import best_plot, fitness_plot
 from evolution.designer.tables import YARDSTICK_NOTE, numbers
 from evolution.designer.verdicts import verdict_blocks
 from evolution.runfiles import CHAMPION_FILE, SETTINGS_TABLE, VALIDATION_FILE
-from evolution.runfolder import RunFolder
+from evolution.runfolder import Run, RunFolder
 from evolution.spaces.registry import space_for
 from evolution.spaces.settings_registry import GAME_FIELDS
 from games.config import settings_help
@@ -57,6 +59,7 @@ SECTIONS = (
     ("verdict", "Verdict against the reference decks"),
     ("progress", "Progress over generations"),
     ("best", "Best deck per generation"),
+    ("cards", "Cards of the strong decks"),
     ("matchups", "Matchups"),
     ("archive", "Archive"),
     ("settings", "Settings"),
@@ -195,6 +198,16 @@ def _best(folder: RunFolder, space) -> list[Block]:
     return [Image(png, "the best deck per generation"), *explained, Table(head, rows, frozenset({1}))]
 
 
+def _cards(folder: RunFolder, space) -> list[Block]:
+    """Which cards the strong decks play (evolution.designer.cards), as `deckopt decks RUN --cards`."""
+    if not folder.hall_of_fame.is_file():
+        return [note("no finished generation yet (no hall_of_fame.json)")]
+    run = Run(folder.path)
+    report = cards_report([run], space, seed=run.config.seed)
+    head, rows = cards_rows(report)
+    return [Text(cards_summary(report)), Table(head, rows, frozenset({0}))]
+
+
 def _yardstick(config: dict, champion: dict | None, space) -> list[Block]:
     panel = config.get("yardstick") or []
     if not panel:  # a run without fixed yardstick decks: nothing to say of one
@@ -306,6 +319,7 @@ def write_report(
         "verdict": section("verdict", _verdict, champion, validation, space),
         "progress": section("progress", _progress, folder, config, chosen, space),
         "best": section("best", _best, folder, space),
+        "cards": section("cards", _cards, folder, space),
         "matchups": section("matchups", _matchups, folder, _read(folder, folder.path / MATCHUPS_NAME), space),
         "archive": section("archive", _archive, _read(folder, folder.path / ARCHIVE_NAME), space),
         "settings": section("settings", _settings, config, space),

@@ -6,7 +6,9 @@ evolution.spaces.base (what a deck is, its operators, descriptors); this base an
   agent is built for); its states are dealt by `deal`, which a space with a vectorised engine
   replaces (Gwent Lite);
 - `read_deck(path)`: a deck file's name (or None) and cards, as `save` writes it;
-- `card_pool()`: every card a deck may hold and its name (`deckopt advise`'s single-card changes).
+- `card_pool()`: every card a deck may hold and its name (`deckopt advise`'s single-card changes);
+- optionally `reference_problems(cards)`: what keeps a deck file from being a reference deck (the
+  yardstick, the validation panel), by default `problems`.
 
 Every match of such a space is evolution.scoring.fitness's: a pairing's deals are played twice,
 seats swapped, in tasks of plain data dealt by the space's `deal` and sent through the caller's
@@ -76,15 +78,22 @@ class HeadToHeadSpace:
 
         return play
 
+    def reference_problems(self, cards) -> list[str]:
+        """What keeps `cards` from being a reference deck (yardstick, validation panel): by default
+        what makes it an illegal deck under the run's rules (`problems`); a space whose reference decks
+        follow other rules (LOCM's drafted decks keep no copy limit) says less."""
+        return self.problems(cards)
+
     def references(self, paths) -> list[ReferenceDeck]:
         """The decks of the deck files named by `paths` (files, or folders of *.toml / *.json deck
-        files: one group each), legal under the run's rules; UserError in one line if one is bad."""
+        files: one group each), reference decks by `reference_problems`; UserError in one line if one
+        is bad."""
         out: list[ReferenceDeck] = []
         for raw in paths:
             files, group = deck_files(raw)
             for f in files:
                 name, cards = self.read_deck(f)
-                problems = self.problems(cards)
+                problems = self.reference_problems(cards)
                 if problems:
                     raise UserError(
                         f"deck file {str(f)!r} is illegal under the run's rules: {problems[0]} (name decks legal "

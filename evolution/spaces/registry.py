@@ -20,10 +20,13 @@ from evolution.spaces.base import DeckSpace
 from evolution.spaces.gwent import GwentSpace
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from evolution.spaces.kittens import KittensSpace
+from evolution.spaces.locm_constructed import LocmConstructedSpace
 from evolution.spaces.settings_registry import load_plugin_space, space_names
 
 #: every deck space of ours by its game's name (`EvolveConfig.game`)
-SPACES: dict[str, type[DeckSpace]] = {s.Settings.game: s for s in (GwentSpace, KittensSpace, GwentAbilitiesSpace)}
+SPACES: dict[str, type[DeckSpace]] = {
+    s.Settings.game: s for s in (GwentSpace, KittensSpace, GwentAbilitiesSpace, LocmConstructedSpace)
+}
 
 
 def space_class(game: str) -> type[DeckSpace]:

@@ -12,11 +12,14 @@ from importlib.metadata import EntryPoint, entry_points
 from evolution.spaces.gwent_abilities_settings import GwentAbilitiesSettings
 from evolution.spaces.gwent_settings import GwentSettings
 from evolution.spaces.kittens_settings import KittensSettings
+from evolution.spaces.locm_constructed_settings import LocmConstructedSettings
 from evolution.spaces.settings import SpaceSettings
 from games.errors import UserError
 
 #: the settings of every deck space of ours by its game's name (`EvolveConfig.game`)
-SETTINGS: dict[str, type[SpaceSettings]] = {s.game: s for s in (GwentSettings, KittensSettings, GwentAbilitiesSettings)}
+SETTINGS: dict[str, type[SpaceSettings]] = {
+    s.game: s for s in (GwentSettings, KittensSettings, GwentAbilitiesSettings, LocmConstructedSettings)
+}
 #: the EvolveConfig fields some game of ours uses alone (a run of another game leaves them at their defaults)
 GAME_FIELDS = frozenset().union(*(s.fields for s in SETTINGS.values()))
 ENTRY_POINT_GROUP = "deckopt.spaces"

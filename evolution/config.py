@@ -149,7 +149,8 @@ class EvolveConfig:
     game: str = setting(
         "gwent_lite",
         "the game whose decks evolve: gwent_lite (power multisets), exploding_kittens (card counts), "
-        "gwent_abilities (decks of its card pool) or an installed plug-in's (entry point group deckopt.spaces)",
+        "gwent_abilities (decks of its card pool), locm_constructed (30 of Legends of Code and Magic's 160 cards under "
+        "a copy limit) or an installed plug-in's (entry point group deckopt.spaces)",
         choices=space_names(),
     )
     objective: str | None = setting(
@@ -249,8 +250,8 @@ class EvolveConfig:
         "evaluator",
         "the agent that plays every seat (an agent spec; default: evaluator, the Gwent Lite evaluator panel of "
         "three networks; gwent_abilities: gwent_abilities_evaluator; exploding_kittens: pretrained, its "
-        "composition-trained agent); a comma list of specs is a panel of evaluators: each pairing's deals are "
-        "split across them",
+        "composition-trained agent; locm_constructed: max-attack, the competition's battler); a comma list of "
+        "specs is a panel of evaluators: each pairing's deals are split across them",
         metavar="SPEC",
     )
     fitness: str = setting(
@@ -276,7 +277,7 @@ class EvolveConfig:
         append=True,
         help="fixed panel of decks the best decks of every generation are measured against (logged, plotted, "
         "and the champion is chosen on it); never part of the fitness (default: the game's, gwent_lite "
-        "decks/yardstick, gwent_abilities decks/gwent_abilities/yardstick)",
+        "decks/yardstick, gwent_abilities decks/gwent_abilities/yardstick, locm_constructed decks/locm/yardstick)",
     )
     yardstick_top: int = setting(
         3, "the best decks of each generation measured against the yardstick", metavar="K", maximum=MAX_DECKS
@@ -350,7 +351,7 @@ class EvolveConfig:
         metavar="FILE|DIR",
         append=True,
         help="reference deck files or folders of the validation (default: the game's, gwent_lite decks and "
-        "decks/ancestor, gwent_abilities decks/gwent_abilities)",
+        "decks/ancestor, gwent_abilities decks/gwent_abilities, locm_constructed decks/locm/field)",
     )
     # 2000 each: the champion's edge over the ancestor's best decks is small (0.52-0.53) and takes a
     # CI of +-0.014 to show; 70 000 games, under a minute on 2 cores

@@ -6,7 +6,7 @@ caller's worker pool.
     from evolution.loop import evolve
     evolve(EvolveConfig(generations=20, agent="heuristic"), "runs/my_run")
 
-From the bottom up (the layers contract of pyproject.toml): each game's settings facts
+From the bottom up (the layers contract of pyproject.toml): each game's settings
 (`spaces/*_settings.py`, found by name in `spaces.settings_registry`) and the deck operators it
 shares (`spaces.genome`, `spaces.constraints`); the run config (`config`); a deck as a DEAP
 individual (`individuals`) and the run files' schemas (`runfiles`); `scoring/`: playing decks and

@@ -161,7 +161,8 @@ def prepare_run(
     saved = with_cluster_from(folder.read_config(), changes)
     if "selection" in changes:
         changes["selection"] = SELECTION_ALIASES.get(changes["selection"], changes["selection"])
-    refused = sorted(k for k, v in changes.items() if k not in EXECUTION_FIELDS and getattr(saved, k) != v)
+    flat = saved.flat()
+    refused = sorted(k for k, v in changes.items() if k not in EXECUTION_FIELDS and flat.get(k) != v)
     if refused:
         raise UserError(
             f"cannot change {', '.join(refused)} when resuming (only {', '.join(sorted(EXECUTION_FIELDS))})"

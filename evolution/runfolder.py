@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evolution.config import EXECUTION_FIELDS, EvolveConfig, config_from_settings, with_legacy_defaults
+from evolution.config import EvolveConfig, changed_settings, config_from_settings
 from evolution.individuals import deck_entry, score_of
 from evolution.runfiles import (
     BEST_DECKS_FILE,
@@ -109,8 +109,8 @@ class RunFolder:
     def read_config(self) -> EvolveConfig:
         # a run saved before score_memory existed was scored on one generation's games; one saved
         # before the yardstick had none
-        data = with_legacy_defaults(self.read_json(self.config, SETTINGS_TABLE, "run config"))
-        return config_from_settings(data, where=str(self.config))
+        data = self.read_json(self.config, SETTINGS_TABLE, "run config")
+        return config_from_settings(data, where=str(self.config), saved=True)
 
     def read_state(self, config: EvolveConfig, space) -> EvolutionState | None:
         """The state after the last finished generation (None if none finished), checked against
@@ -137,14 +137,10 @@ class RunFolder:
     def _check_same_run(self, saved: dict, config: EvolveConfig, where: str) -> None:
         """config.json may differ from the checkpoint's config in execution fields only."""
         try:
-            saved_config = config_from_settings(with_legacy_defaults(saved))
+            saved_config = config_from_settings(saved, saved=True)
         except UserError as exc:
             raise UserError(f"{where}: damaged checkpoint (its config: {exc})") from None
-        changed = [
-            k
-            for k in EvolveConfig.__dataclass_fields__
-            if k not in EXECUTION_FIELDS and getattr(saved_config, k) != getattr(config, k)
-        ]
+        changed = changed_settings(saved_config, config)
         if changed:
             raise UserError(
                 f"run folder {str(self.path)!r}: config.json differs from the run's checkpoint in "

@@ -12,7 +12,7 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution.config import EvolveConfig
+from evolution.config import load_config
 from evolution.designer.advisor import AdviceConfig, advise, remeasure
 from evolution.designer.neighbourhoods import PowerNeighbourhood, neighbours, without_card
 from evolution.scoring import fitness as fit
@@ -206,7 +206,7 @@ def test_gwent_abilities_advice_offers_legal_single_card_changes(capsys):
     sizes = ["--games", "2", "--rounds", "1", "--top", "3", "--contribution-games", "2", "--json"]
     assert main(argv + sizes) == 0
     data = json.loads(capsys.readouterr().out)
-    space = GwentAbilitiesSpace(EvolveConfig(game="gwent_abilities"))
+    space = GwentAbilitiesSpace(load_config(game="gwent_abilities"))
     deck = Counter(data["deck"])
     assert data["field_decks"] == 5 and data["agent"] == "heuristic"  # default field: decks/gwent_abilities
     assert {c["kind"] for c in data["candidates"]} == {"swap", "add", "remove"}

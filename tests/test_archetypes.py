@@ -70,7 +70,7 @@ def test_archetypes_against_the_yardstick_and_each_other(which, request, capsys)
     run = request.getfixturevalue(which)
     space = space_for(Run(run).config)
     names, ranges = space.descriptor_space()
-    yardstick_decks = len(space.references(Run(run).config.yardstick))
+    yardstick_decks = len(space.references(Run(run).config.settings.yardstick))
     elites = json.loads((run / "archive.json").read_text())["entries"]
     for distance in (0.25, 0.1):
         out = archetypes(run, capsys, "--archetype-distance", str(distance), "--screen-games", "0")

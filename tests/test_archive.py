@@ -12,7 +12,7 @@ from test_evolution_kittens import TINY
 
 from deckopt.cli import main
 from evolution.archive.results import best_candidates
-from evolution.config import EvolveConfig
+from evolution.config import EvolveConfig, load_config
 from evolution.loop import evolve
 from evolution.scoring.panel import load_panel
 from evolution.scoring.yardstick import pooled_records
@@ -125,8 +125,8 @@ def test_best_elite_is_chosen_on_a_fresh_yardstick_measurement(archive_run):
     assert all(("pooled_yardstick" in c) == (tuple(c["cards"]) in on_yardstick) for c in candidates)
     assert best["cards"] == candidates[0]["cards"]
     assert [c["score"] for c in candidates] == sorted((c["score"] for c in candidates), reverse=True)
-    yardstick_decks = len(load_panel(config.yardstick, config.rules))
-    assert all(c["games"] == config.playoff_games_per_pair * yardstick_decks for c in candidates)
+    yardstick_decks = len(load_panel(config.settings.yardstick, config.settings.rules))
+    assert all(c["games"] == config.settings.playoff_games_per_pair * yardstick_decks for c in candidates)
     assert best["games"] == sum(c["games"] for c in candidates)
     for c in candidates:  # the pooled archive score is kept beside the fresh one
         e = next(e for e in data["entries"] if e["cards"] == c["cards"])
@@ -169,7 +169,7 @@ def test_decks_archive_of_a_plain_run_and_bad_cells_are_refused(archive_run, tmp
 
 
 def test_kittens_archive_counts_skips_and_attacks(tmp_path):
-    config = EvolveConfig(**{**TINY, "archive": True, "archive_cells": "3x3"})
+    config = load_config(**{**TINY, "archive": True, "archive_cells": "3x3"})
     evolve(config, tmp_path / "ek", log=None, finish=False)
     data = json.loads((tmp_path / "ek" / "archive.json").read_text())
     assert data["descriptors"] == ["skips", "attacks"] and data["entries"]
@@ -212,7 +212,7 @@ def test_the_gwent_grid_spans_exactly_the_legal_decks(rules):
     from games.decks import DeckRules
 
     config = tiny(rules=DeckRules(**rules))
-    r = config.rules
+    r = config.settings.rules
     space, rng = space_for(config), np.random.default_rng(0)
     (_, (lo, hi)) = space.descriptor_space()[1]
     for _ in range(300):

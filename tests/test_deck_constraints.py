@@ -115,7 +115,7 @@ def test_an_evolution_run_keeps_every_deck_inside_its_constraints(tmp_path):
         generations=3, constraints={"locked": [9, 9], "forbidden": [7, 8], "count": [{"low": 11, "at_most": 2}]}
     )
     evolve(config, tmp_path / "run", log=None)
-    constraints = config.constraints
+    constraints = config.settings.constraints
     seen = 0
     for f in sorted((tmp_path / "run" / "generations").glob("gen_*.json")):
         for d in json.loads(f.read_text())["decks"]:
@@ -134,7 +134,7 @@ def test_evolve_refuses_constraints_that_admit_no_deck_and_constraints_on_kitten
     with pytest.raises(UserError, match="over the budget"):
         evolve(tiny(constraints={"locked": [60, 50]}), tmp_path / "run", log=None)
     assert not (tmp_path / "run" / "config.json").exists()
-    with pytest.raises(UserError, match="constraints apply to gwent_lite only"):
+    with pytest.raises(UserError, match="constraints.*: not a setting of a run of exploding_kittens"):
         tiny(game="exploding_kittens", agent="exact", constraints={"locked": [1]})
 
 

@@ -4,6 +4,7 @@ bad deck files and run folders are refused with one line."""
 
 from __future__ import annotations
 
+import collections
 import json
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import pytest
 
 import games
 from agents.parallel import Mapper
-from evolution.config import EXECUTION_FIELDS, EvolveConfig, flat_settings, load_config
+from evolution.config import EXECUTION_FIELDS, EvolveConfig, load_config, split_settings
 from evolution.loop import evolve
 from evolution.scoring import fitness as fit
 from evolution.spaces import genome
@@ -239,7 +240,7 @@ def tiny(**kw) -> EvolveConfig:
         offspring_per_survivor=1,
     )
     base.update(kw)
-    return EvolveConfig(**base)
+    return load_config(**base)
 
 
 def snapshot(run: Path) -> dict:
@@ -252,7 +253,7 @@ def snapshot(run: Path) -> dict:
     ck = json.loads((run / "checkpoints" / "checkpoint.json").read_text())
     for row in ck["logbook"]:
         row.pop("seconds"), row.pop("games_per_s")
-    ck["config"] = flat_settings(ck["config"])
+    ck["config"] = dict(collections.ChainMap(*split_settings(ck["config"])))
     for name in EXECUTION_FIELDS:  # how a run was executed (jobs, backend, ...) is not what it computed
         ck["config"].pop(name)
     out["checkpoint"] = ck
@@ -467,12 +468,12 @@ def test_config_file_and_no_tensorflow(tmp_path):
     f = tmp_path / "c.toml"
     f.write_text('generations = 3\nopponents = ["population"]\n[rules]\nmin_cards = 10\nmax_total = 40\n')
     c = load_config(f)
-    assert c.generations == 3 and c.rules == DeckRules(10, 40, 1)
+    assert c.generations == 3 and c.settings.rules == DeckRules(10, 40, 1)
     f.write_text("generatons = 3\n")
     with pytest.raises(UserError, match="unknown setting"):
         load_config(f)
     with pytest.raises(UserError, match="even"):
-        EvolveConfig(games_per_pair=3)
+        load_config(games_per_pair=3)
     code = (
         "import sys, evolution.loop, evolution.scoring.fitness, evolution.designer.report, "
         "evolution.scoring.validation; "
@@ -541,11 +542,18 @@ def test_settings_files_hold_tables_and_flat_files_still_load(tmp_path):
     )
     c = load_config(nested)
     assert c == load_config(flat)
-    assert (c.games_per_pair, c.racing_rounds, c.archive, c.archive_cells, c.rules.min_cards) == (4, 2, True, "4x4", 10)
+    assert (c.settings.games_per_pair, c.racing_rounds, c.archive, c.archive_cells, c.settings.rules.min_cards) == (
+        4,
+        2,
+        True,
+        "4x4",
+        10,
+    )
     assert load_config(nested, racing_rounds=1).racing_rounds == 1  # a flag keeps its name and wins over the file
     saved = c.to_dict()  # config.json: the same tables
     assert saved["racing"] == {"rounds": 2, "z": 1.0, "margin": 0.0} and saved["gwent"]["rules"]["min_cards"] == 10
-    assert saved["archive"]["cells"] == "4x4" and "games_per_pair" not in saved and "bounds" in saved["kittens"]
+    assert saved["archive"]["cells"] == "4x4" and "games_per_pair" not in saved
+    assert "kittens" not in saved  # only the run game's table
     assert config_from_settings(saved) == c
     with pytest.raises(UserError, match=r"\[racing\]: unknown setting 'roundz'"):
         config_from_settings({"racing": {"roundz": 2}})
@@ -555,8 +563,8 @@ def test_settings_files_hold_tables_and_flat_files_still_load(tmp_path):
 
 def test_the_normal_shape_answers_to_its_earlier_name():
     """`ancestor` names the `normal` deck shape in old settings, run folders and model metadata."""
-    assert EvolveConfig(init_shapes=["ancestor", "flat"]).init_shapes == ["normal", "flat"]
+    assert load_config(init_shapes=["ancestor", "flat"]).settings.init_shapes == ["normal", "flat"]
     game_config = games.make("gwent_lite", random_deck_shapes=["ancestor"]).config
     assert game_config.random_deck_shapes == ["normal"]
     with pytest.raises(UserError, match="init_shapes"):
-        EvolveConfig(init_shapes=["ancestral"])
+        load_config(init_shapes=["ancestral"])

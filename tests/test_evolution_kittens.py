@@ -14,7 +14,7 @@ import pytest
 
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution.config import EvolveConfig
+from evolution.config import load_config
 from evolution.loop import evolve
 from evolution.scoring import kittens_validation, objectives
 from evolution.spaces.kittens import KittensBounds, KittensSpace
@@ -41,7 +41,7 @@ TINY = dict(
 
 def space(game_config: dict | None = None, **bounds) -> KittensSpace:
     """The space of a kittens run within `bounds` (default the game's) under `game_config`."""
-    config = EvolveConfig(game="exploding_kittens", bounds=KittensBounds(**bounds), game_config=game_config or {})
+    config = load_config(game="exploding_kittens", bounds=KittensBounds(**bounds), game_config=game_config or {})
     return KittensSpace(config)
 
 
@@ -89,7 +89,7 @@ def test_repair_pushes_no_type_up_or_down_on_average():
 def test_fairness_of_skip_only_decks_matches_floor_n_over_2_over_n(skips):
     """With k Skips, no Defuse and the exact bot, the first player wins floor(n/2)/n (n = k + 1)."""
     sp = space({"hand_defuses": 0}, min_cards=1, max_cards=10, counts={"skip": [0, 10]})
-    config = EvolveConfig(
+    config = load_config(
         game="exploding_kittens", agent="exact", bounds=sp.bounds.__dict__, game_config={"hand_defuses": 0}
     )
     agent = objectives.build_agent(config)
@@ -104,7 +104,7 @@ def test_fairness_of_skip_only_decks_matches_floor_n_over_2_over_n(skips):
 
 
 def test_skill_is_the_agents_score_against_random_play_seats_rotated():
-    config = EvolveConfig(**{**TINY, "objective": "skill"})
+    config = load_config(**{**TINY, "objective": "skill"})
     agent = objectives.build_agent(config)
     with Mapper(1) as pmap:
         ((value, ci, score),) = objectives.measure([(0, 1, 1, 1, 2, 2)], config, agent, pmap, 200, 9, 0)
@@ -114,7 +114,7 @@ def test_skill_is_the_agents_score_against_random_play_seats_rotated():
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory) -> Path:
     run = tmp_path_factory.mktemp("ek") / "run"
-    evolve(EvolveConfig(**TINY), run)
+    evolve(load_config(**TINY), run)
     return run
 
 
@@ -150,7 +150,7 @@ def test_tiny_run_writes_the_run_folder_and_decks_shows_it(tiny_run, capsys):
 
 def test_same_seed_same_run_whatever_the_jobs(tiny_run, tmp_path):
     other = tmp_path / "two_jobs"
-    evolve(EvolveConfig(**{**TINY, "jobs": 2, "validate": False}), other)
+    evolve(load_config(**{**TINY, "jobs": 2, "validate": False}), other)
     for name in ("generations/gen_0000.json", "generations/gen_0001.json", "champion.json"):
         a = json.loads((tiny_run / name).read_text())
         b = json.loads((other / name).read_text())
@@ -160,7 +160,7 @@ def test_same_seed_same_run_whatever_the_jobs(tiny_run, tmp_path):
 
 def test_racing_fitness_runs_and_counts_games(tmp_path):
     summary = evolve(
-        EvolveConfig(**{**TINY, "fitness": "racing", "racing_rounds": 2, "validate": False, "generations": 1}),
+        load_config(**{**TINY, "fitness": "racing", "racing_rounds": 2, "validate": False, "generations": 1}),
         tmp_path / "r",
     )
     gen = json.loads((Path(summary["run"]) / "generations/gen_0000.json").read_text())
@@ -204,7 +204,7 @@ def test_pretrained_in_a_kittens_run_is_the_composition_agent_and_near_perfect_p
 
     assert objectives.agent_spec_path("pretrained").endswith("exploding_kittens_compositions.npz")
     game = games.make("exploding_kittens", open_hands=True, deck={"skip": 2, "attack": 6, "defuse": 4})
-    me = objectives.build_agent(EvolveConfig(game="exploding_kittens"))
+    me = objectives.build_agent(load_config(game="exploding_kittens"))
     exact = agents.make("exact", game)
     states = [game.new_initial_state(s) for s in range(200)]
     play_states(states, [(0, 1) if g % 2 == 0 else (1, 0) for g in range(200)], [me, exact])
@@ -214,7 +214,7 @@ def test_pretrained_in_a_kittens_run_is_the_composition_agent_and_near_perfect_p
 
 def test_a_resumed_kittens_run_ends_where_the_uninterrupted_one_does(tiny_run, tmp_path):
     run = tmp_path / "resumed"
-    evolve(EvolveConfig(**{**TINY, "generations": 1}), run, finish=False)
+    evolve(load_config(**{**TINY, "generations": 1}), run, finish=False)
     evolve(None, run, resume=True, overrides={"generations": 2})
     a = json.loads((tiny_run / "generations/gen_0001.json").read_text())
     b = json.loads((run / "generations/gen_0001.json").read_text())

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from deckopt.cli import main
-from evolution.config import EvolveConfig
+from evolution.config import EvolveConfig, load_config
 from evolution.loop import evolve
 from evolution.spaces.gwent import GwentDeal
 
@@ -43,7 +43,7 @@ TINY = dict(
 
 
 def tiny(**kw) -> EvolveConfig:
-    return EvolveConfig(**{**TINY, **kw})
+    return load_config(**{**TINY, **kw})
 
 
 @pytest.fixture(scope="module")
@@ -108,10 +108,10 @@ def test_a_hand_edited_config_is_refused_naming_the_settings(finished, tmp_path,
     run = tmp_path / "run"
     shutil.copytree(finished, run)
     config = json.loads((run / "config.json").read_text())
-    edited = {**config, "pool": 8, "gwent": {**config["gwent"], "mut_card_rate": 0.3}}
+    edited = {**config, "pool": 8, "gwent": {**config["gwent"], "mut_step_sigma": 0.3}}
     (run / "config.json").write_text(json.dumps(edited))
     before = files(run)
-    refused(["evolve", "--resume", run, "--generations", 3], capsys, "pool, mut_card_rate", "config.json")
+    refused(["evolve", "--resume", run, "--generations", 3], capsys, "pool, mut_step_sigma", "config.json")
     assert files(run) == before
     # how a run executes may change: plot_every and jobs are execution settings
     (run / "config.json").write_text(json.dumps({**config, "plot_every": 1}))
@@ -136,7 +136,7 @@ def test_an_old_run_folder_resumes_its_ancestor_selection_exactly(tmp_path):
         a, b = (json.loads((r / "generations" / name).read_text()) for r in (tmp_path / "whole", old))
         a.pop("seconds"), b.pop("seconds")
         assert a == b
-    assert EvolveConfig(selection="ancestor").selection == "truncation"
+    assert load_config(selection="ancestor").selection == "truncation"
 
 
 def test_export_refuses_folders_files_in_the_way_and_overwriting(finished, tmp_path, capsys):

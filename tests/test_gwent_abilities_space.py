@@ -19,7 +19,6 @@ from evolution.scoring.fitness import AgentPanel
 from evolution.spaces.check import check_deck_space
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace, names
 from evolution.spaces.registry import SPACES
-from games.decks import DeckRules
 from games.errors import UserError
 from games.gwent_abilities_cards import CARD_INDEX, CARDS, AbilityDeckRules, load_ability_deck
 
@@ -32,10 +31,10 @@ FLAGS += ["--yardstick-games", "2", "--playoff-games-per-pair", "2"]
 
 def make_space(rules: AbilityDeckRules | None = None, descriptors: str | None = None) -> GwentAbilitiesSpace:
     """The space of a run under `rules` (default the game's) with the archive's `descriptors` pair."""
-    settings = {"ability_rules": rules} if rules is not None else {}
+    settings = {"rules": rules} if rules is not None else {}
     if descriptors is not None:
         settings |= {"archive": True, "archive_descriptors": descriptors}
-    return GwentAbilitiesSpace(EvolveConfig(game="gwent_abilities", **settings))
+    return GwentAbilitiesSpace(load_config(game="gwent_abilities", **settings))
 
 
 @pytest.fixture(scope="module")
@@ -45,9 +44,11 @@ def space() -> GwentAbilitiesSpace:
 
 def test_the_space_is_registered_and_its_settings_default_to_the_games_own():
     assert SPACES["gwent_abilities"] is GwentAbilitiesSpace
-    config = EvolveConfig(game="gwent_abilities")
-    assert config.agent == "gwent_abilities_evaluator" and config.yardstick == ["decks/gwent_abilities/yardstick"]
-    assert config.validation_panel == ["decks/gwent_abilities"]
+    config = load_config(game="gwent_abilities")
+    assert config.agent == "gwent_abilities_evaluator" and config.settings.yardstick == [
+        "decks/gwent_abilities/yardstick"
+    ]
+    assert config.settings.validation_panel == ["decks/gwent_abilities"]
 
 
 def test_every_operator_returns_a_legal_deck(space):
@@ -156,7 +157,7 @@ def test_the_same_seed_gives_the_same_run(cli_run, tmp_path):
 
 def test_a_resumed_run_ends_where_the_uninterrupted_one_does(cli_run, tmp_path):
     run = tmp_path / "resumed"
-    evolve(EvolveConfig(**{**TINY, "generations": 1}), run, finish=False)
+    evolve(load_config(**{**TINY, "generations": 1}), run, finish=False)
     evolve(None, run, resume=True, overrides={"generations": 2})
     a, b = (json.loads((r / "generations/gen_0001.json").read_text()) for r in (cli_run, run))
     a.pop("seconds"), b.pop("seconds")
@@ -173,11 +174,15 @@ def test_the_decks_command_names_the_cards(cli_run, capsys):
     assert set(best["deck"]) <= set(CARD_INDEX) and sum(best["deck"].values()) == len(best["cards"])
 
 
-def test_gwent_lite_settings_are_refused_in_one_line():
-    with pytest.raises(UserError, match="panel decks apply to gwent_lite only"):
-        EvolveConfig(game="gwent_abilities", opponents=["panel"], panel=["decks/gwent_abilities"])
-    with pytest.raises(UserError, match=r"\[gwent.rules\] applies to gwent_lite only"):
-        EvolveConfig(game="gwent_abilities", rules=DeckRules(min_cards=10))
+def test_gwent_lite_settings_are_refused_in_one_line(tmp_path):
+    with pytest.raises(UserError, match="panel decks do not apply to gwent_abilities"):
+        load_config(game="gwent_abilities", opponents=["panel"], panel=["decks/gwent_abilities"])
+    settings = tmp_path / "settings.toml"
+    settings.write_text('game = "gwent_abilities"\n[gwent.rules]\nmin_cards = 10\n')
+    with pytest.raises(UserError, match=r"\[gwent\] rules is not a setting of gwent_abilities"):
+        load_config(settings)
+    with pytest.raises(UserError, match="constraints: not a setting of a run of gwent_abilities"):
+        load_config(game="gwent_abilities", constraints={"forbidden": [3]})
 
 
 # --- the archive's descriptor pairs ([archive] descriptors, --archive-descriptors NAME) -------------
@@ -239,8 +244,8 @@ def test_the_descriptor_pair_comes_from_the_settings_file_too(tmp_path):
     path = tmp_path / "qd.toml"
     path.write_text('game = "gwent_abilities"\n[archive]\nenabled = true\ndescriptors = "rows"\n')
     assert load_config(path).archive_descriptors == "rows"
-    assert EvolveConfig(game="gwent_abilities").archive_descriptors == "style"
-    assert EvolveConfig().archive_descriptors == "power"
+    assert load_config(game="gwent_abilities").archive_descriptors == "style"
+    assert load_config().archive_descriptors == "power"
 
 
 # --- a run's own deck rules ([gwent_abilities.rules], --set rules.NAME=VALUE) ------------------------
@@ -300,8 +305,8 @@ def test_the_rules_come_from_the_settings_file_too(tmp_path):
     settings = tmp_path / "settings.toml"
     settings.write_text('game = "gwent_abilities"\n[gwent_abilities.rules]\ncopy_limit = 2\n')
     from_file = load_config(settings)
-    assert from_file.ability_rules == AbilityDeckRules(copy_limit=2)
-    assert load_config(settings, deck_rules={"max_cards": 30}).ability_rules == AbilityDeckRules(
+    assert from_file.settings.rules == AbilityDeckRules(copy_limit=2)
+    assert load_config(settings, deck_rules={"max_cards": 30}).settings.rules == AbilityDeckRules(
         copy_limit=2, max_cards=30
     )
     assert GwentAbilitiesSpace(from_file).rules == AbilityDeckRules(copy_limit=2)
@@ -344,9 +349,9 @@ def test_a_resumed_run_keeps_its_rules(tmp_path, capsys):
 
 def test_an_old_run_folder_without_the_rules_or_descriptors_resumes_with_the_defaults(tmp_path):
     run = tmp_path / "old"
-    evolve(EvolveConfig(**{**TINY, "generations": 1, "validate": False}), run, finish=False)
+    evolve(load_config(**{**TINY, "generations": 1, "validate": False}), run, finish=False)
     config = json.loads((run / "config.json").read_text())
-    del config["gwent_abilities"], config["archive"]["descriptors"]
+    del config["gwent_abilities"]["rules"], config["archive"]["descriptors"]
     (run / "config.json").write_text(json.dumps(config))
     evolve(None, run, resume=True, overrides={"generations": 2}, finish=False)
     config = json.loads((run / "config.json").read_text())
@@ -354,9 +359,11 @@ def test_an_old_run_folder_without_the_rules_or_descriptors_resumes_with_the_def
     assert config["archive"]["descriptors"] == "style"
 
 
-def test_gwent_abilities_rules_are_refused_in_a_gwent_lite_run():
-    with pytest.raises(UserError, match=r"\[gwent_abilities.rules\] applies to gwent_abilities only"):
-        EvolveConfig(ability_rules=AbilityDeckRules(copy_limit=1))
+def test_gwent_abilities_rules_are_refused_in_a_gwent_lite_run(tmp_path):
+    settings = tmp_path / "settings.toml"
+    settings.write_text("[gwent_abilities.rules]\ncopy_limit = 1\n")
+    with pytest.raises(UserError, match=r"\[gwent_abilities\] rules is not a setting of gwent_lite"):
+        load_config(settings)
 
 
 def test_a_comma_list_of_agents_is_a_panel_and_a_bad_one_is_one_line(space):
@@ -380,15 +387,15 @@ def test_match_plays_gwent_abilities_deck_files(capsys):
 
 
 def test_deck_folders_given_explicitly_are_kept_even_when_they_are_gwent_lite_s_defaults():
-    config = EvolveConfig(game="gwent_abilities", yardstick=["decks/yardstick"], validation_panel=["decks"])
-    assert config.yardstick == ["decks/yardstick"] and config.validation_panel == ["decks"]
-    assert EvolveConfig(game="gwent_abilities").yardstick == ["decks/gwent_abilities/yardstick"]
+    config = load_config(game="gwent_abilities", yardstick=["decks/yardstick"], validation_panel=["decks"])
+    assert config.settings.yardstick == ["decks/yardstick"] and config.settings.validation_panel == ["decks"]
+    assert load_config(game="gwent_abilities").settings.yardstick == ["decks/gwent_abilities/yardstick"]
 
 
 def test_archive_descriptors_without_the_archive_is_refused():
     with pytest.raises(UserError, match="archive_descriptors 'rows' applies to the MAP-Elites archive, which is off"):
         EvolveConfig(game="gwent_abilities", archive_descriptors="rows")
-    assert EvolveConfig(game="gwent_abilities", archive=True, archive_descriptors="rows").archive_descriptors == "rows"
+    assert load_config(game="gwent_abilities", archive=True, archive_descriptors="rows").archive_descriptors == "rows"
 
 
 def test_archive_descriptors_given_on_the_command_line_without_the_archive_is_refused_even_the_default(capsys):

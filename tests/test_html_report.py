@@ -142,11 +142,11 @@ def test_the_report_opens_in_a_real_browser_without_errors(run, tmp_path):
 
 
 def test_a_kittens_run_reports_its_objective_counts_and_exact_values(tmp_path):
-    from evolution.config import EvolveConfig
+    from evolution.config import load_config
     from tests.test_evolution_kittens import TINY
 
     folder = tmp_path / "ek"
-    evolve(EvolveConfig(**TINY), folder)  # the end of every run writes report.html
+    evolve(load_config(**TINY), folder)  # the end of every run writes report.html
     page = (folder / REPORT_NAME).read_text(encoding="utf-8")
     assert "Against exact values" in page and "exact first-player value" in page
     assert "defuse" in page and "could not be drawn" not in page

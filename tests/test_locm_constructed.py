@@ -33,7 +33,7 @@ FLAGS += ["--yardstick-games", "2", "--playoff-games-per-pair", "2"]
 
 
 def make_space(copy_limit: int = 2) -> LocmConstructedSpace:
-    return LocmConstructedSpace(EvolveConfig(game="locm_constructed", plugin_rules={"copy_limit": copy_limit}))
+    return LocmConstructedSpace(load_config(game="locm_constructed", rules={"copy_limit": copy_limit}))
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +44,9 @@ def space() -> LocmConstructedSpace:
 def test_the_space_is_registered_with_its_battler_and_the_fields_decks():
     assert SPACES["locm_constructed"] is LocmConstructedSpace
     config = EvolveConfig(game="locm_constructed")
-    assert config.agent == "max-attack" and config.plugin_rules == LocmConstructedRules(copy_limit=2)
-    assert config.yardstick == [f"decks/locm/yardstick/{d}" for d in DRAFTERS]
-    assert config.validation_panel == [f"decks/locm/field/{d}" for d in DRAFTERS]
+    assert config.agent == "max-attack" and config.settings.rules == LocmConstructedRules(copy_limit=2)
+    assert config.settings.yardstick == [f"decks/locm/yardstick/{d}" for d in DRAFTERS]
+    assert config.settings.validation_panel == [f"decks/locm/field/{d}" for d in DRAFTERS]
     assert FIELD_DRAFTERS == tuple(DRAFTERS)
     assert EvolveConfig(game="locm_constructed", agent="greedy").agent == "greedy"
 
@@ -73,9 +73,9 @@ def test_the_copy_limit_is_the_rule_and_a_bad_one_is_one_line(space):
     assert space.problems(deck[:-1]) == ["29 cards, not 30"]
     assert "card numbers 1..160" in space.problems([0] + deck[1:])[0]
     with pytest.raises(UserError, match="copy_limit must be 1..30"):
-        EvolveConfig(game="locm_constructed", plugin_rules={"copy_limit": 31})
+        load_config(game="locm_constructed", rules={"copy_limit": 31})
     config = load_config(game="locm_constructed", deck_rules={"copy_limit": 4})
-    assert config.plugin_rules.copy_limit == 4
+    assert config.settings.rules.copy_limit == 4
 
 
 def test_the_row_and_descriptors(space):
@@ -107,8 +107,8 @@ def test_a_deal_is_the_scalar_engines_battle_of_the_same_decks_and_orders(space)
 
 
 def test_the_fields_drafted_decks_are_reference_decks_beyond_the_copy_limit(space):
-    yardstick = space.references(space.config.yardstick)
-    field = space.references(space.config.validation_panel)
+    yardstick = space.references(space.config.settings.yardstick)
+    field = space.references(space.config.settings.validation_panel)
     assert len(yardstick) == 18 and len(field) == 36
     assert {r.group for r in field} == set(DRAFTERS)
     assert not {r.cards for r in yardstick} & {r.cards for r in field}
@@ -139,7 +139,7 @@ def test_a_tiny_run_through_the_command_line(cli_run, space):
 
 def test_the_same_seed_gives_the_same_run_and_a_resumed_run_ends_alike(cli_run, tmp_path):
     run = tmp_path / "resumed"
-    evolve(EvolveConfig(**{**TINY, "generations": 1}), run, finish=False, log=None)
+    evolve(load_config(**{**TINY, "generations": 1}), run, finish=False, log=None)
     evolve(None, run, resume=True, overrides={"generations": 2}, log=None)
     for name in ("generations/gen_0000.json", "generations/gen_0001.json"):
         a, b = (json.loads((r / name).read_text()) for r in (cli_run, run))

@@ -72,10 +72,14 @@ def test_a_game_without_a_deck_space_is_refused_in_one_line(game):
         load_config(game=game)
 
 
-def test_a_plugin_settings_table_is_refused_in_one_line(tmp_path):
+def test_a_plugin_settings_table_is_read_and_an_unknown_setting_refused_in_one_line(tmp_path):
     settings = tmp_path / "settings.toml"
-    settings.write_text('game = "high_card"\n[high_card]\ngames_per_pair = 4\n')
-    with pytest.raises(UserError, match="high_card") as refused:
+    settings.write_text('game = "high_card"\n[high_card]\ngames_per_pair = 4\n[high_card.rules]\nbudget = 30\n')
+    config = load_config(settings)
+    assert (config.settings.games_per_pair, config.settings.rules.budget) == (4, 30)
+    assert config.to_dict()["high_card"]["rules"] == {"copy_limit": 8, "budget": 30}
+    settings.write_text('game = "high_card"\n[high_card]\ngames_per_pear = 4\n')
+    with pytest.raises(UserError, match="high_card.*games_per_pear") as refused:
         load_config(settings)
     assert "\n" not in str(refused.value)
 
@@ -202,9 +206,9 @@ def test_a_bad_high_card_deck_file_is_one_line(text, needle, tmp_path, capsys):
 @pytest.mark.parametrize(
     "settings, words",
     [
-        ({"constraints": {"forbidden": [9]}}, "constraints apply to gwent_lite only, not high_card"),
-        ({"panel": ["decks/flat.toml"]}, "panel decks apply to gwent_lite only, not high_card"),
-        ({"opponents": ["population", "panel"]}, "panel decks apply to gwent_lite only, not high_card"),
+        ({"constraints": {"forbidden": [9]}}, "constraints: not a setting of a run of high_card"),
+        ({"panel": ["decks/flat.toml"]}, "panel decks do not apply to high_card"),
+        ({"opponents": ["population", "panel"]}, "panel decks do not apply to high_card"),
     ],
 )
 def test_a_plugin_space_refuses_the_settings_of_our_games(settings, words):
@@ -224,8 +228,8 @@ def test_the_plugin_path_from_its_installed_entry_points(tmp_path, capsys):
     argv = ["evolve", "--game", "high_card", "--agent", "heuristic", "--generations", "2", "--pool", "6"]
     assert main([*argv, "--games-per-pair", "4", "--jobs", "2", "--set", "rules.copy_limit=2", "--out", str(run)]) == 0
     assert "on loky (2 processes)" in capsys.readouterr().err
-    assert json.loads((run / "config.json").read_text())["plugin_rules"] == {"copy_limit": 2, "budget": 40}
-    space = space_of_run(plugin_rules={"copy_limit": 2})
+    assert json.loads((run / "config.json").read_text())["high_card"]["rules"] == {"copy_limit": 2, "budget": 40}
+    space = space_of_run(rules={"copy_limit": 2})
     for gen in range(2):
         decks = json.loads((run / "generations" / f"gen_{gen:04d}.json").read_text())["decks"]
         assert all(space.problems(d["cards"]) == [] and max(Counter(d["cards"]).values()) <= 2 for d in decks)

@@ -17,7 +17,7 @@ import agents
 from agents.panel import NAMED_PANELS, AgentPanel, member_of_deal, trust_figures
 from agents.parallel import Mapper
 from deckopt.cli import main
-from evolution.config import EvolveConfig
+from evolution.config import load_config
 from evolution.designer.html import render_blocks
 from evolution.designer.html_report import write_report
 from evolution.designer.tables import trust_lines, validation_table
@@ -42,10 +42,10 @@ def cli(*args) -> int:
 
 
 def test_each_game_defaults_to_its_evaluator_and_the_help_says_so(capsys):
-    assert EvolveConfig().agent == "evaluator"
-    assert EvolveConfig(game="gwent_abilities").agent == "gwent_abilities_evaluator"
-    assert EvolveConfig(game="exploding_kittens").agent == "pretrained"  # its composition-trained agent
-    assert EvolveConfig(agent="heuristic").agent == "heuristic"
+    assert load_config().agent == "evaluator"
+    assert load_config(game="gwent_abilities").agent == "gwent_abilities_evaluator"
+    assert load_config(game="exploding_kittens").agent == "pretrained"  # its composition-trained agent
+    assert load_config(agent="heuristic").agent == "heuristic"
     with pytest.raises(SystemExit):
         cli("evolve", "--help")
     text = " ".join(capsys.readouterr().out.split())
@@ -54,7 +54,7 @@ def test_each_game_defaults_to_its_evaluator_and_the_help_says_so(capsys):
     assert "deckopt evolve" in run_rule and "--agent" not in run_rule  # make run uses the default
     # another deck game without an evaluator of its own is told in one line to choose an agent
     with pytest.raises(UserError, match="'evaluator' is the gwent_lite evaluator panel, not an agent for high_card"):
-        space_for(EvolveConfig(game="high_card")).scorer(EvolveConfig(game="high_card"))
+        space_for(load_config(game="high_card")).scorer(load_config(game="high_card"))
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_PANELS))
@@ -159,7 +159,7 @@ def test_decks_validate_shows_them_for_any_agent(evaluator_run, capsys):
 
 
 def test_gwent_abilities_validation_shows_its_evaluators_copies_and_figures():
-    config = EvolveConfig(game="gwent_abilities", games_per_task=50, seed=0)
+    config = load_config(game="gwent_abilities", games_per_task=50, seed=0)
     space = GwentAbilitiesSpace(config)
     deck = space.references(["decks/gwent_abilities/bond.toml"])[0].cards
     with Mapper(1) as pmap:

@@ -3,6 +3,7 @@ studies behind them (tiny configs, the heuristic agent)."""
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import warnings
@@ -10,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from evolution.config import EvolveConfig, flat_settings, split_agent_specs
+from evolution.config import EvolveConfig, split_agent_specs, split_settings
 from evolution.loop import evolve, prepare_run
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing
@@ -214,14 +215,14 @@ def test_a_run_saved_before_the_yardstick_resumes_without_one(tmp_path):
     run = tmp_path / "old"
     evolve(tiny(generations=1, yardstick=[]), run, log=None, finish=False)
     # the flat settings of that version, without the yardstick
-    saved = flat_settings(json.loads((run / "config.json").read_text()))
+    saved = dict(collections.ChainMap(*split_settings(json.loads((run / "config.json").read_text()))))
     saved.pop("yardstick")
     (run / "config.json").write_text(json.dumps(saved))
     ck = json.loads((run / "checkpoints" / "checkpoint.json").read_text())
-    ck["config"] = flat_settings(ck["config"])
+    ck["config"] = dict(collections.ChainMap(*split_settings(ck["config"])))
     ck["config"].pop("yardstick")
     (run / "checkpoints" / "checkpoint.json").write_text(json.dumps(ck))
-    assert prepare_run(None, run, resume=True)[0].yardstick == []
+    assert prepare_run(None, run, resume=True)[0].settings.yardstick == []
     evolve(None, run, resume=True, overrides={"generations": 2}, log=None, finish=False)
 
 

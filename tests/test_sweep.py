@@ -13,7 +13,7 @@ import pytest
 
 from deckopt.cli import main
 from deckopt.commands import sweep as sweep_command
-from evolution.config import EvolveConfig, load_config
+from evolution.config import load_config
 from evolution.loop import evolve
 from evolution.spaces.gwent import GwentSpace
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
@@ -45,9 +45,7 @@ def test_one_run_per_value_under_that_values_rules(swept):
         run = swept / f"copy_limit={value}"
         rules = json.loads((run / "config.json").read_text())["gwent_abilities"]["rules"]
         assert rules["copy_limit"] == value
-        space = GwentAbilitiesSpace(
-            EvolveConfig(game="gwent_abilities", ability_rules=AbilityDeckRules(copy_limit=value))
-        )
+        space = GwentAbilitiesSpace(load_config(game="gwent_abilities", rules=AbilityDeckRules(copy_limit=value)))
         decks = _decks(run)
         assert len(decks) == 8 and all(space.problems(d) == [] for d in decks)
         most = max(max(d.count(k) for k in set(d)) for d in decks)
@@ -114,7 +112,7 @@ def test_an_unfinished_run_is_resumed(tmp_path, capsys):
         (["--heldout-decks", "4"], "(held-out decks = 3 there, 4 now)"),
         (["--heldout-games", "4"], "(held-out games = 2 there, 4 now)"),
         (["--dominance", "0.7"], "(dominance = 0.6 there, 0.7 now)"),
-        (["--set", "rules.max_cards=30"], "(ability_rules.max_cards = "),
+        (["--set", "rules.max_cards=30"], "(rules.max_cards = "),
         (["--rule", "provision_budget", "--values", "150"], "(rule = 'copy_limit' there, 'provision_budget' now)"),
         (["--game", "gwent_lite", "--rule", "min_cards", "--values", "20"], "(game = 'gwent_abilities' there"),
     ],
@@ -164,7 +162,7 @@ def test_gwent_lite_rules_sweep_too(tmp_path):
     assert main([*args, *TINY, "--out", str(out)]) == 0
     run = out / "min_cards=20"
     assert json.loads((run / "config.json").read_text())["gwent"]["rules"]["min_cards"] == 20
-    space = GwentSpace(EvolveConfig(rules=DeckRules(min_cards=20)))
+    space = GwentSpace(load_config(rules=DeckRules(min_cards=20)))
     assert all(space.problems(d) == [] for d in _decks(run))
     assert json.loads((out / "sweep.json").read_text())["descriptors"] == list(space.descriptor_space()[0])
 

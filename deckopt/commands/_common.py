@@ -10,8 +10,9 @@ import sys
 import games
 from agents import PANELS
 from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
-from evolution.config import MAX_GAMES_PER_PAIR, EvolveConfig
+from evolution.config import load_config
 from evolution.spaces.registry import space_for
+from evolution.spaces.settings import MAX_GAMES_PER_PAIR
 from evolution.spaces.settings_registry import settings_class, space_names
 from games import GAME_NAMES
 from games.base import GameFacts
@@ -34,8 +35,7 @@ def designer_game(game: str, seed: int, rules=None):
             f"game {game!r} has no reference decks: its decks do not play each other; the designer commands "
             f"read decks of {with_decks}"
         )
-    given = {settings_class(game).rules_field: rules} if rules is not None else {}
-    config = EvolveConfig(game=game, seed=seed, validate=False, **given)
+    config = load_config(game=game, seed=seed, validate=False, rules=rules)
     return config, space_for(config)
 
 
@@ -84,7 +84,7 @@ seed_int = int_at_least(0, MAX_SEED)
 MAX_GAMES = 100_000_000
 game_count = int_at_least(1, MAX_GAMES)
 positive_int = int_at_least(1)
-#: games of one pairing of decks (evolution.config.MAX_GAMES_PER_PAIR: a pairing is one batch in memory)
+#: games of one pairing of decks (evolution.spaces.settings.MAX_GAMES_PER_PAIR: a pairing is one batch in memory)
 pair_games = int_at_least(1, MAX_GAMES_PER_PAIR)
 pair_games_or_none = int_at_least(0, MAX_GAMES_PER_PAIR)
 MAX_PAIR_TEXT = f"{MAX_GAMES_PER_PAIR:,}".replace(",", " ")

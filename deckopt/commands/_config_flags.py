@@ -68,9 +68,12 @@ def _maximum_text(meta, tp) -> str:
     return f"; at most {top}"
 
 
-def add_config_flags(parser: argparse.ArgumentParser, cls, skip=(), show_defaults: bool = False) -> None:
+def add_config_flags(
+    parser: argparse.ArgumentParser, cls, skip=(), show_defaults: bool = False, prefix: dict | None = None
+) -> None:
     """Add one flag per helped field of `cls` (not in `skip`) to `parser`. `show_defaults` appends
-    the dataclass default to each help text (off where defaults depend on more, e.g. per game)."""
+    the dataclass default to each help text (off where defaults depend on more, e.g. per game);
+    `prefix` (field -> text) starts a field's help (e.g. the games it applies to)."""
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
         meta = f.metadata
@@ -79,7 +82,7 @@ def add_config_flags(parser: argparse.ArgumentParser, cls, skip=(), show_default
         tp = _unwrap_optional(hints[f.name])
         flag = "--" + f.name.replace("_", "-")
         dest = _DEST_PREFIX + f.name
-        help_text = meta["help"] + _maximum_text(meta, tp)
+        help_text = (prefix or {}).get(f.name, "") + meta["help"] + _maximum_text(meta, tp)
         help_text += _default_text(f).replace("%", "%%") if show_defaults else ""
         kwargs = {"dest": dest, "default": None, "help": help_text}
         if tp is bool:

@@ -114,9 +114,9 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"deck {args.deck!r} is a folder; name one deck file (a run's champion.toml)")
         with deck_files_of(args.game):
             [deck] = load_space_decks([args.deck], space)
-        if not args.vs and not config.validation_panel:
+        if not args.vs and not config.settings.validation_panel:
             raise UserError(f"{args.game} has no reference decks: name the field with --vs (deck files, run folders)")
-        args.vs = args.vs or list(config.validation_panel)
+        args.vs = args.vs or list(config.settings.validation_panel)
         with deck_files_of(args.game):
             field = load_space_decks(args.vs, space, what="field deck")
         cards, neighbourhood = deck.cards, CardNeighbourhood(space)

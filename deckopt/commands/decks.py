@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     exact = not space.Settings.head_to_head  # its decks are validated alone, into validation_exact.json
     if args.matchups is not None or (args.validate and exact):
         check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
-    if args.matchups is not None and (args.matchups % 2 or exact or not r.config.validation_panel):
+    if args.matchups is not None and (args.matchups % 2 or exact or not r.config.settings.validation_panel):
         raise UserError("--matchups takes an even number of games and a run whose decks play reference decks")
     if args.agent is not None and not (args.validate or args.matchups or args.archetypes is not None):
         raise UserError("--agent applies to --validate, --matchups and --archetypes (the games it plays)")
@@ -220,7 +220,7 @@ def _archetypes(r, space, args) -> int:
     data = _archive_json(r)
     check_writable_dir(r.folder.path, "run folder")  # written after the games: proven writable first
     config = r.config.replace(agent=args.agent, seed=args.seed, jobs=args.jobs)
-    games = args.games or r.config.playoff_games_per_pair
+    games = args.games or r.config.settings.playoff_games_per_pair
     try:
         with Progress(enabled=not args.json) as bar, Mapper(config.jobs, task_timeout=config.task_timeout) as pmap:
             report = archetypes_report(

@@ -10,6 +10,7 @@ dead or hung worker into one line with the resume hint, and prints the summary.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -23,6 +24,8 @@ from evolution.designer.tables import deck_text, validation_table
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
+from evolution.spaces.settings import HeadToHeadSettings, SpaceSettings
+from evolution.spaces.settings_registry import SETTINGS
 from games.config import read_settings
 from games.errors import UserError
 from games.fileio import DISK_ERRORS
@@ -64,25 +67,40 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _games_with(name: str) -> str:
+    """The deck games whose settings have `name`, as a help text's start ("" for every game)."""
+    if name in HeadToHeadSettings.names() - SpaceSettings.names():
+        return "decks that play each other: "
+    having = [s.game for s in SETTINGS.values() if name in s.names()]
+    return "" if len(having) == len(SETTINGS) else f"{', '.join(having)}: "
+
+
 def add_settings_flags(p) -> None:
-    """A run's settings: --config FILE, a flag per EvolveConfig field, --seed, --set, --constraints
-    (read back by `settings_from_flags`)."""
+    """A run's settings: --config FILE, a flag per setting of the run (EvolveConfig) and of our deck
+    games (their settings classes, each flag once, its help naming the games that have it), --seed,
+    --set, --constraints (read back by `settings_from_flags`). A plug-in's own settings are set in
+    its table of the settings file."""
     p.add_argument("--config", metavar="FILE", help="TOML (or JSON) file of settings (see evolution/config.py)")
     add_config_flags(p, EvolveConfig, skip=("seed",))
+    done = {f.name for f in dataclasses.fields(EvolveConfig)}
+    for space in SETTINGS.values():
+        add_config_flags(p, space, skip=tuple(done), prefix={name: _games_with(name) for name in space.names()})
+        done |= space.names()
     p.add_argument("--seed", type=seed_int, metavar="S", help="root seed, 0 .. 2**32-1 (default 0)")
     p.add_argument(
         "--set",
         action="append",
         metavar="KEY=VALUE",
-        help="exploding_kittens: a game setting of every game (repeatable; a TOML value), e.g. --set open_hands=false; "
-        "rules.NAME=VALUE: a deck rule of gwent_lite ([gwent.rules]) or gwent_abilities ([gwent_abilities.rules]), "
+        help=f"{_games_with('game_config')}a game setting of every game (repeatable; a TOML value), e.g. "
+        "--set open_hands=false; rules.NAME=VALUE: a deck rule of the run's game (its table's rules: "
+        f"{', '.join(f'[{s.table}.rules]' for s in SETTINGS.values() if s.has_rules())} or a plug-in's), "
         "e.g. --set rules.copy_limit=1",
     )
     p.add_argument(
         "--constraints",
         metavar="FILE",
-        help="gwent_lite: a TOML (or JSON) file whose [constraints] table (locked, forbidden, [[constraints.count]]) "
-        "every evolved deck keeps; a deck file with constraints works too",
+        help=f"{_games_with('constraints')}a TOML (or JSON) file whose [constraints] table (locked, forbidden, "
+        "[[constraints.count]]) every evolved deck keeps; a deck file with constraints works too",
     )
 
 
@@ -103,7 +121,9 @@ def split_set(items) -> tuple[dict, dict]:
 def settings_from_flags(args) -> dict:
     """The settings given as flags (deck rules under `deck_rules`)."""
 
-    flags = config_overrides(args, EvolveConfig)
+    flags = {}
+    for cls in (EvolveConfig, *SETTINGS.values()):
+        flags.update(config_overrides(args, cls))
     if args.seed is not None:
         flags["seed"] = args.seed
     game_config, deck_rules = split_set(args.set)

@@ -36,7 +36,7 @@ from deckopt.commands._common import (
     seed_int,
     worker_args,
 )
-from evolution.config import EvolveConfig
+from evolution.config import EvolveConfig, load_config
 from evolution.runfolder import Run
 from evolution.scoring import objectives
 from evolution.scoring.panel import resolve_path
@@ -207,8 +207,7 @@ def _racing_space(args):
     game = args.game or (run.config.game if run else DEFAULT_GAME)
     if run is not None and run.config.game != game:
         raise UserError(f"--source {args.source}: a {run.config.game} run, not a {game} one (choose --game)")
-    field = settings_class(game).rules_field
-    rules = getattr(run.config, field) if run is not None and field else None
+    rules = run.config.settings.rules if run is not None and settings_class(game).has_rules() else None
     config, space = designer_game(game, args.seed, rules)
     return config, space, run
 
@@ -364,13 +363,11 @@ def _study_config(args) -> EvolveConfig:
     if not space.head_to_head:
         raise UserError(f"study agents: game {game!r} has no reference decks and its decks do not play each other")
     yardstick = {"yardstick": [args.yardstick]} if args.yardstick else {}
-    if not args.yardstick and not space.reference_decks:
-        yardstick = {"yardstick": []}  # the default yardstick's decks are Gwent Lite's
-    shapes = {"init_shapes": list(FULL_BUDGET)} if "init_shapes" in space.fields else {}  # random decks: full budget
-    config = EvolveConfig(
+    shapes = {"init_shapes": list(FULL_BUDGET)} if "init_shapes" in space.names() else {}  # random decks: full budget
+    config = load_config(
         game=game, seed=args.seed, validate=False, games_per_task=AGREEMENT_GAMES_PER_TASK, **yardstick, **shapes
     )
-    if space.reference_decks and not config.yardstick:
+    if space.ships_reference_decks() and not config.settings.yardstick:
         raise UserError(f"study agents: game {game!r} has no default yardstick; name one with --yardstick")
     return config
 
@@ -384,7 +381,7 @@ def _agent_decks(args):
     decks; the opponents are the yardstick, or --opponents random legal decks where there is none."""
     config = _study_config(args)
     space = space_for(config)
-    panel = config.validation_panel
+    panel = config.settings.validation_panel
     rng = np.random.default_rng([args.seed, 88])
     spread = [(f"random_{i + 1:02d}", tuple(space.random_deck(rng))) for i in range(args.spread)]
     spread += [(r.name, r.cards) for r in (space.references(panel[:-1]) if len(panel) > 1 else [])]
@@ -394,9 +391,9 @@ def _agent_decks(args):
     sets = {"spread": spread, "strong": strong + [c for c in cross if c not in strong and c not in spread]}
     if not sets["strong"]:
         del sets["strong"]
-    if config.yardstick:
-        refs = [r.cards for r in space.references(config.yardstick)]
-        opponents = {"yardstick": list(config.yardstick), "decks": len(refs)}
+    if config.settings.yardstick:
+        refs = [r.cards for r in space.references(config.settings.yardstick)]
+        opponents = {"yardstick": list(config.settings.yardstick), "decks": len(refs)}
     else:
         rng = np.random.default_rng([args.seed, 89])
         refs = [tuple(space.random_deck(rng)) for _ in range(args.opponents)]

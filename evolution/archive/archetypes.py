@@ -77,13 +77,13 @@ def archetypes_report(
     if the run has no yardstick or `k` < 1. The report: each archetype (descriptors, pooled archive
     score, yardstick score with its 95 % interval and whether that interval is above 0.5, the deck)
     and the matrix of row-deck scores."""
-    if not config.yardstick:
+    if not config.settings.yardstick:
         raise UserError(f"archetypes are measured against the run's yardstick, and this {space.name} run has none")
     if screen < 0 or screen % 2:
         raise UserError(f"--screen-games takes an even number of games >= 0, got {screen}")
     names, ranges = space.descriptor_space()
     choose_archetypes([], names, ranges, k, distance)  # k and distance checked before any game
-    yardstick_decks = space.references(config.yardstick)
+    yardstick_decks = space.references(config.settings.yardstick)
     agent = space.build_agent(config.agent, config.seed)
     play = space.matches(agent, pmap, config.games_per_task)
     entries = data["entries"]

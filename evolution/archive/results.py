@@ -77,7 +77,7 @@ def finish_archive(
     if isinstance(done, dict) and done.get("generation") == generation and done.get("best_elite"):
         return done["best_elite"]
     on_yardstick = {}
-    if config.yardstick:
+    if config.settings.yardstick:
         on_yardstick = pooled_records([folder.read_generation(g) for g in range(generation + 1)])
     best = choose_best_elite(archive, config, scorer, pmap, generation, progress, on_yardstick)
     write_archive(folder, archive, generation, best)

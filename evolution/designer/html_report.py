@@ -22,7 +22,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from evolution.config import EvolveConfig, flat_settings
+from evolution.config import EvolveConfig, split_settings
 from evolution.designer.cards import cards_report, cards_rows, cards_summary
 from evolution.designer.html import (
     Answer,
@@ -45,7 +45,6 @@ from evolution.designer.verdicts import verdict_blocks
 from evolution.runfiles import CHAMPION_FILE, SETTINGS_TABLE, VALIDATION_FILE
 from evolution.runfolder import Run, RunFolder
 from evolution.spaces.registry import space_for
-from evolution.spaces.settings_registry import GAME_FIELDS
 from games.config import settings_help
 from games.errors import UserError
 from games.fileio import atomic_write_text, check_writable_dir
@@ -90,10 +89,8 @@ def _read(folder: RunFolder, path: Path, schema: Schema = ANYTHING):
 # Sections
 
 
-def _applies(name: str, help_text: str, config: dict, space) -> bool:
-    """Whether a setting plays a part in this run: not another game's, not a feature the run does not use."""
-    if name in GAME_FIELDS and name not in space.Settings.fields:
-        return False
+def _applies(name: str, help_text: str, config: dict) -> bool:
+    """Whether a setting plays a part in this run: not a feature the run does not use."""
     prefix = help_text.split(":", 1)[0] if ":" in help_text else ""
     feature_off = {
         "racing": config.get("fitness") != "racing",
@@ -101,14 +98,18 @@ def _applies(name: str, help_text: str, config: dict, space) -> bool:
         "truncation selection": config.get("selection") != "truncation",
         "MAP-Elites": not config.get("archive"),
     }.get(prefix, False)
+    if name.startswith("yardstick") and not config.get("yardstick"):  # no yardstick decks to measure against
+        return False
+    if name.startswith("validation") and not config.get("validate"):  # no validation at the end
+        return False
     if name == "scheduler" and not config.get("scheduler"):
         return False
     return not feature_off
 
 
 def _settings(config: dict, space) -> list[Block]:
-    helps = settings_help(EvolveConfig)
-    shown = {k: v for k, v in config.items() if _applies(k, helps.get(k, ""), config, space)}
+    helps = settings_help(EvolveConfig) | settings_help(space.Settings)
+    shown = {k: v for k, v in config.items() if _applies(k, helps.get(k, ""), config)}
     rows = [[k, json.dumps(v) if not isinstance(v, str) else v, helps.get(k, "")] for k, v in shown.items()]
     summary = f"{len(rows)} settings of this {space.name} run (config.json)"
     return [Details(summary, [Table(["setting", "value", "what it sets"], rows, left=frozenset({0, 1, 2}))])]
@@ -299,7 +300,8 @@ def write_report(
     config = _read(folder, folder.config, SETTINGS_TABLE)
     if not isinstance(config, dict) or "_unreadable" in config:
         raise UserError(f"run folder {str(folder.path)!r}: config.json is unreadable")
-    config = flat_settings(config)
+    run, own = split_settings(config, saved=True)  # the run's settings and its game's, by name
+    config = {**run, **own}
     if matchups_games > 0 and not (folder.path / MATCHUPS_NAME).is_file():
         run_matchups(folder, matchups_games, pmap, agent_spec, progress)
     champion = _read(folder, folder.champion, CHAMPION_FILE)
@@ -345,7 +347,7 @@ def run_matchups(folder: RunFolder, games: int, pmap, agent_spec: str | None = N
     config = folder.read_config()
     space = space_for(config)
     decks = load_space_decks([folder.path], space)
-    field = [NamedDeck(r.name, r.cards) for r in space.references(config.validation_panel)]
+    field = [NamedDeck(r.name, r.cards) for r in space.references(config.settings.validation_panel)]
     spec = agent_spec or config.agent
     play = space.matches(space.build_agent(spec, config.seed), pmap, config.games_per_task)
     table = play_matchups(decks, play, games, config.seed + 2, field, spec, progress)

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.stats import Record
-from evolution.config import EvolveConfig, rules_field
+from evolution.config import EvolveConfig
 from evolution.designer.plots import png_bytes
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
@@ -68,8 +68,8 @@ def load_decks(paths, run_best: int = 3, what: str = "deck") -> tuple[list[Named
         if is_run_folder(p):
             found, config = _run_decks(p, run_best)
             for d in found:
-                config.rules.validate(d.cards, what=f"deck {d.name!r}")
-            found_rules = config.rules
+                config.settings.rules.validate(d.cards, what=f"deck {d.name!r}")
+            found_rules = config.settings.rules
         elif p.is_dir():
             files = sorted(f for f in p.iterdir() if f.is_file() and f.suffix in DECK_SUFFIXES)
             if not files:
@@ -132,9 +132,9 @@ def run_rules(paths, game: str):
             raise UserError(
                 f"run folder {str(folder)!r} is {with_article(config.game)} run, not {game} (--game names the game)"
             )
-        if settings_class(game).rules_field is None:  # a game without deck rules: its decks read as they are
+        if not settings_class(game).has_rules():  # a game without deck rules: its decks read as they are
             continue
-        rules = getattr(config, rules_field(game))
+        rules = config.settings.rules
         if found is not None and rules != found:
             raise UserError(f"the runs disagree on the rules: {where} has {found}, {folder} has {rules}")
         found, where = rules, str(folder)

@@ -220,7 +220,7 @@ def fitness_plot(rows: list[dict], name: str, config) -> bytes:
     if config.objective in OBJECTIVE_AXES:
         title = f"{name}: {config.objective} per generation (agent self-play)"
         return plot_fitness(rows, title, **OBJECTIVE_AXES[config.objective])
-    return plot_fitness(rows, f"{name}: fitness per generation ({' + '.join(config.opponents)})")
+    return plot_fitness(rows, f"{name}: fitness per generation ({' + '.join(config.settings.opponents)})")
 
 
 def best_plot(best: list[dict], space, name: str) -> bytes:

@@ -31,14 +31,14 @@ class MatchScorer:
         self.space = space
         self.config = config
         self.agent = space.build_agent(config.agent, config.seed)
-        self.panel = space.references(config.panel) if "panel" in config.opponents else []
-        self.yardstick = space.references(config.yardstick) if config.yardstick else []
+        self.panel = space.references(config.settings.panel) if "panel" in config.settings.opponents else []
+        self.yardstick = space.references(config.settings.yardstick) if config.settings.yardstick else []
         if config.validate:
-            held_out = {r.cards for r in space.references(config.validation_panel)}
+            held_out = {r.cards for r in space.references(config.settings.validation_panel)}
             both = [r.name for r in self.yardstick if r.cards in held_out]
             if both:
                 raise UserError(f"yardstick deck {both[0]} is also a validation deck; the validation must be held out")
-        self.header = {"opponents": list(config.opponents), "games_per_pair": config.games_per_pair}
+        self.header = {"opponents": list(config.settings.opponents), "games_per_pair": config.settings.games_per_pair}
 
     def play(self, pmap) -> yardstick.Play:
         """The run's matches through `pmap`: play(pairings, key_prefix, progress, what) -> outcomes."""
@@ -49,9 +49,9 @@ class MatchScorer:
         kinds[p] its opponent kind."""
         c = self.config
         decks = [tuple(ind) for ind in pool]
-        deals = c.games_per_pair // 2
+        deals = c.settings.games_per_pair // 2
         pairings, credits, kind_of = [], [], []
-        kinds = list(c.opponents)
+        kinds = list(c.settings.opponents)
         if kinds == ["hall-of-fame"] and len(hof) == 0:
             kinds = ["population"]  # nothing in the hall of fame yet (generation 0)
         for kind in kinds:
@@ -70,7 +70,7 @@ class MatchScorer:
 
     def opponents(self, kind: str, hof, gen: int) -> list[tuple[int, ...]]:
         if kind == "hall-of-fame":
-            return [tuple(h) for h in list(hof)[: self.config.hof_opponents]]
+            return [tuple(h) for h in list(hof)[: self.config.settings.hof_opponents]]
         if kind == "random":
             return self.random_opponents(gen)
         return [r.cards for r in self.panel]
@@ -79,7 +79,7 @@ class MatchScorer:
         """Fresh random decks for generation `gen`, from their own seed (not the run's stream)."""
         c = self.config
         rng = np.random.default_rng([c.seed, fit.STAGE_EVOLVE, gen, 7919])
-        return [tuple(self.space.random_deck(rng)) for _ in range(c.random_opponents)]
+        return [tuple(self.space.random_deck(rng)) for _ in range(c.settings.random_opponents)]
 
     def check(self, deck) -> None:
         """The guard before a deck reaches a game (a bug, not a user error, if it fires)."""
@@ -118,7 +118,7 @@ class MatchScorer:
     def _race(self, play, pool, pairings, credits, credit, scores, gen, progress, what) -> int:
         """Racing fitness (evolution.scoring.racing): rounds of every pairing with a deck still in doubt."""
         c = self.config
-        per_round = (c.games_per_pair // 2) // c.racing_rounds
+        per_round = (c.settings.games_per_pair // 2) // c.racing_rounds
         keep = c.score_memory - 1
         prior = (
             [
@@ -168,7 +168,7 @@ class MatchScorer:
         c = self.config
         if self.yardstick:
             return yardstick.remeasure_elites(decks, self.yardstick, self.play(pmap), c, gen, stage, progress)
-        games = c.playoff_games_per_pair
+        games = c.settings.playoff_games_per_pair
         scores = fit.round_robin_scores(
             decks, self.agent, self.space.deal, pmap, c, games, stage, gen, progress, "elites"
         )
@@ -187,10 +187,10 @@ class MatchScorer:
         folder.write_champion(champion, self.space, champion["how"])
         log(f"champion: {self.space.words(champion['cards'])} ({len(champion['cards'])} cards), {champion['how']}")
         out = {"champion": champion}
-        if c.validate and c.validation_panel:
+        if c.validate and c.settings.validation_panel:
             report = self.validate(champion["cards"], pmap, seed=c.seed, progress=progress)
             trained_on = {r.cards for r in self.panel}
-            references = self.space.references(c.validation_panel)
+            references = self.space.references(c.settings.validation_panel)
             report["held_out"] = not any(r.cards in trained_on for r in references)
             report["generation"] = champion["generation"]  # which champion it validates (a stale file is redone)
             folder.write_validation(report)
@@ -208,10 +208,10 @@ class MatchScorer:
         each (default the run's validation_games) with seeds `seed`; with `baseline` (another deck's
         cards) that deck plays the same deals and the paired difference is added."""
         c = self.config
-        if not (panel or c.validation_panel):
+        if not (panel or c.settings.validation_panel):
             raise UserError("the run has no reference decks; name them with --panel")
-        references = self.space.references(panel or c.validation_panel)
-        games = games or c.validation_games
+        references = self.space.references(panel or c.settings.validation_panel)
+        games = games or c.settings.validation_games
         baseline = None if baseline is None else canonical(self.space, baseline)
         return validation.validate(
             canonical(self.space, cards), references, self.agent, self.space.deal, pmap, games, seed,

@@ -30,7 +30,9 @@ def choose_champion(folder, config, agent, pmap, space, progress=None) -> dict:
     candidates += [
         c for c in dict.fromkeys(tuple(d["cards"]) for d in folder.read_hall_of_fame()) if c not in candidates
     ]
-    scored = measure(candidates, config, agent, pmap, config.playoff_games_per_deck, fit.STAGE_PLAYOFF, gen, progress)
+    scored = measure(
+        candidates, config, agent, pmap, config.settings.playoff_games_per_deck, fit.STAGE_PLAYOFF, gen, progress
+    )
     entries = [
         {
             "cards": list(c),
@@ -46,7 +48,7 @@ def choose_champion(folder, config, agent, pmap, space, progress=None) -> dict:
     entries.sort(key=lambda e: -e["score"])
     how = (
         f"best {config.objective} of generation {gen}'s top {min(len(candidates), config.playoff_top)} and the hall of "
-        f"fame ({len(candidates)} decks), each measured again with {config.playoff_games_per_deck} fresh games"
+        f"fame ({len(candidates)} decks), each measured again with {config.settings.playoff_games_per_deck} fresh games"
     )
     return {"cards": entries[0]["cards"], "deck": entries[0]["deck"], "generation": gen, "how": how, "playoff": entries}
 
@@ -88,7 +90,7 @@ def validation_report(champion: dict, best: list[dict], space, config) -> dict:
         "game": space.name,
         "objective": config.objective,
         "agent": config.agent,
-        "open_hands": bool(config.game_config.get("open_hands")),
+        "open_hands": bool(config.settings.game_config.get("open_hands")),
         "champion": c,
         "candidates": rows,
         "best_per_generation": best_rows,
@@ -137,14 +139,14 @@ class KittensScorer(ObjectiveEvaluator):
 
     def __init__(self, space, config):
         super().__init__(space, config)
-        self.header = {"objective": config.objective, "games_per_deck": config.games_per_deck}
+        self.header = {"objective": config.objective, "games_per_deck": config.settings.games_per_deck}
 
     def measure_yardstick(self, pool: list, gen: int, pmap, progress: Callable | None = None) -> int:
         return 0
 
     def remeasure(self, decks: list, gen: int, stage: int, pmap, progress: Callable | None = None):
         c = self.config
-        games_per_deck = c.playoff_games_per_deck
+        games_per_deck = c.settings.playoff_games_per_deck
         scored = measure(decks, c, self.agent, pmap, games_per_deck, stage, gen, progress, "elites")
         again = [{"score": v, "ci95": list(ci), "games": s.games} for v, ci, s in scored]
         how = (
@@ -163,7 +165,7 @@ class KittensScorer(ObjectiveEvaluator):
         first-player values. A kittens deck is judged alone: no reference decks, no baseline."""
         c = self.config.replace(seed=seed)
         decks = [tuple(cards)] + [t for t in dict.fromkeys(tuple(b) for b in best) if t != tuple(cards)]
-        games_per_deck = games or c.playoff_games_per_deck
+        games_per_deck = games or c.settings.playoff_games_per_deck
         agent = build_agent(c, seed=seed)
         scored = measure(decks, c, agent, pmap, games_per_deck, fit.STAGE_VALIDATE, 0, progress, "validation")
         entries = [

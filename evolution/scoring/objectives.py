@@ -163,7 +163,7 @@ class ObjectiveEvaluator:
             if problems:
                 raise AssertionError(f"illegal deck {list(ind)}: {'; '.join(problems)}")
         what = what or f"gen {gen}"
-        deals = c.games_per_deck // 2
+        deals = c.settings.games_per_deck // 2
         fresh = [fit.Score() for _ in pool]
         if c.fitness == "racing":
             played = self._race(pmap, pool, fresh, gen, progress, what)
@@ -178,7 +178,9 @@ class ObjectiveEvaluator:
 
     def _play(self, pmap, decks, prefix, progress, what):
         c = self.config
-        return play_decks(decks, c.objective, c.game_config, self.agent, pmap, c.games_per_task, prefix, progress, what)
+        return play_decks(
+            decks, c.objective, c.settings.game_config, self.agent, pmap, c.games_per_task, prefix, progress, what
+        )
 
     def _pooled(self, ind, fresh: fit.Score) -> fit.Score:
         keep = self.config.score_memory - 1
@@ -191,7 +193,7 @@ class ObjectiveEvaluator:
         """Rounds of the decks whose rank (among the kept or not) is still in doubt: racing.decide on
         the fitness (pooled with past generations) and the SE of the rate behind it."""
         c = self.config
-        per_round = (c.games_per_deck // 2) // c.racing_rounds
+        per_round = (c.settings.games_per_deck // 2) // c.racing_rounds
         active = np.ones(len(pool), bool)
         played = 0
         for r in range(c.racing_rounds):
@@ -249,7 +251,7 @@ def build_agent(config, seed: int = 0):
     specs = split_agent_specs(config.agent)
     if len(specs) != 1:
         raise UserError(f"agent {config.agent!r}: exploding_kittens evolution takes one agent, not a panel")
-    game = games.make("exploding_kittens", **config.game_config)
+    game = games.make("exploding_kittens", **config.settings.game_config)
     try:
         agent = agents.make(agent_spec_path(specs[0]), game, seed=seed)
     except ModuleNotFoundError as exc:
@@ -269,7 +271,7 @@ def measure(decks: list, config, agent, pmap, games: int, stage: int, gen: int, 
     results = play_decks(
         plain,
         config.objective,
-        config.game_config,
+        config.settings.game_config,
         agent,
         pmap,
         config.games_per_task,

@@ -38,7 +38,7 @@ def playoff(
 ) -> list[dict]:
     """Round robin between candidate decks (`playoff_games_per_pair` games per pair); entries sorted
     best first (ties keep the given order)."""
-    games = config.playoff_games_per_pair
+    games = config.settings.playoff_games_per_pair
     scores = fit.round_robin_scores(
         candidates, agent, deal, pmap, config, games, fit.STAGE_PLAYOFF, gen, progress, "playoff"
     )
@@ -213,7 +213,7 @@ def choose_champion(folder, config, agent, deal, pmap, yardstick: list, progress
     if len(candidates) > 1:
         ranked = playoff(candidates, config, agent, deal, pmap, gen, progress)
         how = (
-            f"best of a {config.playoff_games_per_pair}-games-per-pair round robin of generation {gen}'s top "
+            f"best of a {config.settings.playoff_games_per_pair}-games-per-pair round robin of generation {gen}'s top "
             f"{len(candidates) - len(from_hall)} and {len(from_hall)} more hall-of-fame decks"
         )
     else:

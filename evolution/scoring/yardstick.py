@@ -50,12 +50,12 @@ def measure(
 def measure_generation(pool: list, references, play: Play, config, gen: int, progress=None) -> int:
     """The pool's `yardstick_top` best distinct decks (by fitness) against the yardstick, recorded in
     their `stats.yardstick`; returns the number of games played."""
-    if not references or config.yardstick_top == 0:
+    if not references or config.settings.yardstick_top == 0:
         return 0
     order = np.argsort([-score_of(ind) for ind in pool], kind="stable")
     chosen, seen = [], set()
     for i in order:
-        if tuple(pool[i]) not in seen and len(chosen) < config.yardstick_top:
+        if tuple(pool[i]) not in seen and len(chosen) < config.settings.yardstick_top:
             seen.add(tuple(pool[i]))
             chosen.append(int(i))
     scores = measure(
@@ -64,7 +64,7 @@ def measure_generation(pool: list, references, play: Play, config, gen: int, pro
         play,
         config,
         gen,
-        config.yardstick_games,
+        config.settings.yardstick_games,
         fit.STAGE_YARDSTICK,
         progress,
     )
@@ -76,7 +76,7 @@ def measure_generation(pool: list, references, play: Play, config, gen: int, pro
 def remeasure_elites(decks, references, play: Play, config, gen: int, stage: int, progress=None):
     """(each deck's Score.as_dict(), games played, how) of an archive's best elites measured again
     against the yardstick, `playoff_games_per_pair` games per yardstick deck."""
-    games = config.playoff_games_per_pair
+    games = config.settings.playoff_games_per_pair
     scores = measure(decks, references, play, config, gen, games, stage, progress, "elites")
     again = [s.as_dict() for s in scores]
     how = (
@@ -120,7 +120,7 @@ def choose_on_yardstick(generations: list[dict], references, play: Play, config,
         play,
         config,
         last,
-        config.playoff_games_per_pair,
+        config.settings.playoff_games_per_pair,
         fit.STAGE_YARDSTICK_FINAL,
         progress,
     )
@@ -131,6 +131,6 @@ def choose_on_yardstick(generations: list[dict], references, play: Play, config,
     entries.sort(key=lambda e: -e["score"])
     how = (
         f"best against the yardstick ({len(references)} decks) of the run's {len(candidates)} best decks on it, "
-        f"measured again with {config.playoff_games_per_pair} games per yardstick deck"
+        f"measured again with {config.settings.playoff_games_per_pair} games per yardstick deck"
     )
     return entries[0]["cards"], entries, how

@@ -48,9 +48,9 @@ class GwentSpace(HeadToHeadSpace):
 
     def __init__(self, config):
         super().__init__(config)
-        self.rules: DeckRules = config.rules
-        self.constraints: DeckConstraints = config.constraints or DeckConstraints()
-        self.shapes = tuple(config.init_shapes)
+        self.rules: DeckRules = config.settings.rules
+        self.constraints: DeckConstraints = config.settings.constraints or DeckConstraints()
+        self.shapes = tuple(config.settings.init_shapes)
         self.deal = GwentDeal(self.rules)
 
     @property
@@ -93,9 +93,9 @@ class GwentSpace(HeadToHeadSpace):
             self.rules,
             rng,
             card_rate=c.mut_card_rate,
-            step_sigma=c.mut_step_sigma,
-            add_prob=c.mut_add_prob,
-            remove_prob=c.mut_remove_prob,
+            step_sigma=c.settings.mut_step_sigma,
+            add_prob=c.settings.mut_add_prob,
+            remove_prob=c.settings.mut_remove_prob,
         )
         return genome.assert_legal(self._inside(out, rng, lambda: cards), self.rules)
 
@@ -121,7 +121,7 @@ class GwentSpace(HeadToHeadSpace):
 
     def scorer(self, config) -> MatchScorer:
         """The run's scoring, once the constraints are known to admit a deck under the rules."""
-        constraints.check_feasible(config.rules, config.constraints, seed=config.seed)
+        constraints.check_feasible(config.settings.rules, config.settings.constraints, seed=config.seed)
         return super().scorer(config)
 
     # --- MAP-Elites -------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ class GwentAbilitiesSpace(HeadToHeadSpace):
 
     def __init__(self, config):
         super().__init__(config)
-        self.rules: AbilityDeckRules = config.ability_rules
+        self.rules: AbilityDeckRules = config.settings.rules
         #: the archive's descriptor pair: a name of DESCRIPTOR_SETS
         self.descriptor_set = config.archive_descriptors
         self.max_cards = self.rules.max_cards

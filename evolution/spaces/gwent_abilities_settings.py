@@ -2,43 +2,43 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from evolution.spaces.settings import HeadToHeadSettings
-from games.config import need
+from games.config import setting
 from games.gwent_abilities_cards import AbilityDeckRules
 
-#: the reference decks a champion is validated against
-REFERENCE_DECKS = ["decks/gwent_abilities"]
-#: the fixed decks the best decks of every generation are measured against
-YARDSTICK = ["decks/gwent_abilities/yardstick"]
 #: the default agent: the panel of the game's three trained networks (agents.PANELS)
 EVALUATOR = "gwent_abilities_evaluator"
 #: Gwent Lite's agents, the default one first, which this space reads as its own evaluator
 GWENT_LITE_AGENTS = ("evaluator", "pretrained")
 
 
+@dataclass
 class GwentAbilitiesSettings(HeadToHeadSettings):
     """Decks of the card pool under `AbilityDeckRules` (`[gwent_abilities.rules]`)."""
 
     game = "gwent_abilities"
     table = "gwent_abilities"
-    rules_field = "ability_rules"
-    fields = frozenset({"ability_rules"})
+    flat_rules_name = "ability_rules"
     #: `style` (card advantage against board synergy) or `rows` (melee against ranged units)
     descriptor_sets = ("style", "rows")
-    reference_decks = True
+    default_validation_panel = ("decks/gwent_abilities",)
+    #: its yardstick's decks are built for the default rules (none under others)
+    default_yardstick = ("decks/gwent_abilities/yardstick",)
 
-    @classmethod
-    def check(cls, config) -> None:
-        """Gwent Lite's decks, rules and constraints refused; the agent defaults to
-        `gwent_abilities_evaluator` (so do `evaluator`, Gwent Lite's default, and `pretrained`), the
-        validation panel to decks/gwent_abilities and the yardstick to decks/gwent_abilities/yardstick
-        (none under other than the default deck rules, for which its decks are built)."""
-        need(not config.game_config, "game_config applies to exploding_kittens only")
-        need(not config.constraints, "constraints apply to gwent_lite only")
-        need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
+    rules: AbilityDeckRules = setting(
+        factory=AbilityDeckRules,
+        help="the deck rules (a [gwent_abilities.rules] table: min_cards, max_cards, copy_limit, "
+        "gold_copy_limit, provision_budget)",
+        flag=False,
+    )
+
+    def check(self, config) -> None:
+        """The agent defaults to `gwent_abilities_evaluator` (so do `evaluator`, Gwent Lite's default,
+        and `pretrained`); the yardstick to decks/gwent_abilities/yardstick under the default rules."""
         if config.agent in GWENT_LITE_AGENTS:  # Gwent Lite's networks: this game's evaluator
             config.agent = EVALUATOR
-        if config.validation_panel is None:
-            config.validation_panel = list(REFERENCE_DECKS)
-        if config.yardstick is None:  # its decks are built for the default rules
-            config.yardstick = list(YARDSTICK) if config.ability_rules == AbilityDeckRules() else []
+        if self.yardstick is None and self.rules != AbilityDeckRules():
+            self.yardstick = []
+        super().check(config)

@@ -2,54 +2,57 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from evolution.spaces.settings import HeadToHeadSettings
-from games.config import need
+from games.config import need, setting
+from games.decks import DeckConstraints, DeckRules, shape_name
 
-#: the fixed decks the best decks of every generation are measured against
-YARDSTICK = ["decks/yardstick"]
-#: the reference decks a champion is validated against
-REFERENCE_DECKS = ["decks", "decks/ancestor"]
+#: the random-deck shapes of evolution.spaces.genome.SHAPES (listed here so reading a config needs no numpy code)
+INIT_SHAPES = ("uniform", "normal", "flat", "spiky", "more_cards")
 
 
+@dataclass
 class GwentSettings(HeadToHeadSettings):
     """Power multisets under `games.decks.DeckRules` (`[gwent.rules]`), a designer's constraints, the
-    mutation's step sizes and the random-deck shapes; the yardstick and the validation panel default
-    to Gwent Lite's decks."""
+    mutation's steps (beside the run's `mut_card_rate`) and the random-deck shapes; the yardstick and
+    the validation panel default to Gwent Lite's decks, and reference decks may be met as `panel`
+    opponents."""
 
     game = "gwent_lite"
     table = "gwent"
-    rules_field = "rules"
-    fields = frozenset(
-        {
-            "games_per_pair",
-            "opponents",
-            "panel",
-            "random_opponents",
-            "hof_opponents",
-            "init_shapes",
-            "mut_card_rate",
-            "mut_step_sigma",
-            "mut_add_prob",
-            "mut_remove_prob",
-            "yardstick",
-            "yardstick_top",
-            "yardstick_games",
-            "rules",
-            "constraints",
-            "playoff_games_per_pair",
-            "validation_panel",
-            "validation_games",
-        }
-    )
+    flat_rules_name = "rules"
     #: one descriptor pair: the share of weak cards and the top five's share of the power
     descriptor_sets = ("power",)
-    reference_decks = True
+    panel_opponents = True
+    default_yardstick = ("decks/yardstick",)
+    default_validation_panel = ("decks", "decks/ancestor")
 
-    @classmethod
-    def check(cls, config) -> None:
-        """No game settings; the yardstick and the validation panel default to Gwent Lite's decks."""
-        need(not config.game_config, "game_config applies to exploding_kittens only (gwent_lite has [rules])")
-        if config.yardstick is None:
-            config.yardstick = list(YARDSTICK)
-        if config.validation_panel is None:
-            config.validation_panel = list(REFERENCE_DECKS)
+    rules: DeckRules = setting(factory=DeckRules, help="the deck-building rules (a [gwent.rules] table)", flag=False)
+    constraints: DeckConstraints = setting(
+        factory=DeckConstraints,
+        help="a designer's limits every evolved deck keeps (a [gwent.constraints] table: locked, forbidden, "
+        "[[gwent.constraints.count]]; or --constraints FILE)",
+        flag=False,
+    )
+    init_shapes: list[str] = setting(
+        factory=lambda: list(INIT_SHAPES),
+        metavar="SHAPES",
+        help=f"random-deck shapes of the first pool and the refills: {', '.join(INIT_SHAPES)}",
+    )
+    mut_step_sigma: float = setting(1.0, "mutation: standard deviation of a card's change", metavar="S")
+    mut_add_prob: float = setting(0.1, "mutation: chance to add a copy of a card", metavar="P")
+    mut_remove_prob: float = setting(0.1, "mutation: chance to remove a card", metavar="P")
+
+    def __post_init__(self):
+        super().__post_init__()
+        if isinstance(self.init_shapes, list):
+            self.init_shapes = [shape_name(s) for s in self.init_shapes]  # an earlier shape name is today's
+        need(
+            isinstance(self.init_shapes, list) and self.init_shapes and all(s in INIT_SHAPES for s in self.init_shapes),
+            f"init_shapes must be a non-empty list of {', '.join(INIT_SHAPES)}, got {self.init_shapes!r}",
+        )
+        for name in ("mut_add_prob", "mut_remove_prob"):
+            value = getattr(self, name)
+            need(isinstance(value, (int, float)) and 0.0 <= value <= 1.0, f"{name} must be in [0, 1], got {value!r}")
+        need(isinstance(self.mut_step_sigma, (int, float)) and self.mut_step_sigma > 0, "mut_step_sigma must be > 0")

@@ -34,8 +34,8 @@ class KittensSpace:
 
     def __init__(self, config):
         self.config = config
-        self.bounds: KittensBounds = config.bounds
-        self.game_config = dict(config.game_config)
+        self.bounds: KittensBounds = config.settings.bounds
+        self.game_config = dict(config.settings.game_config)
         self.types = [CARD_NAMES.index(n) for n in self.bounds.counts]  # the card types a deck may vary
         self.lo = np.array([self.bounds.counts[CARD_NAMES[t]][0] for t in self.types], dtype=np.int64)
         self.hi = np.array([self.bounds.counts[CARD_NAMES[t]][1] for t in self.types], dtype=np.int64)

@@ -6,7 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import games
-from evolution.spaces.settings import SpaceSettings, check_racing_split
+from evolution.spaces.settings import (
+    MAX_GAMES_PER_PAIR,
+    SpaceSettings,
+    check_counts,
+    check_even,
+    check_racing_split,
+)
 from games.config import need, setting
 from games.errors import UserError
 from games.exploding_kittens import CARD_NAMES, MAX_COUNT
@@ -55,45 +61,68 @@ class KittensBounds:
         )
 
 
+@dataclass
 class KittensSettings(SpaceSettings):
-    """Card counts within `KittensBounds` (`[bounds]`), scored on an objective of the agent's own games."""
+    """Card counts within `KittensBounds` (`[kittens.bounds]`), scored on an objective of the agent's
+    own games (`games_per_deck` a generation), with the game settings of every game (`game_config`)."""
 
     game = "exploding_kittens"
     table = "kittens"
-    fields = frozenset({"bounds", "game_config", "games_per_deck", "playoff_games_per_deck"})
     objectives = ("fairness", "skill")
     #: one descriptor pair: the Skip and Attack counts (the cards that end a turn without drawing)
     descriptor_sets = ("turns",)
 
-    @classmethod
-    def check(cls, config) -> None:
-        """The bounds and game settings checked with a deck of the space; deck files refused (its decks
-        are judged alone, against exact values); the agent defaults to `pretrained` (the
-        composition-trained agent)."""
-        if config.agent == GWENT_DEFAULT_AGENT:
-            config.agent = "pretrained"
-        for name in ("yardstick", "validation_panel"):
-            need(not getattr(config, name), f"{name} applies to games judged against reference decks, not {cls.game}")
-        need(not config.panel and "panel" not in config.opponents, "panel decks apply to gwent_lite only")
-        need(not config.constraints, "constraints apply to gwent_lite only (exploding_kittens has [bounds])")
-        fixed = config.game_config.get("composition", "fixed") == "fixed" and not config.game_config.get("preset")
+    bounds: KittensBounds = setting(
+        factory=KittensBounds,
+        help="the deck space (a [kittens.bounds] table: min_cards, max_cards, counts)",
+        flag=False,
+    )
+    game_config: dict = setting(
+        factory=dict,
+        help="game settings of every game (a [kittens.game_config] table, or --set NAME=VALUE; default "
+        "open_hands = true, hand_defuses = 1: exact values, the validation, exist for open hands only)",
+        flag=False,
+    )
+    # 400: a first-player rate's SE is 0.025 a generation; score_memory pools a survivor's games
+    games_per_deck: int = setting(
+        400, "games each deck plays a generation, even", metavar="N", maximum=MAX_GAMES_PER_PAIR
+    )
+    playoff_games_per_deck: int = setting(
+        4000,
+        "games of each champion candidate in the final re-measurement, even",
+        metavar="N",
+        maximum=MAX_GAMES_PER_PAIR,
+    )
+
+    def __post_init__(self):
+        super().__post_init__()
+        check_counts(self, 1, ("games_per_deck", "playoff_games_per_deck"))
+        check_even(self, ("games_per_deck", "playoff_games_per_deck"))
+        need(isinstance(self.game_config, dict), "game_config must be a table of game settings")
+        fixed = self.game_config.get("composition", "fixed") == "fixed" and not self.game_config.get("preset")
         need(
-            "deck" not in config.game_config and fixed,
-            "game_config: the deck is what evolves (no deck, composition or preset); set its [bounds] instead",
+            "deck" not in self.game_config and fixed,
+            "game_config: the deck is what evolves (no deck, composition or preset); set its [kittens.bounds] instead",
         )
-        config.game_config = {**KITTENS_GAME_DEFAULTS, **config.game_config}
+        self.game_config = {**KITTENS_GAME_DEFAULTS, **self.game_config}
         try:  # every setting checked once here, with a deck of the space
-            games.make(cls.game, **config.game_config)
+            games.make(self.game, **self.game_config)
         except TypeError as exc:
             raise UserError(f"game_config: {exc}") from None
-        counts = config.bounds.counts
+        counts = self.bounds.counts
         if "defuse" in counts:  # the Defuses in hands count towards a type's limit
-            hands = 2 * int(config.game_config.get("hand_defuses", 1))
+            hands = 2 * int(self.game_config.get("hand_defuses", 1))
             if counts["defuse"][1] + hands > MAX_COUNT:
                 raise UserError(
                     f"bounds: at most {MAX_COUNT - hands} Defuses in the deck with {hands // 2} in each hand"
                 )
 
-    @classmethod
-    def check_racing(cls, config) -> None:
-        check_racing_split("games_per_deck", config.games_per_deck, config.racing_rounds)
+    def check(self, config) -> None:
+        """Deck files refused (its decks are judged alone, against exact values); the agent defaults
+        to `pretrained` (the composition-trained agent)."""
+        if config.agent == GWENT_DEFAULT_AGENT:
+            config.agent = "pretrained"
+        super().check(config)
+
+    def check_racing(self, config) -> None:
+        check_racing_split("games_per_deck", self.games_per_deck, config.racing_rounds)

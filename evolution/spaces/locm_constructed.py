@@ -85,7 +85,7 @@ class LocmConstructedSpace(HeadToHeadSpace):
 
     def __init__(self, config):
         super().__init__(config)
-        self.rules: LocmConstructedRules = config.plugin_rules
+        self.rules: LocmConstructedRules = config.settings.rules
         self.deal = ConstructedDeal()
 
     # --- what a deck is ---------------------------------------------------------------------------

@@ -47,25 +47,26 @@ class LocmConstructedRules:
         need(self.copy_limit <= DECK_SIZE, f"copy_limit must be 1..{DECK_SIZE}, got {self.copy_limit}")
 
 
+@dataclass
 class LocmConstructedSettings(HeadToHeadSettings):
-    """30 of the 160 cards under `LocmConstructedRules`; decks play each other with a battler (the run's
-    agent, default max-attack); the yardstick and the validation panel are decks the competition's
-    drafters drafted."""
+    """30 of the 160 cards under `LocmConstructedRules` (`[locm_constructed.rules]`); decks play each
+    other with a battler (the run's agent, default max-attack); the yardstick and the validation panel
+    are decks the competition's drafters drafted."""
 
     game = "locm_constructed"
     table = "locm_constructed"
-    Rules = LocmConstructedRules
     #: `curve`: the deck's mean mana cost and its share of creatures
     descriptor_sets = ("curve",)
-    reference_decks = True
+    default_yardstick = tuple(YARDSTICK)
+    default_validation_panel = tuple(REFERENCE_DECKS)
 
-    @classmethod
-    def check(cls, config) -> None:
+    rules: LocmConstructedRules = setting(
+        factory=LocmConstructedRules, help="the deck rules (a [locm_constructed.rules] table: copy_limit)", flag=False
+    )
+
+    def check(self, config) -> None:
         """The agent defaults to the max-attack battler (so do `evaluator` and `pretrained`, another
-        game's defaults); the yardstick and the validation panel to the field's drafted decks."""
+        game's defaults)."""
         if config.agent in OTHER_DEFAULT_AGENTS:
             config.agent = BATTLER
-        if config.yardstick is None:
-            config.yardstick = list(YARDSTICK)
-        if config.validation_panel is None:
-            config.validation_panel = list(REFERENCE_DECKS)
+        super().check(config)

@@ -20,8 +20,6 @@ from games.errors import UserError
 SETTINGS: dict[str, type[SpaceSettings]] = {
     s.game: s for s in (GwentSettings, KittensSettings, GwentAbilitiesSettings, LocmConstructedSettings)
 }
-#: the EvolveConfig fields some game of ours uses alone (a run of another game leaves them at their defaults)
-GAME_FIELDS = frozenset().union(*(s.fields for s in SETTINGS.values()))
 ENTRY_POINT_GROUP = "deckopt.spaces"
 
 
@@ -58,8 +56,6 @@ def load_plugin_space(game: str) -> type:
             f"deck space {point.value}: its Settings must be a class of evolution.spaces.settings "
             f"(SpaceSettings or HeadToHeadSettings) whose game is {game!r}"
         )
-    if settings.fields:
-        raise UserError(f"deck space {point.value}: a plug-in's settings use no fields of ours (make fields empty)")
     return space
 
 

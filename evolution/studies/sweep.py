@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.parallel import Mapper
-from evolution.config import CLUSTER_FIELDS, EXECUTION_FIELDS, EvolveConfig, rules_field, with_deck_rule
+from evolution.config import CLUSTER_FIELDS, EXECUTION_FIELDS, EvolveConfig, deck_rules_class, with_deck_rule
 from evolution.designer.plots import plot_sweep
 from evolution.loop import evolve
 from evolution.runfiles import MEASUREMENT_FILE, SWEEP_FILE
@@ -68,7 +68,7 @@ EXECUTION_ONLY = EXECUTION_FIELDS - {"generations"}
 def sweep_configs(config: EvolveConfig, rule: str, values: list) -> list[tuple[object, EvolveConfig]]:
     """(value, the run's config) for every value, all checked before a game is played; UserError in
     one line for a game without deck rules, an unknown rule, a bad or repeated value."""
-    rules_field(config.game)
+    deck_rules_class(config.game)
     need(bool(values), "--values: give at least one value")
     need(len(set(map(str, values))) == len(values), f"--values: a value is given twice: {values}")
     base = config.replace(validate=False, yardstick=[])
@@ -138,17 +138,14 @@ def check_same_settings(out: Path, report: dict, run_config: EvolveConfig) -> No
         saved = read_sweep(out)
         for key, name in SWEEP_SETTINGS.items():
             _need_same(out, name, saved.get(key), report[key])
-    field = rules_field(run_config.game)
     for config_file in sorted(out.glob(f"{rule}=*/config.json")):
         saved = RunFolder(config_file.parent).read_config()
         _need_same(out, "game", saved.game, run_config.game)
-        value = getattr(getattr(saved, field), rule)
-        planned = dataclasses.replace(
-            run_config, **{field: dataclasses.replace(getattr(run_config, field), **{rule: value})}
-        )
-        for name in EvolveConfig.__dataclass_fields__:
+        value = getattr(saved.settings.rules, rule)
+        planned = run_config.replace(rules=dataclasses.replace(run_config.settings.rules, **{rule: value})).flat()
+        for name, saved_value in saved.flat().items():
             if name not in EXECUTION_ONLY:
-                _need_same_setting(out, name, getattr(saved, name), getattr(planned, name))
+                _need_same_setting(out, name, saved_value, planned[name])
 
 
 def _need_same_setting(out: Path, name: str, saved, wanted) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's packages, whatever is installed
 
 from agents.parallel import Mapper  # noqa: E402
-from evolution.config import EvolveConfig  # noqa: E402
+from evolution.config import load_config  # noqa: E402
 from evolution.designer.advisor import remeasure  # noqa: E402
 from evolution.designer.matchups import load_decks  # noqa: E402
 from evolution.designer.neighbourhoods import neighbours  # noqa: E402
@@ -39,7 +39,7 @@ def remeasured(deck_path: str, change: str, field_paths: list[str], agent_spec: 
     with Mapper(jobs) as pmap:
         for seed in seeds:
             agent = build_agent(agent_spec, rules, seed=seed)
-            config = EvolveConfig(game="gwent_lite", rules=rules, seed=seed, validate=False)
+            config = load_config(game="gwent_lite", rules=rules, seed=seed, validate=False)
             play = space_for(config).matches(agent, pmap, config.games_per_task)
             report = remeasure(deck.cards, by_text[change].cards, field_cards, play, seed, games)
             out.append((seed, report))

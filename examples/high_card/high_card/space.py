@@ -43,14 +43,17 @@ class HighCardRules:
         need(isinstance(self.budget, int) and DECK_SIZE <= self.budget <= BUDGET, f"budget must be 8..{BUDGET}")
 
 
+@dataclass
 class HighCardSettings(HeadToHeadSettings):
-    """The settings facts of High Card's decks: its deck rules and its one descriptor pair."""
+    """The settings of High Card's decks: the head-to-head settings, its deck rules (`[high_card.rules]`)
+    and its one descriptor pair."""
 
     game = "high_card"
     table = "high_card"
-    Rules = HighCardRules
     #: one descriptor pair: the counts of 1s and 9s (a 1 beats a 9)
     descriptor_sets = ("extremes",)
+
+    rules: HighCardRules = setting(factory=HighCardRules, help="the deck rules (a [high_card.rules] table)", flag=False)
 
 
 class HighCardSpace(HeadToHeadSpace):
@@ -61,7 +64,7 @@ class HighCardSpace(HeadToHeadSpace):
 
     def __init__(self, config):
         super().__init__(config)
-        self.rules: HighCardRules = config.plugin_rules
+        self.rules: HighCardRules = config.settings.rules
 
     # --- what a deck is -------------------------------------------------------------------------
     def problems(self, cards) -> list[str]:

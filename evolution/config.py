@@ -43,7 +43,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from agents import split_agent_specs
+from agents import default_agent_spec, split_agent_specs
 from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
 from evolution.spaces.settings import MAX_DECKS, MAX_GAMES_PER_PAIR, SpaceSettings
 from evolution.spaces.settings_registry import SETTINGS, settings_class, space_names
@@ -155,12 +155,11 @@ class EvolveConfig:
     mut_card_rate: float = setting(
         0.1, "mutation: fraction of a deck's cards (active-genes: of its active genes) that change", metavar="P"
     )
-    agent: str = setting(
-        "evaluator",
-        "the agent that plays every seat (an agent spec; default: evaluator, the Gwent Lite evaluator panel of "
-        "three networks; gwent_abilities: gwent_abilities_evaluator; exploding_kittens: pretrained, its "
-        "composition-trained agent); a comma list of specs is a panel of evaluators: each pairing's deals are "
-        "split across them",
+    agent: str | None = setting(
+        None,
+        "the agent that plays every seat (an agent spec; default: the game's own, the default agent its facts "
+        "declare, games.base.GameFacts.default_agent); a comma list of specs is a panel of evaluators: each "
+        "pairing's deals are split across them",
         metavar="SPEC",
     )
     fitness: str = setting(
@@ -284,6 +283,8 @@ class EvolveConfig:
             f"archive_descriptors {self.archive_descriptors!r} is not available for {self.game}; "
             f"choose {', '.join(space.descriptor_sets)}",
         )
+        if self.agent is None:
+            self.agent = default_agent_spec(self.settings.make_game())
         self.settings.check(self)
         if self.fitness == "racing":
             self.settings.check_racing(self)

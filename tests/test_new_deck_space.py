@@ -216,6 +216,16 @@ def test_a_plugin_space_refuses_the_settings_of_our_games(settings, words):
         load_config(game="high_card", **settings)
 
 
+def test_the_run_agent_defaults_to_the_games_own_default_agent(capsys):
+    defaults = {game: load_config(game=game).agent for game in ("high_card", "gwent_lite", "exploding_kittens")}
+    assert defaults == {"high_card": "heuristic", "gwent_lite": "evaluator", "exploding_kittens": "pretrained"}
+    assert load_config(game="high_card", agent="random").agent == "random"
+    with pytest.raises(SystemExit):
+        main(["evolve", "--help"])
+    agent_help = capsys.readouterr().out.split("--agent SPEC")[-1].split("--fitness")[0]
+    assert "default agent its facts" in " ".join(agent_help.split()) and "Gwent" not in agent_help
+
+
 def test_the_plugin_path_from_its_installed_entry_points(tmp_path, capsys):
     """High Card, installed as a plug-in, through every command of the plug-in path: its checks, a
     match with its deck files, an evolution under its own deck rules on both worker processes, the

@@ -1,5 +1,5 @@
-"""`deckopt evolve`: evolve Gwent Lite decks (DEAP), fitness by mirrored matches, in parallel; or
-Exploding Kittens compositions (`--game exploding_kittens --objective fairness|skill`).
+"""`deckopt evolve`: evolve the decks of a deck space (DEAP) in parallel, scored by the space (mirrored
+matches for decks that play each other, an objective of the agent's own games for decks judged alone).
 
 The settings flags are generated from `evolution.config.EvolveConfig` (one line per field there);
 this module adds the command's own options, owns the signals (the first Ctrl-C or SIGTERM asks the
@@ -19,13 +19,13 @@ from agents.parallel import WorkerFailure
 from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from deckopt.commands.train import StopOnSignal
-from evolution.config import EvolveConfig, load_config
+from evolution.config import DEFAULT_GAME, EvolveConfig, load_config
 from evolution.designer.tables import deck_text, validation_table
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
 from evolution.spaces.settings import HeadToHeadSettings, SpaceSettings
-from evolution.spaces.settings_registry import SETTINGS
+from evolution.spaces.settings_registry import SETTINGS, space_names
 from games.config import read_settings
 from games.errors import UserError
 from games.fileio import DISK_ERRORS
@@ -34,25 +34,25 @@ from games.fileio import DISK_ERRORS
 def register(sub) -> None:
     p = sub.add_parser(
         "evolve",
-        help="evolve the decks of a deck space (Gwent Lite by default; --game for the others and plug-ins)",
-        description="Evolve legal decks of a deck space (Gwent Lite by default). Each generation every deck "
-        "plays its opponents (the population round robin, the hall of fame, fresh random decks, and/or a panel of "
-        "reference decks) in mirrored games with fresh seeds; fitness is the mean score (win 1, draw 0.5) "
-        "with a 95% CI, a surviving deck's pooled over its last score_memory (4) generations. "
-        "Writes runs/NAME/: config.json, generations/gen_NNNN.json, logbook.csv, best_decks.json, "
-        "hall_of_fame.json, checkpoints/, fitness.png, best_deck_powers.png, champion.toml and "
-        "validation.json. Every generation's best decks also play a fixed yardstick panel (decks/yardstick/, "
-        "never part of the fitness): logged, plotted, and the champion is the best on it. --selection random is "
-        "the random-search baseline at the same game budget; --fitness racing stops decks whose rank is clear; "
-        "--agent A,B,C splits every pairing's games across several evaluator agents (default: evaluator, the Gwent "
-        "Lite evaluator panel of three networks). validation.json: the champion against decks/ and decks/ancestor/, "
-        "its score under each copy of a panel and whether it holds under every copy, beside a named panel's trust "
-        "figures (exploitability, agreement between copies: agents/pretrained/panels.toml). Ctrl-C keeps every "
-        "finished generation; continue with --resume. --game exploding_kittens evolves card counts within [bounds] "
-        "(default Skip 0..8, Attack 0..8, Defuse 0..4, 4..16 cards, one Defuse in each hand, open hands) for "
-        "--objective fairness (first-player win rate nearest 0.5 in the agent's self-play) or skill (the agent's "
-        "score against random play); validation.json then holds the exact first-player values (never the fitness). "
-        "Settings: defaults < --config FILE < flags.",
+        help=f"evolve the decks of a deck space ({DEFAULT_GAME} by default; --game for the others and plug-ins)",
+        description=f"Evolve legal decks of a deck space ({DEFAULT_GAME} by default; --game: "
+        f"{', '.join(space_names())}). Each generation every deck is scored by its game's space: decks that "
+        "play each other meet their opponents (the population round robin, the hall of fame, fresh random "
+        "decks, and/or a panel of reference decks) in mirrored games with fresh seeds, fitness the mean score "
+        "(win 1, draw 0.5) with a 95% CI; decks judged alone are scored on an "
+        "objective of the agent's own games (--objective). A surviving deck's fitness is pooled over its last "
+        "score_memory (4) generations. Writes runs/NAME/: config.json, generations/gen_NNNN.json, logbook.csv, "
+        "best_decks.json, hall_of_fame.json, checkpoints/, fitness.png, champion.toml and validation.json. "
+        "Every generation's best decks also play a fixed yardstick panel (the game's own where it ships one, "
+        "or --yardstick; never part of the fitness): logged, plotted, and the champion is the best on it. "
+        "--selection random is the random-search baseline at the same game budget; --fitness racing stops "
+        "decks whose rank is clear. --agent plays every seat (default: the game's own default agent, which "
+        "its facts declare; a plug-in's too); --agent A,B,C splits every pairing's games across several "
+        "evaluator agents. validation.json: the champion against the game's reference decks (or "
+        "--validation-panel), its score under each copy of a panel and whether it holds under every copy, "
+        "beside a named panel's trust figures (agents/pretrained/panels.toml). Ctrl-C keeps every finished "
+        "generation; continue with --resume. A game's own settings are its table of the settings file "
+        "(docs/evolution.md). Settings: defaults < --config FILE < flags.",
     )
     add_settings_flags(p)
     p.add_argument("--out", metavar="DIR", help="run folder (default runs/evolve-TIME)")

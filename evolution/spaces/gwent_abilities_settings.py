@@ -35,8 +35,9 @@ class GwentAbilitiesSettings(HeadToHeadSettings):
     )
 
     def check(self, config) -> None:
-        """The agent defaults to `gwent_abilities_evaluator` (so do `evaluator`, Gwent Lite's default,
-        and `pretrained`); the yardstick to decks/gwent_abilities/yardstick under the default rules."""
+        """`evaluator` and `pretrained` (Gwent Lite's networks by name) read as this game's evaluator,
+        `gwent_abilities_evaluator`; the yardstick defaults to decks/gwent_abilities/yardstick under the
+        default rules only."""
         if config.agent in GWENT_LITE_AGENTS:  # Gwent Lite's networks: this game's evaluator
             config.agent = EVALUATOR
         if self.yardstick is None and self.rules != AbilityDeckRules():

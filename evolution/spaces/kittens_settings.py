@@ -20,9 +20,6 @@ from games.exploding_kittens import CARD_NAMES, MAX_COUNT
 #: game settings a kittens run starts from: exact values (the validation) exist for open hands only,
 #: and the default agent was trained on open hands
 KITTENS_GAME_DEFAULTS = {"open_hands": True, "hand_defuses": 1}
-#: the default agent of a run (a Gwent Lite panel), which stands here for the composition-trained agent
-#: `pretrained` (evolution.scoring.objectives.agent_spec_path)
-GWENT_DEFAULT_AGENT = "evaluator"
 
 
 def _default_counts() -> dict[str, list[int]]:
@@ -117,12 +114,8 @@ class KittensSettings(SpaceSettings):
                     f"bounds: at most {MAX_COUNT - hands} Defuses in the deck with {hands // 2} in each hand"
                 )
 
-    def check(self, config) -> None:
-        """Deck files refused (its decks are judged alone, against exact values); the agent defaults
-        to `pretrained` (the composition-trained agent)."""
-        if config.agent == GWENT_DEFAULT_AGENT:
-            config.agent = "pretrained"
-        super().check(config)
+    def make_game(self):
+        return games.make(self.game, **self.game_config)
 
     def check_racing(self, config) -> None:
         check_racing_split("games_per_deck", self.games_per_deck, config.racing_rounds)

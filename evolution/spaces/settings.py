@@ -23,6 +23,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
+import games
 from games.config import need, setting
 
 #: games of one pairing: a pairing is one batch of the vectorised engine in one worker (about 7 KB a
@@ -124,6 +125,11 @@ class SpaceSettings:
     def flat_names(cls) -> dict[str, str]:
         """Each field by its name in run folders written with every setting at the top level."""
         return {(cls.flat_rules_name if f.name == "rules" else f.name): f.name for f in dataclasses.fields(cls)}
+
+    def make_game(self):
+        """The game the decks are played in, as these settings make it (its facts name the run's
+        default agent)."""
+        return games.make(self.game)
 
     def check(self, config) -> None:
         """Check (and complete) these settings within the run's EvolveConfig `config` (the agent,

@@ -30,7 +30,6 @@ from agents.connect_four_solver import Solver, TooHard
 from agents.stats import wilson_ci
 from games import Game, State, UserError
 from games.connect_four import ConnectFour
-from games.exploding_kittens import ExplodingKittens
 
 PLY_LO, PLY_HI = 14, 26
 MAX_NODES = 400_000
@@ -135,8 +134,11 @@ def kittens_shortfall(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> dict:
     """The agent's shortfall from perfect play against `exact` (see the module's docstring)."""
-    if not isinstance(game, ExplodingKittens) or not game.config.open_hands:
-        raise UserError("the shortfall from perfect play is measured on Exploding Kittens with open_hands = true")
+    if game.facts.perfect_play != "exact_opponent":
+        raise UserError(
+            f"the shortfall from perfect play is measured on a game with an exact opponent; {game.name} has none"
+            + (f" (it has with {game.facts.perfect_play_note})" if game.facts.perfect_play_note else "")
+        )
     exact = agents.make("exact", game, seed=0)
     sums: dict[int, list[float]] = {0: [], 1: []}
     results: dict[int, list[float]] = {0: [], 1: []}

@@ -18,12 +18,12 @@ overridden by flags.
     [archive]
     enabled = true
     cells = "12x12"
-    descriptors = "power"            # the deck space's descriptor pair (gwent_abilities: "style" or "rows")
+    descriptors = "power"            # the deck space's descriptor pair (--archive-descriptors)
 
 `EvolveConfig` holds the run: its seed, selection, racing (`[racing]`), MAP-Elites archive
 (`[archive]`) and execution (jobs, backend, ...), and the settings of its game as one object,
 `config.settings`: the dataclass of the game's deck space (`evolution.spaces.settings`; `[gwent]`,
-`[kittens]`, `[gwent_abilities]` or a plug-in's table), which holds what the game's decks play
+`[kittens]`, ...: the table its settings class names, a plug-in's too), which holds what the game's decks play
 (games per pairing, opponents, the reference decks) and its deck rules (the table's `rules`). The
 flags keep the settings' names (`--games-per-pair`, `--racing-rounds`, `--archive-cells`; deck
 rules: `deckopt evolve --set rules.NAME=VALUE`).
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from agents import default_agent_spec, split_agent_specs
 from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
 from evolution.spaces.settings import MAX_DECKS, MAX_GAMES_PER_PAIR, SpaceSettings
-from evolution.spaces.settings_registry import SETTINGS, settings_class, space_names
+from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class, space_names
 from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
 from games.errors import UserError
 
@@ -60,7 +60,6 @@ SCHEDULER_ADDRESS = r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-
 MAX_GENERATIONS = 1_000_000
 #: the archive's grid is held whole (cells x cells) and drawn: 1000 x 1000 is far beyond any useful run
 MAX_CELLS_PER_SIDE = 1000
-DEFAULT_GAME = "gwent_lite"
 
 #: the tables of the run's own settings: table -> {name in the table: EvolveConfig field}
 RUN_TABLES = {

@@ -87,7 +87,7 @@ class ExactAgent(RuleAgent):
     def __init__(self, game, rng):
         super().__init__(game, rng)
         if not game.config.open_hands:
-            raise UserError("agent 'exact' needs exploding_kittens with open_hands = true; use 'belief' otherwise")
+            raise UserError(f"agent 'exact' needs {game.name} with open_hands = true; use 'belief' otherwise")
 
     def choose(self, state) -> int:
         return dp.best_action(dp.position(state))

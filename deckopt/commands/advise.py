@@ -24,10 +24,16 @@ from evolution.designer.advisor import AdviceConfig, advice_table, advise, remea
 from evolution.designer.matchups import load_decks, load_space_decks, run_rules
 from evolution.designer.neighbourhoods import CardNeighbourhood, PowerNeighbourhood
 from evolution.scoring.panel import resolve_path
+from evolution.spaces.settings_registry import SETTINGS, settings_class
 from games.decks import load_deck
 from games.errors import UserError
 
 _non_negative = int_at_least(0)
+
+
+def _power_games() -> list[str]:
+    """Our games whose decks are multisets of card powers (the advisor moves power between cards)."""
+    return [s.game for s in SETTINGS.values() if s.power_multisets]
 
 
 def register(sub) -> None:
@@ -47,8 +53,8 @@ def register(sub) -> None:
         "--vs",
         nargs="+",
         metavar="FIELD",
-        help="the field: deck files, folders of deck files, run folders (default decks/yardstick; the game's "
-        "reference decks for another game: decks/gwent_abilities; required for a game without them)",
+        help="the field: deck files, folders of deck files, run folders (default: the game's yardstick for decks "
+        "of card powers, else its reference decks; required for a game without them)",
     )
     game_args(p)
     p.add_argument(
@@ -65,7 +71,7 @@ def register(sub) -> None:
         default=None,
         metavar="K",
         help="largest change of one card's power: moves of 1..K units between two cards, raises and lowers by "
-        "1..K (default: any size; gwent_lite only)",
+        f"1..K (default: any size; decks of card powers only: {', '.join(_power_games())})",
     )
     p.add_argument("--rounds", type=count, default=8, metavar="R", help="racing rounds (default 8)")
     p.add_argument(
@@ -96,8 +102,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--games must be a multiple of 2 x --rounds ({2 * args.rounds}), got {args.games}")
     if args.check % 2 or args.contribution_games % 2:
         raise UserError("--check and --contribution-games must be even (mirrored pairs of games)")
-    if args.game == "gwent_lite":
-        args.vs = args.vs or ["decks/yardstick"]
+    if settings_class(args.game).power_multisets:
+        args.vs = args.vs or list(settings_class(args.game).default_yardstick)
         with deck_files_of(args.game):
             deck = load_deck(args.deck)
             field, rules = load_decks(args.vs, what="field deck")
@@ -107,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         cards, neighbourhood = deck.cards, PowerNeighbourhood(rules, deck.constraints)
     else:
         if args.step is not None:
-            raise UserError("--step sizes power changes of gwent_lite decks; other games change one card")
+            raise UserError(f"--step sizes power changes of decks of card powers; {args.game} changes one card")
         # under the rules of the runs given (a run's champion.toml, a run folder in --vs), else the default rules
         config, space = designer_game(args.game, args.seed, run_rules([args.deck, *(args.vs or [])], args.game))
         if resolve_path(args.deck).is_dir():

@@ -44,9 +44,9 @@ def register(sub) -> None:
         "COUNTxPOWER, total, cards, fitness with 95% CI and, where measured, the score against the fixed "
         "yardstick: the column comparable across generations), or the top K of one generation. "
         "--export writes the champion (or --generation N's best) as a deck file that match, play "
-        "and evolve --panel accept. --validate plays it against the reference decks with fresh seeds; for an "
-        "exploding_kittens run it measures the champion and the best decks again with fresh seeds and prints "
-        "their exact first-player values (open hands) beside the agent's estimates (validation_exact.json).",
+        "and evolve --panel accept. --validate plays it against the reference decks with fresh seeds; for a "
+        "run of decks judged alone (compositions) it measures the champion and the best decks again with fresh "
+        "seeds and prints their exact values (open hands) beside the agent's estimates (validation_exact.json).",
     )
     p.add_argument("run", metavar="RUN", help="an evolution run folder (runs/NAME)")
     p.add_argument("--generation", type=_non_negative, metavar="N", help="only generation N (its top 10 unless --top)")
@@ -125,7 +125,8 @@ def register(sub) -> None:
         "--matchups",
         type=pair_games,
         metavar="N",
-        help="gwent_lite: play the champion and the last generations' best decks against the reference decks, "
+        help="decks that play each other: the champion and the last generations' best decks against the reference "
+        "decks, "
         "N games per pair (even), and write matchups.csv/json/png into the run folder",
     )
     p.add_argument("--agent", metavar="SPEC", help="--validate/--matchups/--archetypes: the agent (default: the run's)")

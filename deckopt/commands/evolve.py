@@ -19,13 +19,13 @@ from agents.parallel import WorkerFailure
 from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from deckopt.commands.train import StopOnSignal
-from evolution.config import DEFAULT_GAME, EvolveConfig, load_config
+from evolution.config import EvolveConfig, load_config
 from evolution.designer.tables import deck_text, validation_table
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
 from evolution.spaces.settings import HeadToHeadSettings, SpaceSettings
-from evolution.spaces.settings_registry import SETTINGS, space_names
+from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, space_names
 from games.config import read_settings
 from games.errors import UserError
 from games.fileio import DISK_ERRORS

@@ -25,6 +25,7 @@ from evolution.designer.matchups import (
     run_rules,
     write_matchups,
 )
+from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from games.errors import UserError
 from games.fileio import check_writable_dir
 from games.folder_lock import folder_lock
@@ -72,15 +73,16 @@ def game_args(p) -> None:
     """--game and --agent, shared by the designer commands (matchups, advise)."""
     p.add_argument(
         "--game",
-        default="gwent_lite",
+        default=DEFAULT_GAME,
         metavar="GAME",
-        help="the game of the decks: gwent_lite (default) or another game whose decks play each other "
-        "(gwent_abilities, a plug-in's such as high_card)",
+        help=f"the game of the decks: {DEFAULT_GAME} (default) or another game whose decks play each other "
+        f"({', '.join(s.game for s in SETTINGS.values() if s.head_to_head and s.game != DEFAULT_GAME)} or an "
+        "installed plug-in's)",
     )
     p.add_argument(
         "--agent",
         metavar="SPEC",
-        help="the agent playing every seat (default: the game's evaluation agent, evaluator for gwent_lite)",
+        help="the agent playing every seat (default: the game's default agent, which its facts declare)",
     )
 
 
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
     field = None
-    if args.game == "gwent_lite":
+    if settings_class(args.game).power_multisets:  # the rules come with the deck files
         with deck_files_of(args.game):
             decks, rules = load_decks(args.decks)
             if args.field is not None:

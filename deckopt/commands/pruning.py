@@ -23,7 +23,7 @@ def register(subparsers) -> None:
         "train-pruning",
         help="make the MCTS pruning networks (UCB1 bandit datasets + Keras training)",
         description="Simulate UCB1 on Bernoulli bandits (arm means uniform, or bimodal as fitted to "
-        "MCTS root values from self-play on gwent_lite, durak 2p and the Exploding Kittens paper deck), "
+        f"MCTS root values from self-play on {', '.join(name for name, _ in make.ROOT_GAMES)}), "
         "train the Safety and Probability Networks and save them as OUT/pruning_ARMS.npz. Progress on stderr.",
     )
     p.add_argument("--arms", choices=["uniform", "bimodal", "both"], default="both", help="arm-mean distribution")

@@ -40,8 +40,9 @@ from evolution.config import EvolveConfig, load_config
 from evolution.runfolder import Run
 from evolution.scoring import objectives
 from evolution.scoring.panel import resolve_path
+from evolution.spaces.kittens_settings import KittensSettings
 from evolution.spaces.registry import space_for
-from evolution.spaces.settings_registry import settings_class
+from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.racing import ground_truth, plot_study, study
@@ -97,23 +98,23 @@ def register(sub) -> None:
     p.add_argument(
         "--game",
         metavar="GAME",
-        help="racing, agents: the game whose decks are studied (a deck space whose decks play each other, e.g. "
-        "gwent_abilities or a plug-in's; default the --source run's game, else gwent_lite)",
+        help="racing, agents: the game whose decks are studied (a deck space whose decks play each other: "
+        f"{', '.join(s.game for s in SETTINGS.values() if s.head_to_head)} or a plug-in's; default the --source "
+        f"run's game, else {DEFAULT_GAME})",
     )
     p.add_argument(
         "--decks",
         action="append",
         metavar="FILE|DIR",
-        help="agents: the strong decks (default the game's last reference-deck folder: decks/ancestor for "
-        "gwent_lite, decks/gwent_abilities for gwent_abilities; its other reference decks join the spread; "
-        "none for a game without reference decks)",
+        help="agents: the strong decks (default the last folder of the game's reference decks, its "
+        "validation panel; its other reference decks join the spread; none for a game without reference decks)",
     )
     p.add_argument(
         "--spread",
         type=count_or_none,
         default=20,
         metavar="N",
-        help="agents: random legal decks of the game (full-budget for gwent_lite)",
+        help="agents: random legal decks of the game (at the full budget for decks of card powers)",
     )
     p.add_argument(
         "--cross",
@@ -125,9 +126,8 @@ def register(sub) -> None:
     p.add_argument(
         "--yardstick",
         metavar="DIR",
-        help="agents: the opponent decks (default the game's yardstick: decks/yardstick for gwent_lite, "
-        "decks/gwent_abilities/yardstick for gwent_abilities; --opponents random legal decks for a game "
-        "without reference decks)",
+        help="agents: the opponent decks (default the game's yardstick; --opponents random legal decks for a "
+        "game without one)",
     )
     p.add_argument("--games", type=pair_games, default=40, metavar="N", help="agents: games per deck and opponent")
     p.add_argument(
@@ -189,8 +189,10 @@ def _check_args(args) -> None:
             raise UserError(f"--se takes plain and/or strata, got {args.se!r}")
         _racing_space(args)
     if args.what == "kittens":
-        if args.game not in (None, "exploding_kittens"):
-            raise UserError(f"study kittens studies exploding_kittens compositions, not {args.game}; leave out --game")
+        if args.game not in (None, KittensSettings.game):
+            raise UserError(
+                f"study kittens studies {KittensSettings.game} compositions, not {args.game}; leave out --game"
+            )
         if not args.compositions and not args.runs:
             raise UserError("--compositions 0 samples no composition: give --runs RUN, or compositions to sample")
         for path in args.runs or []:
@@ -201,7 +203,7 @@ def _check_args(args) -> None:
 
 def _racing_space(args):
     """(settings, deck space, source run or None) of a racing study: the --source run's game under
-    its deck rules, else --game's (default gwent_lite) under its default rules; UserError in one line
+    its deck rules, else --game's (default DEFAULT_GAME) under its default rules; UserError in one line
     for a --game other than the run's or a game whose decks do not play each other."""
     run = Run(args.source) if args.source else None
     game = args.game or (run.config.game if run else DEFAULT_GAME)
@@ -347,7 +349,6 @@ def _ragged(decks):
 
 
 #: the game of `study racing` without --source and of `study agents` without --game
-DEFAULT_GAME = "gwent_lite"
 #: the shapes of the spread's random Gwent Lite decks (full budget; other games ignore shapes)
 FULL_BUDGET = ("normal", "flat", "spiky", "more_cards")
 #: games per worker task of the agreement games (the agents' own random choices follow the tasks)
@@ -508,7 +509,7 @@ def _kittens(args, out: Path) -> dict:
     chance over --compositions decks (Spearman), and the champions of --runs (exact |value - 0.5|)."""
 
     spec = (args.agent or ["pretrained"])[0]
-    config = EvolveConfig(game="exploding_kittens", agent=spec, seed=args.seed, jobs=args.jobs)
+    config = EvolveConfig(game=KittensSettings.game, agent=spec, seed=args.seed, jobs=args.jobs)
     res = {}
     if args.compositions:
         agent = objectives.build_agent(config, seed=args.seed)

@@ -9,12 +9,14 @@ sweep's own options, shows the progress and prints the table.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 from pathlib import Path
 
 from deckopt.commands._common import Progress, _setting, count, pair_games, print_json, resumable
 from deckopt.commands.evolve import add_settings_flags, settings_from_flags
 from evolution.config import load_config
+from evolution.spaces.settings_registry import SETTINGS
 from evolution.studies.sweep import markdown_table, run_sweep
 from games.errors import UserError
 
@@ -23,9 +25,13 @@ def register(sub) -> None:
     p = sub.add_parser(
         "sweep",
         help="a deck rule swept over values: the best deck, its archetype and whether it dominates, per value",
-        description="For each value of --rule (a deck rule of gwent_abilities, [gwent_abilities.rules]: min_cards, "
-        "max_cards, copy_limit, gold_copy_limit, provision_budget; or of gwent_lite, [gwent.rules]: min_cards, "
-        "max_total, min_power) one evolution run with the other settings as `deckopt evolve` takes them, in "
+        description="For each value of --rule (a deck rule of the run's game, in its table's rules: "
+        + "; ".join(
+            f"{s.game} [{s.table}.rules]: {', '.join(f.name for f in dataclasses.fields(s.rules_class()))}"
+            for s in SETTINGS.values()
+            if s.has_rules()
+        )
+        + "; or a plug-in's) one evolution run with the other settings as `deckopt evolve` takes them, in "
         "OUT/RULE=VALUE/ (no reference validation or yardstick: their decks are built for the default rules). "
         "Each champion then plays, under its rule, --heldout-games mirrored games against each of --heldout-decks "
         "random legal decks and of as many other decks of its run's last generation (the rivals), fresh seeds. "

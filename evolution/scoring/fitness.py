@@ -140,8 +140,8 @@ def seat_plan(agent, key: tuple[int, ...], pairings) -> tuple[list, list[tuple[i
 def play_task(agent, task: Task) -> list[np.ndarray]:
     """Worker entry point. Returns, per pairing of `task`, an int8 array (deals, 2): deck A's
     outcome in the deal's game and in its mirror (1 win, 0 draw, -1 loss). The task's games are
-    one batch (a vectorised engine where the space has one, games/gwent_lite_batch.py, which plays
-    exactly as the scalar one). `agent` is one agent, an AgentPanel or a Duel."""
+    one batch (a vectorised engine where the game has one, its `batch_class`, which plays exactly
+    as the scalar one). `agent` is one agent, an AgentPanel or a Duel."""
     players, seats = seat_plan(agent, task.agent_key, task.pairings)
     decks, seeds = [], []
     for p in task.pairings:

@@ -36,6 +36,7 @@ from agents.stats import score_summary
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing
+from evolution.spaces.kittens_settings import KittensSettings
 from games.errors import UserError
 from games.exploding_kittens import CARD_NAMES
 
@@ -85,7 +86,7 @@ def play_objective_task(agent, task: ObjectiveTask) -> list[np.ndarray]:
     players = [me, RandomAgent(np.random.default_rng(list(task.agent_key) + [1]))]
     states, seats = [], []
     for d in task.decks:
-        game = games.make("exploding_kittens", deck=_composition(d.cards), **settings)
+        game = games.make(KittensSettings.game, deck=_composition(d.cards), **settings)
         for s in fit.deal_seeds(d.key, 2 * d.deals if task.objective == "fairness" else d.deals):
             if task.objective == "fairness":
                 states.append(game.new_initial_state(s))
@@ -250,8 +251,8 @@ def build_agent(config, seed: int = 0):
 
     specs = split_agent_specs(config.agent)
     if len(specs) != 1:
-        raise UserError(f"agent {config.agent!r}: exploding_kittens evolution takes one agent, not a panel")
-    game = games.make("exploding_kittens", **config.settings.game_config)
+        raise UserError(f"agent {config.agent!r}: {config.game} evolution takes one agent, not a panel")
+    game = games.make(KittensSettings.game, **config.settings.game_config)
     try:
         agent = agents.make(agent_spec_path(specs[0]), game, seed=seed)
     except ModuleNotFoundError as exc:

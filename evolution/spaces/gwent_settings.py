@@ -25,6 +25,7 @@ class GwentSettings(HeadToHeadSettings):
     #: one descriptor pair: the share of weak cards and the top five's share of the power
     descriptor_sets = ("power",)
     panel_opponents = True
+    power_multisets = True
     default_yardstick = ("decks/yardstick",)
     default_validation_panel = ("decks", "decks/ancestor")
 

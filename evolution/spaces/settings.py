@@ -74,6 +74,9 @@ class SpaceSettings:
     descriptor_sets: ClassVar[tuple[str, ...]] = ("default",)
     #: two decks play each other (one per seat): matchups, advise and study agents take its decks
     head_to_head: ClassVar[bool] = False
+    #: a deck is a multiset of card powers under games.decks.DeckRules, which its deck files carry: the
+    #: designer commands read the rules from the files, and the advisor moves power between cards (--step)
+    power_multisets: ClassVar[bool] = False
     #: the reference decks the game ships: the yardstick's and the validation panel's defaults
     default_yardstick: ClassVar[tuple[str, ...]] = ()
     default_validation_panel: ClassVar[tuple[str, ...]] = ()

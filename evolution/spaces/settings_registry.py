@@ -20,6 +20,8 @@ from games.errors import UserError
 SETTINGS: dict[str, type[SpaceSettings]] = {
     s.game: s for s in (GwentSettings, KittensSettings, GwentAbilitiesSettings, LocmConstructedSettings)
 }
+#: the game whose decks evolve when none is named
+DEFAULT_GAME = GwentSettings.game
 ENTRY_POINT_GROUP = "deckopt.spaces"
 
 

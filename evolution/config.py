@@ -157,8 +157,8 @@ class EvolveConfig:
     agent: str | None = setting(
         None,
         "the agent that plays every seat (an agent spec; default: the game's own, the default agent its facts "
-        "declare, games.base.GameFacts.default_agent); a comma list of specs is a panel of evaluators: each "
-        "pairing's deals are split across them",
+        "declare, games.base.GameFacts.default_agent, or its deck space's settings); a comma list of specs is "
+        "a panel of evaluators: each pairing's deals are split across them",
         metavar="SPEC",
     )
     fitness: str = setting(
@@ -283,7 +283,7 @@ class EvolveConfig:
             f"choose {', '.join(space.descriptor_sets)}",
         )
         if self.agent is None:
-            self.agent = default_agent_spec(self.settings.make_game())
+            self.agent = self.settings.default_agent or default_agent_spec(self.settings.make_game())
         self.settings.check(self)
         if self.fitness == "racing":
             self.settings.check_racing(self)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import games
 from evolution.spaces.settings import HeadToHeadSettings
 from games.config import need, setting
 from games.locm import DECK_SIZE
@@ -57,6 +58,8 @@ class LocmConstructedSettings(HeadToHeadSettings):
     table = "locm_constructed"
     #: `curve`: the deck's mean mana cost and its share of creatures
     descriptor_sets = ("curve",)
+    #: LOCM names no default agent of its own; its decks are played by the competition's battler
+    default_agent = BATTLER
     default_yardstick = tuple(YARDSTICK)
     default_validation_panel = tuple(REFERENCE_DECKS)
 
@@ -64,9 +67,12 @@ class LocmConstructedSettings(HeadToHeadSettings):
         factory=LocmConstructedRules, help="the deck rules (a [locm_constructed.rules] table: copy_limit)", flag=False
     )
 
+    def make_game(self):
+        return games.make("locm")
+
     def check(self, config) -> None:
-        """The agent defaults to the max-attack battler (so do `evaluator` and `pretrained`, another
-        game's defaults)."""
+        """`evaluator` and `pretrained` (another game's default agents by name) read as the max-attack
+        battler."""
         if config.agent in OTHER_DEFAULT_AGENTS:
             config.agent = BATTLER
         super().check(config)

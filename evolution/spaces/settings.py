@@ -74,6 +74,8 @@ class SpaceSettings:
     descriptor_sets: ClassVar[tuple[str, ...]] = ("default",)
     #: two decks play each other (one per seat): matchups, advise and study agents take its decks
     head_to_head: ClassVar[bool] = False
+    #: the run's default agent when it is not the game's own (GameFacts.default_agent); None: the game's
+    default_agent: ClassVar[str | None] = None
     #: a deck is a multiset of card powers under games.decks.DeckRules, which its deck files carry: the
     #: designer commands read the rules from the files, and the advisor moves power between cards (--step)
     power_multisets: ClassVar[bool] = False

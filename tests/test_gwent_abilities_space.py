@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from deckopt.cli import main
-from evolution.config import EvolveConfig, load_config
-from evolution.loop import evolve
+from evolution.config import EvolveConfig, config_from_settings, load_config
+from evolution.loop import evolve, prepare_run
 from evolution.scoring.fitness import AgentPanel
 from evolution.spaces.check import check_deck_space
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace, names
@@ -357,6 +357,30 @@ def test_an_old_run_folder_without_the_rules_or_descriptors_resumes_with_the_def
     config = json.loads((run / "config.json").read_text())
     assert config["gwent_abilities"]["rules"] == asdict(AbilityDeckRules())
     assert config["archive"]["descriptors"] == "style"
+
+
+def test_a_config_json_with_a_table_for_each_of_our_games_reads_as_it_was_written():
+    """The format before a run config held its game's settings: the head-to-head settings in [gwent],
+    the deck rules in [gwent_abilities], every other game's table at its defaults."""
+    config = load_config(**TINY, opponents=["population"], rules=AbilityDeckRules(copy_limit=1), validate=False)
+    data = config.to_dict()
+    own = data.pop("gwent_abilities")
+    gwent = {name: value for name, value in own.items() if name != "rules"}
+    gwent |= {"rules": {"min_cards": 25, "max_total": 100, "min_power": 1}, "mut_card_rate": data.pop("mut_card_rate")}
+    kittens = {"game_config": {}, "games_per_deck": 400, "playoff_games_per_deck": 4000}
+    old = data | {"gwent": gwent, "kittens": kittens, "gwent_abilities": {"rules": own["rules"]}, "plugin_rules": {}}
+    assert config_from_settings(json.loads(json.dumps(old)), saved=True) == config
+    with pytest.raises(UserError, match=r"\[gwent\] rules is not a setting of gwent_abilities"):
+        config_from_settings(old | {"gwent": gwent | {"rules": {"min_cards": 10}}})  # a settings file: refused
+
+
+def test_a_resume_may_change_the_games_execution_settings_only(tmp_path):
+    run = tmp_path / "run"
+    evolve(load_config(**{**TINY, "generations": 1, "validate": False}), run, finish=False, log=None)
+    config, _ = prepare_run(None, run, resume=True, overrides={"validation_games": 4, "generations": 2})
+    assert (config.settings.validation_games, config.generations) == (4, 2)
+    with pytest.raises(UserError, match="cannot change games_per_pair when resuming"):
+        prepare_run(None, run, resume=True, overrides={"games_per_pair": 4})
 
 
 def test_gwent_abilities_rules_are_refused_in_a_gwent_lite_run(tmp_path):

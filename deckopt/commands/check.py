@@ -7,7 +7,7 @@ import argparse
 from agents.conformance import check_facts
 from deckopt.commands._common import GAME_HELP, game_config_args, game_count, make_game, print_json
 from evolution.spaces.check import check_deck_space
-from evolution.spaces.registry import space_of_game
+from evolution.spaces.registry import spaces_of_game
 from games.conformance import FAILED, SKIPPED, run_checks
 
 MARKS = {"passed": "ok  ", "failed": "FAIL", "skipped": "skip"}
@@ -48,9 +48,8 @@ def run(args: argparse.Namespace) -> int:
     results = run_checks(game, args.games, on_result=shown)
     results.append(check_facts(game, args.games))
     shown(results[-1])
-    space = space_of_game(game)
-    if space is not None:
-        results.append(check_deck_space(space, args.games))
+    for space in spaces_of_game(game):
+        results.append(check_deck_space(space, args.games, name=None if space.name == game.name else space.name))
         shown(results[-1])
     failed = [r.name for r in results if r.status == FAILED]
     if args.json:

@@ -116,16 +116,24 @@ def _settings(config: dict, space) -> list[Block]:
 
 
 def _champion(champion: dict | None, space) -> list[Block]:
-    """The champion: its cards in words and a picture of them (copies per card name where the space's
-    row names its cards, else per card value)."""
+    """The champion: its cards in words and a picture of them (a drafter's mana curve where the space's
+    row gives a `curve`, copies per card name where it names its cards, else per card value), and
+    its best-scored cards where the row lists them (`top`)."""
     if champion is None:
         return [note("no champion yet (the run has not finished)")]
     if "_unreadable" in champion:
         return [note(champion["_unreadable"])]
     cards = champion["cards"]
-    words, deck = space.words(cards), space.row(cards).get("deck")
+    row = space.row(cards)
+    words, deck, curve = space.words(cards), row.get("deck"), row.get("curve")
     facts = ", ".join([f"{len(cards)} cards"] + [f"{k} {v}" for k, v in numbers(space, cards).items()])
-    if isinstance(deck, dict):
+    if row.get("top"):
+        facts += f"; best-scored cards: {', '.join(row['top'])}"
+    if isinstance(curve, dict):
+        picture = Bars(
+            list(curve), list(curve.values()), f"mana curve of the decks it drafts (cards per deck by cost): {words}"
+        )
+    elif isinstance(deck, dict):
         picture = Bars(list(deck), list(deck.values()), f"copies per card of the champion: {words}")
     else:
         values = list(range(min(cards), max(cards) + 1))

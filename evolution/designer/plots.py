@@ -144,14 +144,15 @@ def plot_best_values(best: list[dict], title: str, max_rows: int = 20) -> bytes:
     return png_bytes(fig)
 
 
-def plot_best_counts(best: list[dict], decks: list[dict], title: str) -> bytes:
+def plot_best_counts(best: list[dict], decks: list[dict], title: str, label: str = "copies in the best deck") -> bytes:
     """Rows = the cards named by the best decks' rows (`decks[i]`: generation i's {card name:
-    copies}), columns = generation, cell = copies of that card in the generation's best deck."""
+    copies}, or another count per label such as a mana curve), columns = generation, cell = that count
+    in the generation's best deck (`label`)."""
     from matplotlib.figure import Figure
 
     gens = [b["generation"] for b in best]
     names = list(dict.fromkeys(n for d in decks for n in d))
-    grid = np.array([[d.get(n, 0) for d in decks] for n in names], dtype=int)
+    grid = np.array([[d.get(n, 0) for d in decks] for n in names])
     fig = Figure(figsize=(max(6, min(18, 0.35 * len(gens) + 2)), 1.0 + 0.5 * len(names) + 1.5))
     ax = fig.add_subplot()
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", interpolation="nearest")
@@ -162,7 +163,7 @@ def plot_best_counts(best: list[dict], decks: list[dict], title: str) -> bytes:
                 ax.text(
                     col,
                     r,
-                    str(v),
+                    str(v) if float(v).is_integer() else f"{v:.1f}",
                     ha="center",
                     va="center",
                     fontsize=7,
@@ -173,7 +174,7 @@ def plot_best_counts(best: list[dict], decks: list[dict], title: str) -> bytes:
     ax.set_xticks(range(0, len(gens), step), [str(gens[i]) for i in range(0, len(gens), step)])
     ax.set_xlabel("generation")
     ax.set_title(title)
-    fig.colorbar(im, ax=ax, label="copies in the best deck")
+    fig.colorbar(im, ax=ax, label=label)
     return png_bytes(fig)
 
 
@@ -220,13 +221,19 @@ def fitness_plot(rows: list[dict], name: str, config) -> bytes:
     if config.objective in OBJECTIVE_AXES:
         title = f"{name}: {config.objective} per generation (agent self-play)"
         return plot_fitness(rows, title, **OBJECTIVE_AXES[config.objective])
-    return plot_fitness(rows, f"{name}: fitness per generation ({' + '.join(config.settings.opponents)})")
+    against = getattr(config.settings, "opponents", None)  # a head-to-head game's opponent sets
+    return plot_fitness(rows, f"{name}: fitness per generation" + (f" ({' + '.join(against)})" if against else ""))
 
 
 def best_plot(best: list[dict], space, name: str) -> bytes:
-    """The best deck of every generation: copies per card name where the space's rows name its cards
-    (`deck`), else copies per card value."""
-    decks = [space.row(b["best"]["cards"]).get("deck") for b in best]
+    """The best deck of every generation: the mana curve of its drafts where the space's rows give one
+    (`curve`), copies per card name where they name its cards (`deck`), else copies per card value."""
+    rows = [space.row(b["best"]["cards"]) for b in best]
+    curves = [r.get("curve") for r in rows]
+    if all(isinstance(c, dict) for c in curves):
+        title = f"{name}: mana curve of the best drafter's decks per generation"
+        return plot_best_counts(best, curves, title, label="cards per deck of that cost")
+    decks = [r.get("deck") for r in rows]
     if all(isinstance(d, dict) for d in decks):
         return plot_best_counts(best, decks, f"{name}: card copies of the best deck per generation")
     return plot_best_values(best, f"{name}: cards of the best deck per generation")

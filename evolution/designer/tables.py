@@ -20,9 +20,11 @@ def numbers(space, cards) -> dict:
 
 
 def deck_text(space, cards) -> str:
-    """A deck in words with its row's numbers and its size: the one-line form of logs and tables."""
+    """A deck in words with its row's numbers and its size (a genome's length in an `ordered` space): the
+    one-line form of logs and tables."""
     cards = list(cards)
-    facts = [f"{k} {v}" for k, v in numbers(space, cards).items()] + [f"{len(cards)} cards"]
+    size = f"{len(cards)} {'genes' if space.ordered else 'cards'}"
+    facts = [f"{k} {v}" for k, v in numbers(space, cards).items()] + [size]
     return f"{space.words(cards)} ({', '.join(facts)})"
 
 
@@ -40,8 +42,8 @@ def deck_json(entry: dict, space, objective: str = "win") -> dict:
     return out
 
 
-#: the keys of a deck's row that are not the rate behind an objective
-NOT_RATES = ("deck", "yardstick")
+#: the keys of a deck's row that are not the rate behind an objective (a drafter's mana curve: `curve`)
+NOT_RATES = ("deck", "yardstick", "curve")
 YARDSTICK_NOTE = (
     "fitness: against the generation's own population and hall of fame, which improve as the run goes on, so it "
     "is not comparable across generations; yardstick: against the fixed yardstick decks, comparable across generations"
@@ -80,7 +82,8 @@ def decks_table(report: dict, space) -> str:
     rows = [r[:3] + [str(r[3].get(k, "")) for k in names] + r[4:] for r in rows]  # the row's numbers: a column each
     score = "fitness [95% CI]" if objective == "win" else f"{objective} [95% CI]"
     rate_head = f"{' / '.join(rate_names).replace('_', ' ')} [95% CI]"  # the rate behind the objective
-    head = ["gen", "rank", "deck", *names, "cards", score, rate_head, "games", "yardstick [95% CI]"]
+    size = "genes" if space.ordered else "cards"
+    head = ["gen", "rank", "deck", *names, size, score, rate_head, "games", "yardstick [95% CI]"]
     for col in (len(head) - 1, len(head) - 3):  # no empty column
         if all(r[col] == "-" for r in rows):
             rows = [r[:col] + r[col + 1 :] for r in rows]

@@ -36,12 +36,14 @@ def _operators_keep_decks_legal(space, num_decks: int) -> str:
     return f"{num_decks} random decks, each mutated, crossed and repaired"
 
 
-def check_deck_space(space, num_decks: int) -> CheckResult:
-    """The deck space's operators on `num_decks` random decks (a space made for its run's settings)."""
+def check_deck_space(space, num_decks: int, name: str | None = None) -> CheckResult:
+    """The deck space's operators on `num_decks` random decks (a space made for its run's settings);
+    `name`: the space's name where it is not the game's (the check is then named after it)."""
+    title = NAME if name is None else f"{NAME} ({name})"
     try:
         detail = _operators_keep_decks_legal(space, num_decks)
     except ConformanceFailure as exc:
-        return CheckResult(NAME, FAILED, str(exc))
+        return CheckResult(title, FAILED, str(exc))
     except Exception as exc:  # noqa: BLE001 - an operator that crashes fails the check
-        return CheckResult(NAME, FAILED, f"raised {type(exc).__name__}: {exc}")
-    return CheckResult(NAME, PASSED, detail)
+        return CheckResult(title, FAILED, f"raised {type(exc).__name__}: {exc}")
+    return CheckResult(title, PASSED, detail)

@@ -21,11 +21,12 @@ from evolution.spaces.gwent import GwentSpace
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from evolution.spaces.kittens import KittensSpace
 from evolution.spaces.locm_constructed import LocmConstructedSpace
-from evolution.spaces.settings_registry import load_plugin_space, space_names
+from evolution.spaces.locm_drafter import LocmDrafterSpace
+from evolution.spaces.settings_registry import load_plugin_space, settings_class, space_names
 
 #: every deck space of ours by its game's name (`EvolveConfig.game`)
 SPACES: dict[str, type[DeckSpace]] = {
-    s.Settings.game: s for s in (GwentSpace, KittensSpace, GwentAbilitiesSpace, LocmConstructedSpace)
+    s.Settings.game: s for s in (GwentSpace, KittensSpace, GwentAbilitiesSpace, LocmConstructedSpace, LocmDrafterSpace)
 }
 
 
@@ -39,9 +40,9 @@ def space_for(config) -> DeckSpace:
     return space_class(config.game)(config)
 
 
-def space_of_game(game) -> DeckSpace | None:
-    """The deck space of a made game under the default settings (the conformance check), or None
-    when its decks do not evolve."""
-    if game.name not in space_names():
-        return None
-    return space_for(EvolveConfig(game=game.name))
+def spaces_of_game(game) -> list[DeckSpace]:
+    """The deck spaces whose decks are played in a made game (its own, and others such as LOCM's
+    drafter space, whose settings make this game), each under the default settings (the conformance
+    check); none when no decks of it evolve."""
+    names = [n for n in space_names() if n == game.name or settings_class(n)().make_game().name == game.name]
+    return [space_for(EvolveConfig(game=n)) for n in names]

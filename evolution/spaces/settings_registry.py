@@ -13,12 +13,14 @@ from evolution.spaces.gwent_abilities_settings import GwentAbilitiesSettings
 from evolution.spaces.gwent_settings import GwentSettings
 from evolution.spaces.kittens_settings import KittensSettings
 from evolution.spaces.locm_constructed_settings import LocmConstructedSettings
+from evolution.spaces.locm_drafter_settings import LocmDrafterSettings
 from evolution.spaces.settings import SpaceSettings
 from games.errors import UserError
 
 #: the settings of every deck space of ours by its game's name (`EvolveConfig.game`)
 SETTINGS: dict[str, type[SpaceSettings]] = {
-    s.game: s for s in (GwentSettings, KittensSettings, GwentAbilitiesSettings, LocmConstructedSettings)
+    s.game: s
+    for s in (GwentSettings, KittensSettings, GwentAbilitiesSettings, LocmConstructedSettings, LocmDrafterSettings)
 }
 #: the game whose decks evolve when none is named
 DEFAULT_GAME = GwentSettings.game

@@ -25,6 +25,7 @@ TESTED = {
     "locm_field_check",
     "locm_tournament",
     "locm_drafter_replay",
+    "locm_drafter_curves",
     "locm_battler",
 }
 
@@ -286,6 +287,31 @@ def test_locm_drafter_replay_puts_gym_locm_s_score_beside_deckopt_s(capsys, tmp_
     for row in rows:
         assert row[3] == row[4] and row[5] == "16 of 16" and row[6] == "yes"  # one engine's games, one winner
         assert row[8] in ("yes", "no") and re.fullmatch(r"\d+\.\d \(\d+\.\d-\d+\.\d\)", row[7])
+
+
+def test_locm_drafter_curves_measures_every_method_at_the_same_budget_and_resumes(capsys, tmp_path):
+    script = _load("locm_drafter_curves")
+    args = ["--out", str(tmp_path), "--budget", "3000", "--points", "2", "--seeds", "0", "1", "--pool", "4"]
+    script.main(args + ["--held-out", "6"])
+    out, err = capsys.readouterr()
+    rows = _rows(out)
+    finals = [r for r in rows if r[0] in script.METHODS]
+    assert [(r[0], r[1]) for r in finals] == [(m, s) for m in script.METHODS for s in ("0", "1")]
+    played = {r[0]: int(r[2]) for r in finals}
+    # one budget: evolution and random search play whole generations of 4 x 9 x 40 games, Active-Genes
+    # generations of 4 x 9 x 2 (one draft)
+    assert played["evolution"] == played["random"] == 2 * 1440 and played["active-genes"] == 41 * 72
+    for r in finals:
+        lo, hi = (float(x) for x in r[4].split("-"))
+        assert 0 <= lo <= float(r[3]) <= hi <= 1
+    comparisons = [r for r in rows if r[0].startswith("evolution - ")]
+    assert [r[0] for r in comparisons] == ["evolution - random", "evolution - active-genes"]
+    assert all("(216 games)" in r[4] for r in comparisons)  # 6 drafts x 9 opponents x 2 seats x 2 seeds
+    assert (tmp_path / "curves.png").stat().st_size > 10_000
+    assert (tmp_path / "evolution-s0.toml").exists()
+    script.main(args + ["--held-out", "6"])  # every run and every point is there: nothing is played again
+    out_again, err = capsys.readouterr()
+    assert out_again == out and "gen " not in err and "[curves] evolution" not in err
 
 
 def test_locm_battler_plays_every_drafters_decks_against_every_opponent(capsys):

@@ -49,12 +49,14 @@ def test_each_game_defaults_to_its_evaluator_and_the_help_says_so(capsys):
     with pytest.raises(SystemExit):
         cli("evolve", "--help")
     text = " ".join(capsys.readouterr().out.split())
-    assert "default: evaluator, the Gwent Lite evaluator panel" in text
+    assert "default: the game's own, the default agent its facts declare" in text  # Gwent Lite's: evaluator
     run_rule = (ROOT / "Makefile").read_text().split("\nrun:")[1].split("\n\n")[0]
     assert "deckopt evolve" in run_rule and "--agent" not in run_rule  # make run uses the default
-    # another deck game without an evaluator of its own is told in one line to choose an agent
+    # another deck game plays with its own default agent, and is told in one line that Gwent Lite's panel is not one
+    assert load_config(game="high_card").agent == "heuristic"
+    config = load_config(game="high_card", agent="evaluator")
     with pytest.raises(UserError, match="'evaluator' is the gwent_lite evaluator panel, not an agent for high_card"):
-        space_for(load_config(game="high_card")).scorer(load_config(game="high_card"))
+        space_for(config).scorer(config)
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_PANELS))

@@ -307,7 +307,7 @@ def test_locm_drafter_curves_measures_every_method_at_the_same_budget_and_resume
     comparisons = [r for r in rows if r[0].startswith("evolution - ")]
     assert [r[0] for r in comparisons] == ["evolution - random", "evolution - active-genes"]
     assert all("(216 games)" in r[4] for r in comparisons)  # 6 drafts x 9 opponents x 2 seats x 2 seeds
-    assert (tmp_path / "curves.png").stat().st_size > 10_000
+    assert (tmp_path / "curves-best-so-far.png").stat().st_size > 10_000
     assert (tmp_path / "evolution-s0.toml").exists()
     script.main(args + ["--held-out", "6"])  # every run and every point is there: nothing is played again
     out_again, err = capsys.readouterr()

@@ -13,10 +13,12 @@ seats, battled by `--battler`:
   genes redrawn, one draft a generation (two games against each field drafter, seats swapped), so
   many more generations in the same budget.
 
-At `--points` marks of the budget a run returns the best-scored drafter it has met so far; that
-drafter is measured on held-out drafts (`--held-out` games whose offers and shuffles come from
+At `--points` marks of the budget a run returns a drafter: with `--returned best-so-far` the
+best-scored drafter it has met so far, with `last` the best-scored of its latest generation (a
+method whose fitness plays few games, as Active-Genes' one draft, meets lucky scores that stay the
+best so far); that drafter is measured on held-out drafts (`--held-out` games whose offers and shuffles come from
 `--held-out-seed`, never a run's): against each drafter of the field, both seats. The plot
-(`OUT/curves.png`) draws the win rate against the field by games played, each method's mean over its
+(`OUT/curves-RETURNED.png`) draws the win rate against the field by games played, each method's mean over its
 seeds with the 95 % interval over seeds, each seed's curve thin, and the field's best member on the
 same games. The tables (Markdown, stdout) give each run's final drafter with its Wilson interval, and
 the paired comparisons at the final budget (evolution minus random search, evolution minus
@@ -101,14 +103,15 @@ def run(method: str, seed: int, args) -> Path:
     return folder
 
 
-def best_so_far(folder: Path, marks: list[int]) -> list[tuple[int, list]]:
-    """At each mark of games: (games played by then, the best-scored drafter met by then)."""
+def returned(folder: Path, marks: list[int], rule: str) -> list[tuple[int, list]]:
+    """At each mark of games: (games played by then, the drafter the run returns by then: the
+    best-scored met so far, or the best-scored of the latest generation with `rule` "last")."""
     best = json.loads(RunFolder(folder).best_decks.read_text())["generations"]
     rows = RunFolder(folder).read_logbook()
     steps, played, top = [], 0, None
     for entry, row in zip(best, rows):
         played += int(float(row["games"]))
-        if top is None or entry["best"]["score"] > top[1]:
+        if top is None or rule == "last" or entry["best"]["score"] > top[1]:
             top = (entry["best"]["cards"], entry["best"]["score"])
         steps.append((played, top[0]))
     return [next((played, cards) for played, cards in reversed(steps) if played <= mark) for mark in marks]
@@ -149,7 +152,7 @@ def t_interval(values: np.ndarray) -> tuple[float, float, float]:
 
 def curves(args, chance) -> dict:
     """Each run's curve: [(games, win rate, lo, hi)] at each mark of the budget (kept in OUT/curves.json)."""
-    path = args.out / "curves.json"
+    path = args.out / f"curves-{args.returned}.json"
     saved = json.loads(path.read_text()) if path.exists() else {}
     for method in args.methods:
         for seed in args.seeds:
@@ -157,7 +160,7 @@ def curves(args, chance) -> dict:
             if len(saved.get(key, [])) == len(args.marks):
                 continue
             points, measured = [], {}
-            for played, cards in best_so_far(args.out / key, args.marks):
+            for played, cards in returned(args.out / key, args.marks, args.returned):
                 token = json.dumps(cards)
                 if token not in measured:
                     measured[token] = list(rate(field_wins(drafter_of(cards).pick_batch, *chance, args.battler, 1)))
@@ -196,10 +199,13 @@ def plot(saved: dict, args, reference: tuple[str, float]) -> None:
     ax.axhline(reference[1], color="black", linestyle="--", linewidth=1, label=f"{reference[0]} (the field's best)")
     ax.set_xlabel("games played")
     ax.set_ylabel("win rate against the field (held-out drafts)")
-    ax.set_title(f"LOCM drafters, battler {args.battler}: {args.held_out} held-out drafts x 9 opponents x 2 seats")
+    ax.set_title(
+        f"LOCM drafters ({args.returned}), battler {args.battler}: "
+        f"{args.held_out} held-out drafts x 9 opponents x 2 seats"
+    )
     ax.legend(loc="lower right")
     ax.grid(alpha=0.3)
-    atomic_write_bytes(args.out / "curves.png", png_bytes(fig))
+    atomic_write_bytes(args.out / f"curves-{args.returned}.png", png_bytes(fig))
 
 
 def final_tables(saved: dict, args, chance) -> str:
@@ -209,10 +215,11 @@ def final_tables(saved: dict, args, chance) -> str:
     for method in args.methods:
         for seed in args.seeds:
             key = f"{method}-s{seed}"
-            played, cards = best_so_far(args.out / key, args.marks)[-1]
+            played, cards = returned(args.out / key, args.marks, args.returned)[-1]
             drafter = drafter_of(cards)
             wins[key] = field_wins(drafter.pick_batch, *chance, args.battler, 1)
-            write_drafter(args.out / f"{key}.toml", key, cards_as_scores(cards), f"{method}, seed {seed}")
+            name = key if args.returned == "best-so-far" else f"{key}-{args.returned}"
+            write_drafter(args.out / f"{name}.toml", name, cards_as_scores(cards), f"{method}, seed {seed}")
             r, lo, hi = rate(wins[key])
             lines.append(f"| {method} | {seed} | {played} | {r:.3f} | {lo:.3f}-{hi:.3f} |")
     lines += [
@@ -256,6 +263,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--space-settings", default="{}", help="JSON: more settings of the space, every run")
     parser.add_argument("--evolution-settings", default="{}", help="JSON: more settings of the evolution runs")
     parser.add_argument("--active-genes-settings", default="{}", help="JSON: more settings of the Active-Genes runs")
+    parser.add_argument("--returned", default="best-so-far", choices=["best-so-far", "last"])
     parser.add_argument("--held-out", type=int, default=200, help="held-out games (drafts), each with every opponent")
     parser.add_argument("--held-out-seed", type=int, default=987_654_321)
     parser.add_argument("--jobs", type=int, default=1, help="each run's worker processes")
@@ -279,7 +287,10 @@ def main(argv: list[str] | None = None) -> None:
     plot(saved, args, reference)
     print(f"Battler {args.battler}; {args.held_out} held-out drafts, each against the 9 of the field on both seats.\n")
     print(final_tables(saved, args, chance))
-    print(f"\nThe field's best on the same games: {reference[0]} {reference[1]:.3f}. Plot: {args.out / 'curves.png'}")
+    print(
+        f"\nThe field's best on the same games: {reference[0]} {reference[1]:.3f}. "
+        f"Plot: {args.out / f'curves-{args.returned}.png'}"
+    )
 
 
 if __name__ == "__main__":

@@ -20,9 +20,10 @@ generation after the first:
   gives each active gene the value of a second parent with chance one half; then each active gene
   is drawn afresh (from a random genome of the space) with chance `mut_card_rate`.
 
-The paper's settings are tournaments of 4, a uniform crossover for every child, 5 % of the genes
-redrawn and one draft a generation; its fitness plays the population's drafters against each other,
-deckopt's is the space's own (its scorer: the field, both seats).
+The settings used on deckopt's results page (tournaments of 4, a uniform crossover for every child,
+5 % of the genes redrawn, one draft a generation) are deckopt's reading of the paper's; they have not
+been checked against the paper's full text. The paper's fitness plays the population's drafters
+against each other; deckopt's is the space's own (its scorer: the field, both seats).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
   `kept_outcomes` checks an agent on them, so several agents can be checked on the same positions.
 - "exact_opponent", Exploding Kittens with open hands (`kittens_shortfall`): the agent plays `exact`, seats rotated; at
   each of the agent's decisions, the exact winning chance its move gives up (the best action's value
-  minus its action's, agents/kittens_exact.py). The exact opponent and the chance events leave the
+  minus its action's, from the `exact` bot's `action_values`). The exact opponent and the chance events leave the
   value unchanged on average, so a game's sum of those losses has the mean E[game value - agent's
   result]: the agent's shortfall from perfect play, measured without the luck of the draw (the
   games' results vary by +-0.5, these sums are zero in most games). Per seat: the mean with a 95 %
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 
 import agents
-import agents.kittens_exact as dp
 from agents.base import Agent
 from agents.connect_four_solver import Solver, TooHard
 from agents.stats import wilson_ci
@@ -150,7 +149,7 @@ def kittens_shortfall(
         while not state.is_terminal():
             if state.current_player == seat:
                 move = int(agent.act([state])[0])
-                values = dp.action_values(*dp.position(state))
+                values = exact.action_values(state)
                 regret = max(values.values()) - values[move]
                 regret = regret if regret > 1e-12 else 0.0  # equal values reached by other float sums
                 lost += regret

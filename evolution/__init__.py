@@ -11,8 +11,9 @@ From the bottom up (the layers contract of pyproject.toml): each game's settings
 shares (`spaces.genome`, `spaces.constraints`); the run config (`config`); a deck as a DEAP
 individual (`individuals`) and the run files' schemas (`runfiles`); `scoring/`: playing decks and
 scoring them (`fitness`: pairings in lock-step tasks dealt by a space, `evaluation`: the scorer of
-decks that play each other, `objectives` and `kittens_validation`: decks judged alone, `racing`,
-`yardstick`, `validation`, `panel`); the deck spaces (`spaces.head_to_head`, one module per game,
+decks that play each other, `racing`, `yardstick`, `validation`, `panel`); the deck spaces
+(`spaces.head_to_head` for decks that play each other, `spaces.kittens_objectives` and
+`spaces.kittens_validation` for Exploding Kittens compositions judged alone, one module per game,
 the protocol in `spaces.base`, listed in `spaces.registry`); the checkpointed state (`state`), the
 run folder (`runfolder`) and selection and variation (`toolbox`); `designer/`: everything people
 read, drawn from the spaces' plain rows (tables, plots, the HTML report, matchups, the advisor);

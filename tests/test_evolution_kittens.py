@@ -1,4 +1,4 @@
-"""Exploding Kittens deck evolution (evolution.spaces.kittens, evolution.scoring.objectives): the card-count space's
+"""Exploding Kittens deck evolution (evolution.spaces.kittens and its scorer): the card-count space's
 operators stay legal and seeded, the objectives measure what they say on decks whose exact value is
 known, a tiny run writes the run folder of a Gwent Lite run whatever the number of workers, and
 user mistakes end in one line."""
@@ -16,7 +16,7 @@ from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution.config import load_config
 from evolution.loop import evolve
-from evolution.scoring import kittens_validation, objectives
+from evolution.spaces import kittens_objectives, kittens_validation
 from evolution.spaces.kittens import KittensBounds, KittensSpace
 from games.errors import UserError
 
@@ -92,9 +92,9 @@ def test_fairness_of_skip_only_decks_matches_floor_n_over_2_over_n(skips):
     config = load_config(
         game="exploding_kittens", agent="exact", bounds=sp.bounds.__dict__, game_config={"hand_defuses": 0}
     )
-    agent = objectives.build_agent(config)
+    agent = kittens_objectives.build_agent(config)
     with Mapper(1) as pmap:
-        ((value, ci, score),) = objectives.measure([tuple([1] * skips)], config, agent, pmap, 600, 9, 0)
+        ((value, ci, score),) = kittens_objectives.measure([tuple([1] * skips)], config, agent, pmap, 600, 9, 0)
     n = skips + 1
     exact = (n // 2) / n
     se = math.sqrt(exact * (1 - exact) / 600)
@@ -105,9 +105,9 @@ def test_fairness_of_skip_only_decks_matches_floor_n_over_2_over_n(skips):
 
 def test_skill_is_the_agents_score_against_random_play_seats_rotated():
     config = load_config(**{**TINY, "objective": "skill"})
-    agent = objectives.build_agent(config)
+    agent = kittens_objectives.build_agent(config)
     with Mapper(1) as pmap:
-        ((value, ci, score),) = objectives.measure([(0, 1, 1, 1, 2, 2)], config, agent, pmap, 200, 9, 0)
+        ((value, ci, score),) = kittens_objectives.measure([(0, 1, 1, 1, 2, 2)], config, agent, pmap, 200, 9, 0)
     assert score.games == 200 and value == score.score and value > 0.6  # perfect play beats random play
 
 
@@ -202,9 +202,9 @@ def test_pretrained_in_a_kittens_run_is_the_composition_agent_and_near_perfect_p
     import games
     from agents.arena import play_states
 
-    assert objectives.agent_spec_path("pretrained").endswith("exploding_kittens_compositions.npz")
+    assert kittens_objectives.agent_spec_path("pretrained").endswith("exploding_kittens_compositions.npz")
     game = games.make("exploding_kittens", open_hands=True, deck={"skip": 2, "attack": 6, "defuse": 4})
-    me = objectives.build_agent(load_config(game="exploding_kittens"))
+    me = kittens_objectives.build_agent(load_config(game="exploding_kittens"))
     exact = agents.make("exact", game)
     states = [game.new_initial_state(s) for s in range(200)]
     play_states(states, [(0, 1) if g % 2 == 0 else (1, 0) for g in range(200)], [me, exact])

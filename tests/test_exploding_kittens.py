@@ -10,7 +10,6 @@ import agents
 import games
 from agents.arena import play_match
 from agents.heuristics.exploding_kittens import belief_worlds
-from agents.kittens_exact import game_value
 from games.exploding_kittens import (
     ATTACK,
     CARD_NAMES,
@@ -24,6 +23,7 @@ from games.exploding_kittens import (
     SHUFFLE,
     SKIP,
 )
+from games.exploding_kittens_exact import game_value
 from games.exploding_kittens_text import a_card
 
 CAT1 = CARD_NAMES.index("cat1")

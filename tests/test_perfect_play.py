@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 import games
-from agents import kittens_exact as dp
 from agents import make
 from agents.base import Agent
 from agents.connect_four_solver import Solver
 from agents.perfect_play import connect_four_positions, kept_outcomes, kittens_shortfall, solved_connect_four_positions
 from deckopt.cli import main
 from games import UserError
+from games import exploding_kittens_exact as dp
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agents.alphazero.features import FEATURES
@@ -16,6 +17,7 @@ from agents.learning.config import (
     check_learner_config,
     learner_default,
     load_learner_config,
+    read_game_defaults,
 )
 from games.config import need, setting
 
@@ -104,51 +106,8 @@ class AlphaZeroConfig(LearnerConfig):
         need(0 <= self.dirichlet_fraction <= 1, f"dirichlet_fraction must be in [0, 1], got {self.dirichlet_fraction}")
 
 
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "tic_tac_toe": {
-        "episodes": 3_000,
-        "simulations": 32,
-        "games_per_batch": 64,
-        "dirichlet_alpha": 1.0,
-        "temperature_moves": 4,
-        "eval_every": 1_000,
-        "eval_simulations": 32,
-        "eval_opponents": ["random", "minimax"],
-    },
-    "connect_four": {
-        "hidden_layers": [256, 256, 256],
-        "episodes": 100_000,
-        "simulations": 100,
-        "games_per_batch": 64,
-        "dirichlet_alpha": 1.0,
-        "temperature_moves": 10,
-        "mirror_augment": True,
-        "replay_size": 200_000,
-        "eval_every": 2_000,
-        "eval_games": 50,
-        "eval_simulations": 100,
-        "eval_opponents": ["heuristic", "mcts:200"],
-    },
-    "exploding_kittens": {
-        "episodes": 20_000,
-        "simulations": 64,
-        "dirichlet_alpha": 0.5,
-        "temperature_moves": 4,
-        "eval_every": 2_000,
-        "eval_games": 100,
-        "eval_simulations": 64,
-        "eval_opponents": ["heuristic", "belief"],
-    },
-    "gwent_lite": {"episodes": 10_000, "simulations": 32, "eval_every": 2_000, "eval_simulations": 32},
-    "incan_gold": {
-        "game_config": {"num_players": 3},
-        "episodes": 10_000,
-        "simulations": 32,
-        "eval_every": 2_000,
-        "eval_simulations": 32,
-    },
-    "durak": {"game_config": {"num_players": 2}, "episodes": 10_000, "simulations": 32, "eval_simulations": 32},
-}
+#: per-game overrides of the defaults above (game_defaults.toml beside this module)
+GAME_DEFAULTS: dict[str, dict[str, Any]] = read_game_defaults(Path(__file__).with_name("game_defaults.toml"))
 
 
 def load_config(game_name: str, path=None, **overrides) -> AlphaZeroConfig:

@@ -9,6 +9,7 @@ generates its override flags from the fields and their help texts.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agents.learned import ACTIVATIONS
@@ -22,6 +23,7 @@ from agents.learning.config import (
     linear_schedule,
     load_learner_config,
     opponent_mix_setting,
+    read_game_defaults,
 )
 from games.config import need, setting
 
@@ -83,72 +85,8 @@ class DQNConfig(LearnerConfig):
             need(getattr(self, name) in ACTIVATIONS, f"{name} must be one of {', '.join(ACTIVATIONS)}")
 
 
-# Per-game overrides of the defaults above (measured choices; see docs/results/training-dqn.md).
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "tic_tac_toe": {
-        # unexploitable after 50-60k episodes for seeds 0-2; a large replay, a high final epsilon
-        # (coverage of the opponent's deviations) and a decaying learning rate keep it there
-        "episodes": 80_000,
-        "replay_size": 200_000,
-        "epsilon_end": 0.15,
-        "epsilon_decay_episodes": 30_000,
-        "learning_rate_end": 1e-4,
-        "learning_rate_decay_episodes": 60_000,
-        "eval_every": 10_000,
-        "eval_opponents": ["random", "heuristic", "minimax"],
-    },
-    "connect_four": {
-        # pure self-play reached ~97% against random and swung between 0% and 100% against the
-        # heuristic as second player. Random openings, games against the heuristic and random
-        # (their odd positions are where one-move tactics get missed), mirrored decisions,
-        # gamma 0.85 (sharper tactics) and a long learning-rate decay fixed most of it.
-        "episodes": 1_200_000,
-        "gamma": 0.85,
-        "games_per_batch": 256,
-        "updates_per_batch": 32,
-        "batch_size": 512,
-        "replay_size": 300_000,
-        "epsilon_end": 0.03,
-        "epsilon_decay_episodes": 100_000,
-        "random_opening_moves": 6,
-        "opponent_mix": {"heuristic": 0.2, "random": 0.4},
-        "mirror_augment": True,
-        "learning_rate_end": 3e-5,
-        "learning_rate_decay_episodes": 1_000_000,
-        "eval_every": 100_000,
-        "eval_games": 1_000,
-    },
-    "incan_gold": {
-        "game_config": {"num_players": 3},
-        "episodes": 200_000,
-        "replay_size": 200_000,
-        "epsilon_decay_episodes": 50_000,
-        "eval_every": 20_000,
-        "gamma": 1.0,
-    },
-    "gwent_lite": {
-        "episodes": 200_000,
-        "replay_size": 200_000,
-        "epsilon_decay_episodes": 50_000,
-        "eval_every": 20_000,
-        "gamma": 1.0,
-    },
-    "exploding_kittens": {
-        # short episodes (about 10 decisions) with the result only at the end: undiscounted returns, so a
-        # Q-value is a winning chance; a smaller network suffices for 61 features
-        "hidden_layers": [128, 128],
-        "episodes": 400_000,
-        "gamma": 1.0,
-        "replay_size": 200_000,
-        "epsilon_end": 0.03,
-        "epsilon_decay_episodes": 30_000,
-        "learning_rate_end": 1e-4,
-        "learning_rate_decay_episodes": 80_000,
-        "eval_every": 20_000,
-        "eval_games": 200,
-        "eval_opponents": ["random", "heuristic", "belief"],
-    },
-}
+#: per-game overrides of the defaults above (game_defaults.toml beside this module)
+GAME_DEFAULTS: dict[str, dict[str, Any]] = read_game_defaults(Path(__file__).with_name("game_defaults.toml"))
 
 
 def load_config(game_name: str, path=None, **overrides) -> DQNConfig:

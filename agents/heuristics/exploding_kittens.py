@@ -1,6 +1,6 @@
 """Exploding Kittens bots (games/RULES.md "Exploding Kittens"), reached through `agents.make(spec, game)`:
 
-- `exact`: perfect play of the open-hands game (agents/kittens_exact.py), the best action by memoised
+- `exact`: perfect play of the open-hands game (games/exploding_kittens_exact.py), the best action by memoised
   dynamic programming over card counts; only with `open_hands` (it reads both hands).
 - `belief`: the seed's hidden-information bot (DP_20 with its possibility tracking). It keeps the weighted
   set of worlds (the deck's contents and the opponent's hand, as counts) consistent with what it has
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import partial
 
-import agents.kittens_exact as dp
+import games.exploding_kittens_exact as dp
 from agents.base import RuleAgent
 from games import UserError
 from games.exploding_kittens import ATTACK, CATS, DEFUSE, DRAW, FAVOR, GIVE, NUM_TYPES, PLAY_ACTIONS, SHUFFLE, SKIP
@@ -91,6 +91,10 @@ class ExactAgent(RuleAgent):
 
     def choose(self, state) -> int:
         return dp.best_action(dp.position(state))
+
+    def action_values(self, state) -> dict[int, float]:
+        """The mover's exact winning chance after each legal action (games/exploding_kittens_exact.py)."""
+        return dp.action_values(*dp.position(state))
 
 
 class BeliefAgent(RuleAgent):

@@ -8,6 +8,7 @@ import copy
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agents.learned import ACTIVATIONS
@@ -100,18 +101,14 @@ def load_learner_config(cls, game_defaults: dict, game_name: str, path=None, ove
     return config_from_dict(cls, values, where=where)
 
 
-# Per-game defaults of the policy learners (NFSP and PPO alike; each module keeps its own copy to change).
-POLICY_GAME_DEFAULTS: dict[str, dict] = {
-    "tic_tac_toe": {"episodes": 50_000, "eval_opponents": ["random", "heuristic", "minimax"]},
-    "incan_gold": {"game_config": {"num_players": 3}, "episodes": 200_000, "eval_every": 20_000},
-    "durak": {
-        "game_config": {"num_players": 2},
-        "hidden_layers": [256, 256],
-        "episodes": 200_000,
-        "eval_every": 20_000,
-        "eval_opponents": ["random", "heuristic"],
-    },
-}
+def read_game_defaults(path) -> dict[str, dict]:
+    """A learner's per-game defaults: a TOML file with one table a game, its keys the learner config's
+    fields (a `game_config` table holds game options)."""
+    return read_settings(path, "per-game defaults")
+
+
+#: per-game defaults of the policy learners (NFSP and PPO alike; each module keeps its own copy to change)
+POLICY_GAME_DEFAULTS: dict[str, dict] = read_game_defaults(Path(__file__).with_name("policy_game_defaults.toml"))
 
 
 def check_learner_config(config, at_least_one: Iterable[str] = (), at_least_zero: Iterable[str] = ()) -> None:

@@ -14,9 +14,13 @@ import numpy as np
 import games
 from agents.pruning import bandits, model
 from agents.pruning.networks import PruningNetworks, save
+from games.config import read_settings
 
-# the stochastic card games whose MCTS root values shape the bimodal arm distribution
-ROOT_GAMES = (("gwent_lite", {}), ("durak", {"num_players": 2}), ("exploding_kittens", {"preset": "paper"}))
+#: (name, settings) of the stochastic card games whose MCTS root values shape the bimodal arm distribution
+ROOT_GAMES: tuple[tuple[str, dict], ...] = tuple(
+    (g["name"], g.get("settings", {}))
+    for g in read_settings(Path(__file__).parents[1] / "pretrained" / "pruning_root_games.toml", "root games")["game"]
+)
 
 
 def fit_root_distribution(spec: str, per_game: int, seed: int, progress=None) -> tuple[tuple[float, ...], int]:

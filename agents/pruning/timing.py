@@ -1,6 +1,6 @@
 """Time per move of mcts specs on the same positions (the pruning table's last column).
 
-    time_per_move(games.make("gwent_lite"), ["mcts:300", "mcts:300,prune=uniform"], positions=40, seed=0)
+    time_per_move(game, ["mcts:300", "mcts:300,prune=uniform"], positions=40, seed=0)
 
 Positions are the decisions (two or more legal actions) of random self-play games, drawn from
 `seed`; every spec searches every position with the same search seed. Returns, per spec, the

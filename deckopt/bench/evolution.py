@@ -2,7 +2,7 @@
 
 The generation: 30 random legal decks, population round robin, 10 games per pair (5 mirrored
 deals), 4350 games, played by the shipped Gwent Lite agent (the heuristic if none is installed),
-each task one batch of the vectorised engine (games/gwent_lite_batch.py) as in a run,
+each task one batch of Gwent Lite's vectorised engine as in a run,
 timed with 1 and 2 worker processes, interleaved (medians of repeats; the worker pools are warmed
 up first, as they are in a run where they serve every generation). On a shared machine the
 wall-clock efficiency only means something next to `machine_speedup_2_processes` (what two
@@ -33,6 +33,7 @@ from evolution.scoring import fitness
 from evolution.spaces import genome
 from evolution.spaces.gwent import GwentDeal
 from evolution.spaces.gwent import build_agent as gwent_agent
+from evolution.spaces.gwent_settings import GwentSettings
 from games.batch import batch_of
 from games.decks import DeckRules
 from games.errors import UserError
@@ -93,8 +94,8 @@ def deal_states(pairings, rules) -> list:
 
     states = []
     for p in pairings:
-        g_ab = games.make("gwent_lite", decks=[p.a, p.b], rules=rules)
-        g_ba = games.make("gwent_lite", decks=[p.b, p.a], rules=rules)
+        g_ab = games.make(GwentSettings.game, decks=[p.a, p.b], rules=rules)
+        g_ba = games.make(GwentSettings.game, decks=[p.b, p.a], rules=rules)
         for s in fitness.deal_seeds(p.key, p.deals):
             states += [g_ab.new_initial_state(s), g_ba.new_initial_state(s)]
     return states

@@ -38,8 +38,8 @@ from deckopt.commands._common import (
 )
 from evolution.config import EvolveConfig, load_config
 from evolution.runfolder import Run
-from evolution.scoring import objectives
 from evolution.scoring.panel import resolve_path
+from evolution.spaces import kittens_objectives
 from evolution.spaces.kittens_settings import KittensSettings
 from evolution.spaces.registry import space_for
 from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
@@ -512,7 +512,7 @@ def _kittens(args, out: Path) -> dict:
     config = EvolveConfig(game=KittensSettings.game, agent=spec, seed=args.seed, jobs=args.jobs)
     res = {}
     if args.compositions:
-        agent = objectives.build_agent(config, seed=args.seed)
+        agent = kittens_objectives.build_agent(config, seed=args.seed)
         with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
             res["estimates"] = kittens_study.estimates_vs_exact(
                 config, agent, pmap, args.compositions, args.games_per_composition, bar

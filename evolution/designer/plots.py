@@ -38,7 +38,7 @@ def _rolling_mean(y: np.ndarray, window: int) -> np.ndarray:
     return out
 
 
-#: the fitness axis of each non-"win" objective (evolution.scoring.objectives): label, limits, reference line
+#: the fitness axis of each non-"win" objective (evolution.spaces.kittens_objectives): label, limits, reference line
 OBJECTIVE_AXES = {
     "fairness": {"ylabel": "fitness: -|first-player win rate - 0.5|", "ylim": None, "reference": 0.0},
     "skill": {"ylabel": "fitness: the agent's score against random play", "ylim": (0.0, 1.0), "reference": 0.5},

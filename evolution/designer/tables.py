@@ -211,7 +211,7 @@ def reference_table(report: dict, space) -> str:
 
 
 def exact_table(report: dict, space) -> str:
-    """The terminal table of a validation against exact values (evolution.scoring.kittens_validation)."""
+    """The terminal table of a validation against exact values (evolution.spaces.kittens_validation)."""
     lines = [f"exact first-player values (open hands) of {report['objective']} decks, agent {report['agent']!r}"]
     if not report.get("open_hands"):
         lines.append("  (the run's games had hidden hands: the exact values are those of the open-hands game)")

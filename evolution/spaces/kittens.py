@@ -1,5 +1,5 @@
 """The Exploding Kittens deck space: card counts within `KittensBounds`, scored on an objective of
-the agent's own games on each deck (evolution.scoring.objectives), validated against exact values.
+the agent's own games on each deck (evolution.spaces.kittens_objectives), validated against exact values.
 
 A deck is the multiset of card *types* in the deck besides the Kitten (indices into
 games.exploding_kittens.CARD_NAMES), i.e. card counts, each within `KittensBounds.counts[name]`, the
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evolution.scoring.kittens_validation import KittensScorer
 from evolution.spaces.base import assert_legal
 from evolution.spaces.kittens_settings import KittensBounds, KittensSettings
+from evolution.spaces.kittens_validation import KittensScorer
 from games.exploding_kittens import CARD_NAMES
 from games.fileio import atomic_write_text
 

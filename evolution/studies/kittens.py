@@ -3,7 +3,7 @@
 - `estimates_vs_exact`: `compositions` decks drawn without replacement from the deck space (seeded),
   each played `games` self-play games by the agent (the fairness objective's games, fresh seeds);
   the Spearman rank correlation between the agent's first-player win rate and the exact
-  first-player value (agents.kittens_exact, open hands), and the errors.
+  first-player value (open hands, by dynamic programming), and the errors.
 - `runs_vs_exact`: the champions of finished kittens evolution runs (fixed or racing fitness,
   evolution or `selection = "random"`) judged by their exact |value - 0.5|, with each run's games.
 
@@ -19,7 +19,7 @@ import numpy as np
 from agents.stats import spearman
 from evolution.config import EvolveConfig
 from evolution.runfolder import Run
-from evolution.scoring import kittens_validation, objectives
+from evolution.spaces import kittens_objectives, kittens_validation
 from evolution.spaces.kittens import KittensSpace
 from evolution.spaces.registry import space_for
 from games.errors import UserError, with_article
@@ -41,7 +41,7 @@ def estimates_vs_exact(
     rng = np.random.default_rng([config.seed, STAGE_STUDY])
     chosen = [every[i] for i in sorted(rng.choice(len(every), size=min(compositions, len(every)), replace=False))]
     fair = config.replace(objective="fairness")
-    scored = objectives.measure(chosen, fair, agent, pmap, games, STAGE_STUDY, 0, progress, "self-play")
+    scored = kittens_objectives.measure(chosen, fair, agent, pmap, games, STAGE_STUDY, 0, progress, "self-play")
     rate = np.array([s.score for _, _, s in scored])
     exact = np.array([kittens_validation.exact_value(space, d) for d in chosen])
     se = np.sqrt(np.clip(rate * (1 - rate), 1e-9, None) / games)

@@ -8,7 +8,7 @@
   hands); fitness = that score (0.5: on this deck, skill against random play is worth nothing).
 
 Fitness comes from played games only, never from the exact solver; the exact first-player value
-(agents.kittens_exact, open hands) appears in the validation only (evolution/scoring/kittens_validation.py).
+(games.exploding_kittens_exact, open hands) appears in the validation only (evolution/spaces/kittens_validation.py).
 
 Games are played like Gwent Lite's pairings: a task holds plain tuples (each deck's card types, its
 seed key, its deals), a worker plays all of a task's games in one lock-step batch (one agent call

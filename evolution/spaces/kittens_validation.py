@@ -1,9 +1,9 @@
 """The end of an Exploding Kittens composition run: the champion and its exact validation.
 
 Champion: the last generation's `playoff_top` best decks and the hall of fame, each measured again
-with `playoff_games_per_deck` fresh games of the run's objective (evolution/scoring/objectives.py); the best of
+with `playoff_games_per_deck` fresh games of the run's objective (evolution/spaces/kittens_objectives.py); the best of
 that look wins. Validation (reporting only, never fitness): each deck's exact first-player value of
-the open-hands game (agents.kittens_exact) beside the agent's estimate, the champion's rank among
+the open-hands game (games.exploding_kittens_exact) beside the agent's estimate, the champion's rank among
 every deck of the space by exact fairness, and the fairness target (|exact - 0.5| <= 0.005).
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.kittens_exact import game_value
 from evolution.scoring import fitness as fit
-from evolution.scoring.objectives import ObjectiveEvaluator, build_agent, measure
+from evolution.spaces.kittens_objectives import ObjectiveEvaluator, build_agent, measure
+from games.exploding_kittens_exact import game_value
 
 
 def choose_champion(folder, config, agent, pmap, space, progress=None) -> dict:
@@ -54,7 +54,7 @@ def choose_champion(folder, config, agent, pmap, space, progress=None) -> dict:
 
 
 def exact_value(space, cards) -> float:
-    """The exact first-player value of the open-hands game on this deck (agents.kittens_exact)."""
+    """The exact first-player value of the open-hands game on this deck (games.exploding_kittens_exact)."""
     settings = {k: v for k, v in space.game_settings(cards).items() if k != "open_hands"}
     return float(game_value({**settings, "open_hands": True}))
 

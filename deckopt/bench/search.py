@@ -9,8 +9,8 @@ simulations actually run (the roots stay unproven this early) over the wall time
 each is the median of 3 interleaved repeats (ours, theirs, ours, ...), so load changes hit both.
 `mcts_vs_open_spiel` = ours / theirs (above 1: ours is faster).
 
-Also measured (no yardstick): the determinized search on Gwent Lite and Incan Gold, whose
-simulations each start with `resample_hidden`.
+Also measured (no yardstick): the determinized search on the default game of deck evolution (Gwent
+Lite) and on Incan Gold, whose simulations each start with `resample_hidden`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import games
 from agents.search.mcts_spec import MCTSConfig
 from agents.search.uct import MCTSAgent
 from deckopt.bench.timing import interleaved, ratio_of_rates
+from evolution.spaces.settings_registry import DEFAULT_GAME
 
 POSITIONS = 8
 SIMULATIONS = 1000
@@ -31,6 +32,8 @@ UCT_C = 1.4
 REPEATS = 3
 HIDDEN_SIMULATIONS = 300
 HIDDEN_POSITIONS = 4
+#: the hidden-information games of the determinized search (the default deck game and Incan Gold)
+HIDDEN_GAMES = (DEFAULT_GAME, "incan_gold")
 
 
 def opening_moves(seed: int = 0, count: int = POSITIONS) -> list[list[int]]:
@@ -115,11 +118,11 @@ def run(progress: Callable[[int, int, str], None] | None = None, log: Callable[[
         )
         ratios["mcts_vs_open_spiel"] = ratio_of_rates(timings, "ours", "open_spiel")
     hidden = {}
-    for name in ("gwent_lite", "incan_gold"):
+    for name in HIDDEN_GAMES:
         game = games.make(name)
         starts = [game.new_initial_state(np.random.default_rng([0, i])) for i in range(HIDDEN_POSITIONS)]
         hidden[name] = our_searches(game, starts, HIDDEN_SIMULATIONS)
-    say(f"gwent_lite, incan_gold: determinized mcts:{HIDDEN_SIMULATIONS}, {REPEATS} repeats")
+    say(f"{', '.join(HIDDEN_GAMES)}: determinized mcts:{HIDDEN_SIMULATIONS}, {REPEATS} repeats")
     timings = interleaved(hidden, REPEATS, progress=progress, what="determinized mcts")
     for name, timing in timings.items():
         results.append({"name": f"mcts_{name}", "value": timing.rate(), "unit": "simulations/s"})

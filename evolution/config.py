@@ -430,6 +430,22 @@ def split_names(settings: dict, space: type[SpaceSettings]) -> tuple[dict, dict]
     )
 
 
+def with_named_settings(given: dict, named: dict, space: type[SpaceSettings]) -> dict:
+    """`given` with the `named` settings: each a setting of the run or of `space` by its name, else a
+    game option (`game_config`); UserError in one line for a name of neither."""
+    out = dict(given)
+    options = {k: v for k, v in named.items() if k not in RUN_FIELDS | space.names()}
+    out.update({k: v for k, v in named.items() if k not in options})
+    if options:
+        need(
+            "game_config" in space.names(),
+            f"{', '.join(options)}: not a setting of a run of {space.game}, whose runs take no game options "
+            f"(its settings: {', '.join(sorted(space.names()))})",
+        )
+        out["game_config"] = {**(out.get("game_config") or {}), **options}
+    return out
+
+
 def split_settings(data: dict, game: str | None = None, saved: bool = False) -> tuple[dict, dict]:
     """(the run's settings, the game's) of a settings file or a config.json: the run's at the top
     level and in `[archive]` and `[racing]`, the game's in its table (`game`: the run's game, default
@@ -520,21 +536,32 @@ def with_deck_rule(config: EvolveConfig, name: str, value) -> EvolveConfig:
     return config.replace(rules=changed)
 
 
-def load_config(path: str | os.PathLike | None = None, deck_rules: dict | None = None, **overrides) -> EvolveConfig:
+def load_config(
+    path: str | os.PathLike | None = None,
+    deck_rules: dict | None = None,
+    named_settings: dict | None = None,
+    **overrides,
+) -> EvolveConfig:
     """Defaults < the settings file at `path` < `overrides` (settings of the run or of its game by
     name, the flags; None = not given), checked once together; UserError with one clear line if
     anything is off. A `panel` given without `opponents` is played too (added to the file's or the
     default opponents), a `game_config` given adds to the file's, and `deck_rules` (rule -> value) to
-    the file's deck rules of the run's game."""
+    the file's deck rules of the run's game. `named_settings` (name -> value, as `--set NAME=VALUE`
+    gives them): a setting of the run or of its game by its name (a plug-in's own settings too), else
+    a game option added to `game_config` where the game's settings have one."""
     data = read_settings(path, what="config file") if path is not None else {}
     given = {k: v for k, v in overrides.items() if v is not None}
     where = ""
     if path is not None:
-        where = f"config file {str(path)!r}" + (" with the command-line settings" if given or deck_rules else "")
+        where = f"config file {str(path)!r}" + (
+            " with the command-line settings" if given or deck_rules or named_settings else ""
+        )
     try:
         game = given.get("game", data.get("game", DEFAULT_GAME))
         need(isinstance(game, str), f"game must be a game's name, got {game!r}")
         space = settings_class(game)
+        if named_settings:
+            given = with_named_settings(given, named_settings, space)
         run, own = split_settings(data, game)
         given_run, given_own = split_names(given, space)
         if deck_rules:

@@ -84,6 +84,20 @@ def test_a_plugin_settings_table_is_read_and_an_unknown_setting_refused_in_one_l
     assert "\n" not in str(refused.value)
 
 
+def test_set_by_name_reaches_a_plugins_settings_and_game_options_only_where_a_game_has_them(capsys):
+    """`--set NAME=VALUE`: a setting of the run or of the game's table by its name (a plug-in's too), else
+    a game option (`game_config`) of a game whose settings have one; a name of neither is one line."""
+    config = load_config(game="high_card", named_settings={"games_per_pair": 6, "generations": 3})
+    assert (config.settings.games_per_pair, config.generations) == (6, 3)
+    kittens = load_config(game="exploding_kittens", named_settings={"open_hands": False, "games_per_deck": 10})
+    assert (kittens.settings.game_config["open_hands"], kittens.settings.games_per_deck) == (False, 10)
+    with pytest.raises(UserError, match="max_value: not a setting of a run of high_card, whose runs take no game"):
+        load_config(game="high_card", named_settings={"max_value": 9})
+    argv = ["evolve", "--game", "high_card", "--agent", "heuristic", "--set", "max_value=9"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 @pytest.fixture(scope="module")
 def high_card_run(tmp_path_factory):
     """A finished two-generation High Card run (its champion and the best deck of each generation)."""

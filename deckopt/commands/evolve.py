@@ -79,7 +79,7 @@ def add_settings_flags(p) -> None:
     """A run's settings: --config FILE, a flag per setting of the run (EvolveConfig) and of our deck
     games (their settings classes, each flag once, its help naming the games that have it), --seed,
     --set, --constraints (read back by `settings_from_flags`). A plug-in's own settings are set in
-    its table of the settings file."""
+    its table of the settings file or by `--set NAME=VALUE`."""
     p.add_argument("--config", metavar="FILE", help="TOML (or JSON) file of settings (see evolution/config.py)")
     add_config_flags(p, EvolveConfig, skip=("seed",))
     done = {f.name for f in dataclasses.fields(EvolveConfig)}
@@ -91,8 +91,9 @@ def add_settings_flags(p) -> None:
         "--set",
         action="append",
         metavar="KEY=VALUE",
-        help=f"{_games_with('game_config')}a game setting of every game (repeatable; a TOML value), e.g. "
-        "--set open_hands=false; rules.NAME=VALUE: a deck rule of the run's game (its table's rules: "
+        help="a setting of the run or of its game by its name, a plug-in's own settings too (repeatable; a "
+        f"TOML value); else, for {_games_with('game_config')[:-2]}, a game setting of every game, e.g. --set "
+        "open_hands=false; rules.NAME=VALUE: a deck rule of the run's game (its table's rules: "
         f"{', '.join(f'[{s.table}.rules]' for s in SETTINGS.values() if s.has_rules())} or a plug-in's), "
         "e.g. --set rules.copy_limit=1",
     )
@@ -105,8 +106,8 @@ def add_settings_flags(p) -> None:
 
 
 def split_set(items) -> tuple[dict, dict]:
-    """`--set` items as (game settings, deck rules): `rules.NAME=VALUE` is a deck rule of the run's game."""
-    game_config, rules = {}, {}
+    """`--set` items as (settings by name, deck rules): `rules.NAME=VALUE` is a deck rule of the run's game."""
+    named, rules = {}, {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if key.strip().startswith("rules."):
@@ -114,8 +115,8 @@ def split_set(items) -> tuple[dict, dict]:
             rules[name] = value
         else:
             name, value = _setting(item)
-            game_config[name] = value
-    return game_config, rules
+            named[name] = value
+    return named, rules
 
 
 def settings_from_flags(args) -> dict:
@@ -126,9 +127,9 @@ def settings_from_flags(args) -> dict:
         flags.update(config_overrides(args, cls))
     if args.seed is not None:
         flags["seed"] = args.seed
-    game_config, deck_rules = split_set(args.set)
-    if game_config:
-        flags["game_config"] = game_config
+    named, deck_rules = split_set(args.set)
+    if named:
+        flags["named_settings"] = named
     if deck_rules:
         flags["deck_rules"] = deck_rules
     if args.constraints:
@@ -151,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
             raise UserError("--resume continues a run with its saved config; drop --config/--out")
         if "deck_rules" in flags:
             raise UserError("--resume keeps the run's deck rules; drop --set rules.*")
+        if "named_settings" in flags:
+            raise UserError("--resume keeps the run's settings; drop --set")
         out, config = Path(args.resume), None
     else:
         config = load_config(args.config, **flags)

@@ -11,9 +11,9 @@ import games
 from agents import PANELS
 from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import load_config
-from evolution.spaces.registry import space_for
+from evolution.spaces.registry import space_class, space_for
 from evolution.spaces.settings import MAX_GAMES_PER_PAIR
-from evolution.spaces.settings_registry import settings_class, space_names
+from evolution.spaces.settings_registry import space_names
 from games import GAME_NAMES
 from games.base import GameFacts
 from games.errors import UserError
@@ -25,18 +25,34 @@ GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class" 
 PANEL_HELP = f"a panel (a comma list of specs, or {' or '.join(PANELS)}) plays each deal with one of its members"
 
 
-def designer_game(game: str, seed: int, rules=None):
+#: what `deckopt matchups` asks of a deck space: its deck files, the agent of every seat, its games
+MATCHUP_MEMBERS = ("references", "reference_problems", "build_agent", "matches")
+
+
+def designer_games(needs: tuple[str, ...] = MATCHUP_MEMBERS) -> list[str]:
+    """The games whose deck spaces answer `needs` (ours, and the installed plug-ins')."""
+    return [g for g in space_names() if all(callable(getattr(space_class(g), m, None)) for m in needs)]
+
+
+def designer_game(game: str, seed: int, settings: dict | None = None, needs: tuple[str, ...] = MATCHUP_MEMBERS):
     """(evolution settings, deck space) that the designer commands play `game`'s decks under: the
-    deck `rules` (None: the game's default rules); UserError in one line for a game without a deck
-    space or whose decks do not play each other (`head_to_head`)."""
-    if not settings_class(game).head_to_head:
-        with_decks = ", ".join(g for g in space_names() if settings_class(g).head_to_head)
+    `settings` given by name (the deck rules, a drafter space's battlers; the rest the defaults);
+    UserError in one line for a game without a deck space or whose space does not answer `needs`
+    (MATCHUP_MEMBERS: its decks do not play each other; advise: `card_pool` too)."""
+    config = load_config(game=game, seed=seed, validate=False, **(settings or {}))
+    space = space_for(config)
+    missing = [m for m in needs if not callable(getattr(space, m, None))]
+    if missing:
+        with_decks = ", ".join(designer_games(needs))
+        if set(missing) & set(MATCHUP_MEMBERS):
+            raise UserError(
+                f"game {game!r} has no reference decks: its decks do not play each other; the designer commands "
+                f"read decks of {with_decks}"
+            )
         raise UserError(
-            f"game {game!r} has no reference decks: its decks do not play each other; the designer commands "
-            f"read decks of {with_decks}"
+            f"game {game!r} has no card pool ({', '.join(missing)}): single-card changes apply to decks of {with_decks}"
         )
-    config = load_config(game=game, seed=seed, validate=False, rules=rules)
-    return config, space_for(config)
+    return config, space
 
 
 @contextlib.contextmanager

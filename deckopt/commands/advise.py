@@ -7,6 +7,7 @@ import sys
 
 from agents.parallel import Mapper, WorkerFailure
 from deckopt.commands._common import (
+    MATCHUP_MEMBERS,
     MAX_PAIR_TEXT,
     Progress,
     count,
@@ -21,7 +22,7 @@ from deckopt.commands._common import (
 )
 from deckopt.commands.matchups import deck_files_of, game_args
 from evolution.designer.advisor import AdviceConfig, advice_table, advise, remeasure
-from evolution.designer.matchups import load_decks, load_space_decks, run_rules
+from evolution.designer.matchups import load_decks, load_space_decks, run_settings
 from evolution.designer.neighbourhoods import CardNeighbourhood, PowerNeighbourhood
 from evolution.scoring.panel import resolve_path
 from evolution.spaces.settings_registry import SETTINGS, settings_class
@@ -29,6 +30,8 @@ from games.decks import load_deck
 from games.errors import UserError
 
 _non_negative = int_at_least(0)
+#: what advise asks of a deck space: matchups' members, and the cards a single-card change may bring in
+ADVISE_MEMBERS = (*MATCHUP_MEMBERS, "card_pool")
 
 
 def _power_games() -> list[str]:
@@ -56,7 +59,7 @@ def register(sub) -> None:
         help="the field: deck files, folders of deck files, run folders (default: the game's yardstick for decks "
         "of card powers, else its reference decks; required for a game without them)",
     )
-    game_args(p)
+    game_args(p, ADVISE_MEMBERS)
     p.add_argument(
         "--games",
         type=pair_games,
@@ -109,13 +112,16 @@ def run(args: argparse.Namespace) -> int:
             field, rules = load_decks(args.vs, what="field deck")
         if rules != deck.rules:
             raise UserError(f"the field's {rules.describe()} differ from the deck's {deck.rules.describe()}")
-        config, space = designer_game(args.game, args.seed, rules)
+        config, space = designer_game(args.game, args.seed, {"rules": rules}, ADVISE_MEMBERS)
         cards, neighbourhood = deck.cards, PowerNeighbourhood(rules, deck.constraints)
     else:
         if args.step is not None:
             raise UserError(f"--step sizes power changes of decks of card powers; {args.game} changes one card")
         # under the rules of the runs given (a run's champion.toml, a run folder in --vs), else the default rules
-        config, space = designer_game(args.game, args.seed, run_rules([args.deck, *(args.vs or [])], args.game))
+        where = [args.deck, *(args.vs or [])]
+        config, space = designer_game(
+            args.game, args.seed, run_settings(where, args.game, args.agent is not None), ADVISE_MEMBERS
+        )
         if resolve_path(args.deck).is_dir():
             raise UserError(f"deck {args.deck!r} is a folder; name one deck file (a run's champion.toml)")
         with deck_files_of(args.game):

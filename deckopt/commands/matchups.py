@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 from agents.parallel import Mapper, WorkerFailure
 from deckopt.commands._common import (
+    MATCHUP_MEMBERS,
     MAX_PAIR_TEXT,
     Progress,
     designer_game,
@@ -22,10 +23,12 @@ from evolution.designer.matchups import (
     load_space_decks,
     play_matchups,
     ranking_table,
-    run_rules,
+    run_settings,
     write_matchups,
 )
-from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
+from evolution.designer.tables import deck_text
+from evolution.spaces.registry import SPACES
+from evolution.spaces.settings_registry import DEFAULT_GAME, settings_class
 from games.errors import UserError
 from games.fileio import check_writable_dir
 from games.folder_lock import folder_lock
@@ -39,7 +42,9 @@ def register(sub) -> None:
         "up to 1), or, with --field, every deck against every field deck and the decks ranked by "
         "their pooled score against the field (a personal meta). A deck is a deck file, a folder of "
         "deck files or an evolution run folder (its champion and the best decks of its last 3 generations; "
-        "its deck rules apply to every deck). Prints the ranking; --out writes matchups.csv, matchups.json "
+        "its deck rules apply to every deck); a drafter: a drafter file, a folder of them, a field drafter's "
+        "name or a drafter run folder (the games draft from the same offers, then battle). Prints the ranking; "
+        "--out writes matchups.csv, matchups.json "
         "and a heatmap matchups.png.",
     )
     p.add_argument("decks", nargs="+", metavar="DECK_OR_DIR", help="deck files, folders of deck files, run folders")
@@ -69,21 +74,25 @@ def deck_files_of(game: str):
         raise UserError(f"{exc} (read as {game} decks; --game names the game of the decks)") from None
 
 
-def game_args(p) -> None:
-    """--game and --agent, shared by the designer commands (matchups, advise)."""
+def game_args(p, needs: tuple[str, ...] = MATCHUP_MEMBERS) -> None:
+    """--game and --agent, shared by the designer commands (matchups, advise: the games whose deck spaces
+    answer `needs`)."""
+    games = [g for g, space in SPACES.items() if all(callable(getattr(space, m, None)) for m in needs)]
+    others = [g for g in games if g != DEFAULT_GAME]
     p.add_argument(
         "--game",
         default=DEFAULT_GAME,
         metavar="GAME",
         help=f"the game of the decks: {DEFAULT_GAME} (default) or another game whose decks play each other "
-        f"({', '.join(s.game for s in SETTINGS.values() if s.head_to_head and s.game != DEFAULT_GAME)} or an "
-        "installed plug-in's)",
+        f"({', '.join(others)} or an installed plug-in's)",
     )
-    p.add_argument(
-        "--agent",
-        metavar="SPEC",
-        help="the agent playing every seat (default: the game's default agent, which its facts declare)",
-    )
+    agent_help = "the agent playing every seat (default: the game's default agent, which its facts declare)"
+    for g in games:
+        role = settings_class(g).agent_role
+        if role != "agent":  # the decks are not the whole player: the agent plays the rest
+            agent_help += f"; {g}: the {role}s of both seats, a comma list in turn (default: the run folders', else "
+            agent_help += f"{settings_class(g).default_agent})"
+    p.add_argument("--agent", metavar="SPEC", help=agent_help)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,9 +107,11 @@ def run(args: argparse.Namespace) -> int:
                 field, field_rules = load_decks(args.field, what="field deck")
         if field is not None and field_rules != rules:
             raise UserError(f"the field's {field_rules.describe()} differ from the decks' {rules.describe()}")
-        config, space = designer_game(args.game, args.seed, rules)
+        config, space = designer_game(args.game, args.seed, {"rules": rules})
     else:  # under the rules of the run folders given, else the default rules
-        config, space = designer_game(args.game, args.seed, run_rules([*args.decks, *(args.field or [])], args.game))
+        config, space = designer_game(
+            args.game, args.seed, run_settings([*args.decks, *(args.field or [])], args.game, args.agent is not None)
+        )
         with deck_files_of(args.game):
             decks = load_space_decks(args.decks, space)
             if args.field is not None:
@@ -116,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as bar:
                 play = space.matches(agent, pmap, config.games_per_task)
-                table = play_matchups(decks, play, args.games, args.seed, field, spec, progress=bar)
+                role = config.settings.agent_role
+                table = play_matchups(decks, play, args.games, args.seed, field, spec, bar, role)
         except WorkerFailure as exc:
             print(f"deckopt matchups: error: {exc}", file=sys.stderr)
             return 1
@@ -124,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**table.to_json(), "files": [str(p) for p in paths]})
     else:
-        print(ranking_table(table, space.words, "cards"))
+        print(ranking_table(table, lambda cards: deck_text(space, cards, size=False), "cards"))
         for p in paths:
             print(f"wrote {p}")
     return 0

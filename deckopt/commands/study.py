@@ -209,8 +209,10 @@ def _racing_space(args):
     game = args.game or (run.config.game if run else DEFAULT_GAME)
     if run is not None and run.config.game != game:
         raise UserError(f"--source {args.source}: a {run.config.game} run, not a {game} one (choose --game)")
+    if not settings_class(game).head_to_head:  # racing chooses among decks that play each other
+        raise UserError(f"study racing: game {game!r} has no reference decks and its decks do not play each other")
     rules = run.config.settings.rules if run is not None and settings_class(game).has_rules() else None
-    config, space = designer_game(game, args.seed, rules)
+    config, space = designer_game(game, args.seed, {"rules": rules} if rules is not None else {})
     return config, space, run
 
 

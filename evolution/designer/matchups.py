@@ -9,8 +9,10 @@ Two shapes, one function (`play_matchups`):
 Gwent Lite decks come from deck files, folders of deck files and evolution run folders
 (`load_decks`): a run folder stands for its champion and the best decks of its last generations.
 Every deck must be legal under one set of rules. The decks of another game come through its deck
-space (`load_space_decks`), also from run folders, under the rules of the run folders given
-(`run_rules`) or the default rules; a deck space's `play` callable plays the games.
+space (`load_space_decks`: its `references`, and run folders), played under the settings of the run
+folders given (`run_settings`: the deck rules, a drafter space's battlers) or the defaults; a deck
+space's `play` callable plays the games. A drafter space's decks are drafters (their games draft from
+the same offers, then battle), which it reads as deck files, field drafters by name and run folders.
 Results are written as `matchups.csv` (one row per cell), `matchups.json`
 (everything, for the HTML report) and `matchups.png` (a heatmap).
 """
@@ -98,14 +100,15 @@ def load_decks(paths, run_best: int = 3, what: str = "deck") -> tuple[list[Named
 def load_space_decks(paths, space, run_best: int = 3, what: str = "deck") -> list[NamedDeck]:
     """Every deck named by `paths` (deck files and folders of deck files read by a deck space's
     `references`, each named by its file's deck name; evolution run folders as in `load_decks`),
-    legal under the space's rules; UserError in one line for a missing path or a bad or illegal deck."""
+    a reference deck of the space (`reference_problems`); UserError in one line for a missing path or a
+    bad or illegal deck."""
     found: list[NamedDeck] = []
     for raw in paths:
         p = resolve_path(raw)
         if is_run_folder(p):
             decks, _ = _run_decks(p, run_best)
             for d in decks:
-                problems = space.problems(d.cards)
+                problems = space.reference_problems(d.cards)
                 if problems:
                     raise UserError(f"deck {d.name!r} is illegal under the decks' rules: {problems[0]}")
             found += decks
@@ -116,12 +119,17 @@ def load_space_decks(paths, space, run_best: int = 3, what: str = "deck") -> lis
     return found
 
 
-def run_rules(paths, game: str):
-    """The deck rules of the evolution runs among `paths` (run folders, or deck files in one, such as
-    its champion.toml), None if there are none or the game has no deck rules: the rules their decks
-    are read and played under.
-    UserError in one line for a run of another game, or runs under different rules."""
-    found, where = None, ""
+def run_settings(paths, game: str, agent_given: bool = False) -> dict:
+    """The settings their decks are played under (the game's `played_under`: its deck rules, a drafter
+    space's battlers) of the evolution runs among `paths` (run folders, or deck files in one, such as its
+    champion.toml), by name; {} if there are none. With `agent_given` (--agent), those that name the
+    agent (`agent_settings`) are left out: the agent given stands for them.
+    UserError in one line for a run of another game, or runs that disagree on one of them."""
+    names = [
+        n for n in settings_class(game).played_under() if not (agent_given and n in settings_class(game).agent_settings)
+    ]
+    found: dict = {}
+    where = ""
     for raw in paths:
         p = resolve_path(raw)
         folder = p if is_run_folder(p) else p.parent if p.is_file() and is_run_folder(p.parent) else None
@@ -132,12 +140,15 @@ def run_rules(paths, game: str):
             raise UserError(
                 f"run folder {str(folder)!r} is {with_article(config.game)} run, not {game} (--game names the game)"
             )
-        if not settings_class(game).has_rules():  # a game without deck rules: its decks read as they are
-            continue
-        rules = config.settings.rules
-        if found is not None and rules != found:
-            raise UserError(f"the runs disagree on the rules: {where} has {found}, {folder} has {rules}")
-        found, where = rules, str(folder)
+        for name in names:
+            value = getattr(config.settings, name)
+            if name in found and value != found[name]:
+                hint = " (--agent names them)" if name in settings_class(game).agent_settings else ""
+                raise UserError(
+                    f"the runs disagree on the {name}: {where} has {found[name]}, {folder} has {value}{hint}"
+                )
+            found[name] = value
+        where = where or str(folder)
     return found
 
 
@@ -184,6 +195,8 @@ class Matchups:
     agent: str
     seed: int
     cells: dict[tuple[int, int], fit.Score] = field(default_factory=dict)
+    #: what the agent is called in the table's words (a drafter space's: "battler")
+    agent_role: str = "agent"
 
     def overall(self, i: int) -> fit.Score:
         """Row deck i against every column deck together (its own column excluded)."""
@@ -235,11 +248,12 @@ def play_matchups(
     field: list[NamedDeck] | None = None,
     agent_spec: str = "?",
     progress: Callable | None = None,
+    agent_role: str = "agent",
 ) -> Matchups:
     """A round robin of `decks` (no `field`), or every deck against every `field` deck;
     `games_per_pair` mirrored games per pairing (rounded down to even), played by `play` (a deck
     space's matches, evolution.scoring.yardstick.Play). The result depends on the seed and the
-    arguments only, never on the workers."""
+    arguments only, never on the workers. `agent_role`: what the table calls the agent."""
     deals = games_per_pair // 2
     if deals < 1:
         raise UserError(f"games per pair must be at least 2 (mirrored pairs), got {games_per_pair}")
@@ -254,7 +268,13 @@ def play_matchups(
         pairings, who = fit.against(cards, [d.cards for d in field], deals, seed, STAGE_MATCHUPS, 0)
     results = play(pairings, (seed, STAGE_MATCHUPS, 0), progress, "matchups")
     table = Matchups(
-        list(decks), list(field if field is not None else decks), field is None, 2 * deals, agent_spec, seed
+        list(decks),
+        list(field if field is not None else decks),
+        field is None,
+        2 * deals,
+        agent_spec,
+        seed,
+        agent_role=agent_role,
     )
     for outcomes, (i, j) in zip(results, who):
         s = fit.Score()
@@ -320,7 +340,9 @@ def plot_matchups(table: Matchups, title: str = "") -> bytes:
     )
     ax.set_xlabel("opponent deck")
     ax.set_ylabel("deck (pooled score against all opponents)")
-    ax.set_title(title or f"matchups: row deck's score, {table.games_per_pair} games per pair, agent {table.agent}")
+    ax.set_title(
+        title or f"matchups: row deck's score, {table.games_per_pair} games per pair, {table.agent_role} {table.agent}"
+    )
     fig.colorbar(im, ax=ax, label="score (win 1, draw 0.5)")
     return png_bytes(fig)
 
@@ -351,7 +373,7 @@ def ranking_table(
         rows.append((str(rank), d.name, f"{s.score:.3f} [{lo:.3f}, {hi:.3f}]", str(s.games), deck_text(d.cards)))
     head = ("rank", "deck", f"score vs {against} [95% CI]", "games", cards_head)
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(head)]
-    lines = [f"agent {table.agent}, {table.games_per_pair} games per pair, seed {table.seed}"]
+    lines = [f"{table.agent_role} {table.agent}, {table.games_per_pair} games per pair, seed {table.seed}"]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]
     return "\n".join(lines)
 

@@ -19,13 +19,14 @@ def numbers(space, cards) -> dict:
     return {k: v for k, v in row.items() if type(v) in (int, float) and v != len(list(cards))}
 
 
-def deck_text(space, cards) -> str:
-    """A deck in words with its row's numbers and its size (a genome's length in an `ordered` space): the
-    one-line form of logs and tables."""
+def deck_text(space, cards, size: bool = True) -> str:
+    """A deck in words with its row's numbers and its size (a genome's length in an `ordered` space;
+    not with `size=False`, as the matchups' ranking shows decks and drafters): the one-line form of logs
+    and tables."""
     cards = list(cards)
-    size = f"{len(cards)} {'genes' if space.ordered else 'cards'}"
-    facts = [f"{k} {v}" for k, v in numbers(space, cards).items()] + [size]
-    return f"{space.words(cards)} ({', '.join(facts)})"
+    facts = [f"{k} {v}" for k, v in numbers(space, cards).items()]
+    facts += [f"{len(cards)} {'genes' if space.ordered else 'cards'}"] if size else []
+    return f"{space.words(cards)} ({', '.join(facts)})" if facts else space.words(cards)
 
 
 def deck_json(entry: dict, space, objective: str = "win") -> dict:

@@ -15,7 +15,10 @@ registered in the entry point group `deckopt.spaces`, docs/plugins.md): a class 
 below whose `__init__(config)` takes the run's checked EvolveConfig, and the settings class it
 names (`Settings`, beside it, importing only games/). A space whose decks play each other (one deck
 per seat) derives from `evolution.spaces.head_to_head.HeadToHeadSpace`, which answers `scorer` for
-it from a few facts of the game.
+it from a few facts of the game, and the members the designer commands ask of such a space
+(`references`, `reference_problems`, `build_agent`, `matches`; `advise` also `card_pool`); a space
+whose decks play each other otherwise (the locm_drafter space's drafters draft, then battle) answers
+those members itself.
 """
 
 from __future__ import annotations

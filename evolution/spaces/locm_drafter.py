@@ -18,6 +18,13 @@ Every drafter of a generation meets the same drafts, so the cards they offer (`g
 through the caller's worker pool; a drafter's score is a `Score` over its deals, pooled over
 `score_memory` generations, with its 95 % interval.
 
+Drafters also play each other (`deckopt matchups --game locm_drafter`, through the members the
+designer commands ask of a space whose decks play each other: `references`, `reference_problems`,
+`build_agent`, `matches`): a drafter is a drafter file, a genome of a run, or a field drafter by name
+(one int, its place in the field's list: never evolved, `problems` refuses it); each pairing on fresh
+drafts of its own seed key, both seats on each, battled by the battlers named as the `battlers`
+setting names them, in turn by draft; its games and the evolution's are one batch loop (`play_games`).
+
 Operators (every random choice from the given Generator): a random drafter draws every score
 uniformly; mutation adds a Gaussian step (`mutation_sigma`) to a `mutation_rate` share of the genes
 (at least one), clipped to 0..1000; crossover is uniform; repair clips. Descriptors and rows read the
@@ -40,8 +47,9 @@ from agents.parallel import group_by_games, map_tasks
 from agents.stats import score_summary
 from evolution.individuals import Score, set_score
 from evolution.scoring import fitness as fit
+from evolution.scoring.panel import ReferenceDeck, deck_files, resolve_path
 from evolution.spaces.base import assert_legal
-from evolution.spaces.locm_drafter_settings import LocmDrafterSettings
+from evolution.spaces.locm_drafter_settings import BATTLERS, DRAFTERS, LocmDrafterSettings
 from games.errors import UserError
 from games.locm import BATTLE, CARDS, CREATURE, DRAFT, ENDED, NUM_CARDS, PICK
 from games.locm_batch import COST, TYPE, LocmBatch
@@ -59,7 +67,13 @@ def generation_chance(seed: int, stage: int, gen: int, deals: int) -> tuple[np.n
     """(offers (deals, 30, 3), shuffles (deals, 2, 30)): the drafts of generation `gen` of a run with
     seed `seed` at seed-key stage `stage` (evolution.scoring.fitness.STAGE_*), drawn by the batch
     engine's deal from that key alone."""
-    batch = LocmBatch.deal(games.make("locm"), np.random.default_rng([seed, stage, gen]), deals)
+    return draft_chance((seed, stage, gen), deals)
+
+
+def draft_chance(key, deals: int) -> tuple[np.ndarray, np.ndarray]:
+    """(offers (deals, 30, 3), shuffles (deals, 2, 30)) of `deals` drafts drawn by the batch engine's
+    deal from seed key `key` alone."""
+    batch = LocmBatch.deal(games.make("locm"), np.random.default_rng(list(key)), deals)
     return batch.offers.astype(np.int64), batch.shuffles.astype(np.int64)
 
 
@@ -100,6 +114,54 @@ class Field:
 
 
 @dataclass(frozen=True)
+class DrafterGames:
+    """Games between drafters, as plain arrays: drafter i < len(tables) is a score drafter (its per-seat
+    score tables, (k, 2, 161)), drafter len(tables) + j the field's `named[j]`; game g drafts draft
+    `draft[g]` of `offers` (drafts, 30, 3) / `shuffles` (drafts, 2, 30) with drafter `seats[g, p]` in
+    seat p, then both seats battle with battler `battler[g]`; `key` seeds the field's own random
+    choices (the random drafter, uji2, the random battler)."""
+
+    tables: np.ndarray
+    named: tuple[str, ...]
+    offers: np.ndarray
+    shuffles: np.ndarray
+    seats: np.ndarray
+    draft: np.ndarray
+    battler: np.ndarray
+    key: tuple[int, ...]
+
+
+def play_games(battlers: tuple[str, ...], task: DrafterGames) -> np.ndarray:
+    """(games,) the winner of every game of `task` (0 or 1; -1 for a draw), all in one batch of the
+    vectorised engine: each step every game in the draft is played by its mover's drafter (the score
+    drafters together, then each field drafter in turn), every game in the battle by its battler."""
+    k = len(task.tables)
+    batch = LocmBatch.from_chance(games.make("locm"), task.offers[task.draft], task.shuffles[task.draft])
+    rng = np.random.default_rng(list(task.key))
+    actions = np.zeros(len(task.seats), dtype=np.int64)
+    while True:
+        live = np.flatnonzero(batch.phase != ENDED)
+        if not len(live):
+            break
+        phase = batch.phase[live]
+        draft = live[phase == DRAFT]
+        who = task.seats[draft, batch.player[draft]]
+        scored = draft[who < k]
+        if len(scored):
+            scores = task.tables[who[who < k][:, None], batch.player[scored][:, None], offered(batch, scored)]
+            actions[scored] = PICK + scores.argmax(axis=1)
+        for f in np.unique(who[who >= k]):
+            group = draft[who == f]
+            actions[group] = DRAFTERS_BATCH[task.named[f - k]](batch, group, rng)
+        battle = live[phase == BATTLE]
+        for b in np.unique(task.battler[battle]):
+            group = battle[task.battler[battle] == b]
+            actions[group] = BATTLERS_BATCH[battlers[b]](batch, group, rng)
+        batch.apply_actions(live, actions[live])
+    return batch.winner
+
+
+@dataclass(frozen=True)
 class DraftTask:
     """One worker's work unit: drafters (their per-seat score tables, (n, 2, 161)) each playing every
     field drafter on every draft of `offers` / `shuffles`, in both seats; `key` seeds the field's own
@@ -119,37 +181,60 @@ class DraftTask:
 def play_drafts(field: Field, task: DraftTask) -> np.ndarray:
     """Worker entry point: (n, opponents, deals, 2) int8 outcomes from each drafter's view (1 win, -1
     loss, 0 draw), the last axis its seat. Game ((i * opponents + f) * deals + d) * 2 + s: drafter i
-    in seat s against field drafter f on draft d, all in one batch; each step every game in the
-    draft is played by its mover's drafter, every game in the battle by its draft's battler."""
+    in seat s against field drafter f on draft d (`play_games`), battled by battler d mod the
+    battlers."""
     n, deals, opponents = len(task.tables), len(task.offers), task.opponents
     g = np.arange(n * opponents * deals * 2)
     seat, deal = g % 2, (g // 2) % deals
     foe, me = (g // (2 * deals)) % opponents, g // (2 * deals * opponents)
-    battler = deal % len(field.battlers)
-    batch = LocmBatch.from_chance(games.make("locm"), task.offers[deal], task.shuffles[deal])
-    rng = np.random.default_rng(list(task.key))
-    actions = np.zeros(len(g), dtype=np.int64)
-    while True:
-        live = np.flatnonzero(batch.phase != ENDED)
-        if not len(live):
-            break
-        phase = batch.phase[live]
-        draft = live[phase == DRAFT]
-        mine = draft[batch.player[draft] == seat[draft]]
-        if len(mine):
-            scores = task.tables[me[mine][:, None], batch.player[mine][:, None], offered(batch, mine)]
-            actions[mine] = PICK + scores.argmax(axis=1)
-        theirs = draft[batch.player[draft] != seat[draft]]
-        for f in np.unique(foe[theirs]):
-            group = theirs[foe[theirs] == f]
-            actions[group] = DRAFTERS_BATCH[field.drafters[f]](batch, group, rng)
-        battle = live[phase == BATTLE]
-        for b in np.unique(battler[battle]):
-            group = battle[battler[battle] == b]
-            actions[group] = BATTLERS_BATCH[field.battlers[b]](batch, group, rng)
-        batch.apply_actions(live, actions[live])
-    outcome = np.where(batch.winner == seat, 1, np.where(batch.winner == 1 - seat, -1, 0))
+    seats = np.where(seat[:, None] == np.arange(2), me[:, None], n + foe[:, None])
+    games_ = DrafterGames(
+        task.tables, field.drafters, task.offers, task.shuffles, seats, deal, deal % len(field.battlers), task.key
+    )
+    winner = play_games(field.battlers, games_)
+    outcome = np.where(winner == seat, 1, np.where(winner == 1 - seat, -1, 0))
     return outcome.reshape(n, opponents, deals, 2).astype(np.int8)
+
+
+@dataclass(frozen=True)
+class PairingTask:
+    """One worker's work unit of drafter matchups: pairing i (drafters `pairs[i]`, ids as in
+    DrafterGames) on `deals[i]` fresh drafts of seed key `keys[i]`, each draft played twice, seats
+    swapped."""
+
+    tables: np.ndarray
+    named: tuple[str, ...]
+    pairs: tuple[tuple[int, int], ...]
+    keys: tuple[tuple[int, ...], ...]
+    deals: tuple[int, ...]
+    key: tuple[int, ...]
+
+    @property
+    def games(self) -> int:
+        return 2 * sum(self.deals)
+
+
+def play_pairings(battlers: tuple[str, ...], task: PairingTask) -> list[np.ndarray]:
+    """Worker entry point: each pairing's (deals, 2) int8 outcomes from its first drafter's view, as
+    evolution.scoring.fitness's pairings: draft d played with the first drafter in seat 0, then in
+    seat 1; battled by battler d mod the battlers."""
+    chance = [draft_chance(k, d) for k, d in zip(task.keys, task.deals, strict=True)]
+    offers = np.concatenate([c[0] for c in chance])
+    shuffles = np.concatenate([c[1] for c in chance])
+    seats, draft, battler = [], [], []
+    start = 0
+    for (a, b), d in zip(task.pairs, task.deals, strict=True):
+        seats.append(np.tile([[a, b], [b, a]], (d, 1)))
+        draft.append(np.repeat(start + np.arange(d), 2))
+        battler.append(np.repeat(np.arange(d) % len(battlers), 2))
+        start += d
+    games_ = DrafterGames(
+        task.tables, task.named, offers, shuffles, np.concatenate(seats), np.concatenate(draft),
+        np.concatenate(battler), task.key,
+    )  # fmt: skip
+    winner = play_games(battlers, games_).reshape(-1, 2)
+    outcome = np.where(winner == np.arange(2), 1, np.where(winner == 1 - np.arange(2), -1, 0)).astype(np.int8)
+    return np.split(outcome, np.cumsum(task.deals)[:-1])
 
 
 def play_field(
@@ -197,6 +282,64 @@ def field_scores(outcomes: np.ndarray, field: Field) -> tuple[Score, dict[str, S
     return total, each
 
 
+# --- drafters as genomes ---------------------------------------------------------------------------
+def score_problems(cards: list) -> list[str]:
+    """What keeps the genes `cards` from being scores (whole numbers 0..1000)."""
+    bad = [c for c in cards if not (isinstance(c, int | np.integer) and not isinstance(c, bool))]
+    if bad:
+        return [f"scores must be whole numbers, got {bad[0]!r}"]
+    out = [c for c in cards if not 0 <= c <= MAX_SCORE]
+    return [f"scores must lie in 0..{MAX_SCORE}, got {out[0]}"] if out else []
+
+
+def genome_tables(cards) -> np.ndarray:
+    """(2, 161) the per-seat score tables of a genome of 160 scores (both seats) or 320 (one list per
+    seat), column 0 unused."""
+    return score_table(np.asarray(cards, dtype=np.float64).reshape(-1, NUM_CARDS))
+
+
+def file_genome(path) -> tuple[str, list[int]]:
+    """A drafter file's name and genome: one list of 160 scores if both seats score alike, else 320;
+    its scores as they are where they are whole numbers 0..1000, else their ranks among its scores (the
+    same order and the same ties, so the same picks). UserError in one line for a file that is not a
+    drafter file."""
+    try:
+        drafter = read_drafter(path)
+    except UserError as exc:
+        if "'cards'" in str(exc):
+            raise UserError(
+                f"{str(path)!r} is a deck file, not a drafter file (name, scores): a locm_drafter matchup plays "
+                "drafters (drafter files, locm_drafter run folders, the field's drafters by name)"
+            ) from None
+        raise
+    rows = drafter.scores[:, 1:]
+    rows = rows[:1] if (rows[0] == rows[1]).all() else rows
+    whole = (rows == np.rint(rows)).all() and rows.min() >= 0 and rows.max() <= MAX_SCORE
+    genome = rows if whole else np.unique(rows, return_inverse=True)[1].reshape(rows.shape)
+    return drafter.name, genome.astype(int).ravel().tolist()
+
+
+@functools.cache
+def field_decks(name: str) -> np.ndarray:
+    """(2, DESCRIPTOR_DRAFTS, 30) the decks field drafter `name` drafts in each seat on the fixed offers
+    (its own random choices from seed 0)."""
+    offers, shuffles = generation_chance(0, fit.STAGE_EVOLVE, 0, DESCRIPTOR_DRAFTS)
+    batch = LocmBatch.from_chance(games.make("locm"), offers, shuffles)
+    every, rng = np.arange(DESCRIPTOR_DRAFTS), np.random.default_rng(0)
+    while (batch.phase == DRAFT).any():
+        batch.apply_actions(every, DRAFTERS_BATCH[name](batch, every, rng))
+    return batch.picks.transpose(1, 0, 2).copy()
+
+
+def pick_rates(decks: np.ndarray, offers: np.ndarray) -> np.ndarray:
+    """(NUM_CARDS,) how often each card (card 1 first) is picked when offered, both seats of `decks`
+    (2, drafts, 30) drafted on `offers` (drafts, 30, 3) (nan: never offered)."""
+    picked = np.bincount(decks.ravel(), minlength=NUM_CARDS + 1)[1:]
+    shown = 2 * np.bincount(offers.ravel(), minlength=NUM_CARDS + 1)[1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(shown > 0, picked / shown, np.nan)
+
+
 # --- the space ------------------------------------------------------------------------------------
 class LocmDrafterSpace:
     """Card-scoring draft policies of LOCM 1.2 (see the module docstring)."""
@@ -216,33 +359,37 @@ class LocmDrafterSpace:
         cards = list(cards)
         if len(cards) != self.max_cards:
             return [f"a drafter holds {self.max_cards} scores, got {len(cards)}"]
-        bad = [c for c in cards if not (isinstance(c, int | np.integer) and not isinstance(c, bool))]
-        if bad:
-            return [f"scores must be whole numbers, got {bad[0]!r}"]
-        out = [c for c in cards if not 0 <= c <= MAX_SCORE]
-        return [f"scores must lie in 0..{MAX_SCORE}, got {out[0]}"] if out else []
+        return score_problems(cards)
 
     def tables(self, cards) -> np.ndarray:
         """(2, 161) the per-seat score tables of a genome (column 0 unused)."""
-        return score_table(np.asarray(cards, dtype=np.float64).reshape(self.seats, NUM_CARDS).tolist())
+        return genome_tables(cards)
 
     def decks(self, cards) -> np.ndarray:
         """(2, DESCRIPTOR_DRAFTS, 30) the decks the drafter drafts in each seat on the fixed offers."""
+        if len(cards) == 1:
+            return field_decks(DRAFTERS[cards[0]])
         return drafted_decks(self.tables(cards), descriptor_offers())
 
     def top_cards(self, cards, k: int = TOP_CARDS) -> list[str]:
-        """The `k` best-scored cards (first seat's scores), best first, as 'number name'."""
-        scores = np.asarray(cards[:NUM_CARDS])
-        order = np.argsort(-scores, kind="stable")[:k]
+        """The `k` best-scored cards (first seat's scores), best first, as 'number name'; a field
+        drafter's: the `k` it picks most often when offered, on the fixed offers."""
+        if len(cards) == 1:
+            rates = pick_rates(self.decks(cards), descriptor_offers())
+            order = np.argsort(-np.nan_to_num(rates, nan=-1.0), kind="stable")[:k]
+        else:
+            order = np.argsort(-np.asarray(cards[:NUM_CARDS]), kind="stable")[:k]
         return [f"{i + 1} {CARDS[i + 1].name}" for i in order]
 
     def words(self, cards) -> str:
-        """Its three best-scored cards (the mean cost of its decks is a number of its row)."""
-        return f"top {', '.join(self.top_cards(cards, 3))}"
+        """Its three best-scored cards (a field drafter: the three it picks most often when offered);
+        the mean cost of its decks is a number of its row."""
+        return f"{'top' if len(cards) > 1 else 'picks most'} {', '.join(self.top_cards(cards, 3))}"
 
     def row(self, cards) -> dict:
-        """The drafter's best-scored cards (`top`), and the mana curve (`curve`: mean cards per deck of
-        each cost), mean cost and creature share of the decks it drafts on the fixed offers."""
+        """The drafter's best-scored cards (`top`; a field drafter's: those it picks most often), and
+        the mana curve (`curve`: mean cards per deck of each cost), mean cost and creature share of the
+        decks it drafts on the fixed offers."""
         decks = self.decks(cards)
         costs = np.minimum(COST[decks], len(CURVE) - 1)
         curve = np.bincount(costs.ravel(), minlength=len(CURVE)) / (decks.size / decks.shape[-1])
@@ -258,11 +405,78 @@ class LocmDrafterSpace:
         scores = [int(c) for c in cards]
         write_drafter(path, name, scores if self.seats == 1 else [scores[:NUM_CARDS], scores[NUM_CARDS:]], comment)
 
-    def read_drafter(self, path) -> list[int]:
-        """The genome of a drafter file (scores rounded and clipped to 0..1000); UserError in one line."""
-        drafter = read_drafter(path)
-        rows = drafter.scores[: self.seats, 1:]
-        return np.clip(np.rint(rows), 0, MAX_SCORE).astype(int).ravel().tolist()
+    # --- drafters playing each other (deckopt matchups) ---------------------------------------------
+    def reference_problems(self, cards) -> list[str]:
+        """What keeps `cards` from being a drafter of a matchup: any genome of this space's kind (one
+        list of scores or one per seat, whatever the run's `per_seat`) or a field drafter."""
+        cards = list(cards)
+        if len(cards) == 1:
+            return [] if 0 <= cards[0] < len(DRAFTERS) else [f"no field drafter number {cards[0]}"]
+        if len(cards) not in (NUM_CARDS, 2 * NUM_CARDS):
+            return [f"a drafter holds {NUM_CARDS} scores or {2 * NUM_CARDS} (one list per seat), got {len(cards)}"]
+        return score_problems(cards)
+
+    def references(self, paths) -> list[ReferenceDeck]:
+        """The drafters named by `paths`: a field drafter by its name (its cards: its number in the
+        field's list), a drafter file (its genome: its scores where they are whole numbers 0..1000, else
+        their ranks, which pick alike), or a folder of drafter files; UserError in one line."""
+        out: list[ReferenceDeck] = []
+        for raw in paths:
+            if str(raw) in DRAFTERS:
+                out.append(ReferenceDeck(name=str(raw), group="field", cards=(DRAFTERS.index(str(raw)),), path=""))
+                continue
+            takes = (
+                "a locm_drafter matchup takes drafter files (.toml), folders of them, locm_drafter run folders and "
+                f"the field's drafters by name ({', '.join(DRAFTERS)})"
+            )
+            if not resolve_path(raw).exists():
+                raise UserError(f"drafter {str(raw)!r} not found: {takes}")
+            try:
+                files, group = deck_files(raw, "drafter")
+            except UserError:
+                raise UserError(f"folder {str(raw)!r} holds no drafter files: {takes}") from None
+            for f in files:
+                name, genome = file_genome(f)
+                out.append(ReferenceDeck(name=name, group=group, cards=tuple(genome), path=str(f)))
+        return out
+
+    def build_agent(self, spec: str, seed: int) -> tuple[str, ...]:
+        """The battlers both seats battle with, in turn by draft: a comma list of battler names (as the
+        `battlers` setting names them); UserError in one line."""
+        names = tuple(n.strip() for n in spec.split(","))
+        bad = [n for n in names if n not in BATTLERS]
+        if bad:
+            raise UserError(
+                f"unknown battler {bad[0]!r}: a locm_drafter matchup's --agent names the battlers both seats "
+                f"battle with ({', '.join(BATTLERS)}, or a comma list of them, in turn by draft)"
+            )
+        return names
+
+    def matches(self, battlers: tuple[str, ...], pmap, games_per_task: int = 200):
+        """play(pairings, key_prefix, progress=None, what="games") -> the (deals, 2) outcomes of every
+        pairing of drafters (evolution.scoring.yardstick.Play): each on `deals` fresh drafts of its own
+        seed key, both seats, battled by `battlers` in turn by draft, through `pmap`."""
+
+        def play(pairings, key_prefix, progress=None, what="games"):
+            tasks = []
+            for t, unit in enumerate(group_by_games(pairings, games_per_task)):
+                ids = list(dict.fromkeys(c for p in unit for c in (p.a, p.b)))
+                scored = [c for c in ids if len(c) > 1]
+                named = [c for c in ids if len(c) == 1]
+                number = {c: i for i, c in enumerate(scored + named)}
+                tables = np.stack([genome_tables(c) for c in scored]) if scored else np.zeros((0, 2, NUM_CARDS + 1))
+                task = PairingTask(
+                    tables,
+                    tuple(DRAFTERS[c[0]] for c in named),
+                    tuple((number[p.a], number[p.b]) for p in unit),
+                    tuple(tuple(p.key) for p in unit),
+                    tuple(p.deals for p in unit),
+                    fit.agent_key(key_prefix, t),
+                )
+                tasks.append((battlers, task))
+            return [o for r in map_tasks(play_pairings, tasks, pmap, battlers, progress, what) for o in r]
+
+        return play
 
     # --- operators --------------------------------------------------------------------------------
     def random_deck(self, rng: np.random.Generator) -> list[int]:

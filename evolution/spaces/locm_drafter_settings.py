@@ -26,6 +26,9 @@ class LocmDrafterSettings(SpaceSettings):
     descriptor_sets = ("curve",)
     #: LOCM names no default agent of its own: the competition's max-attack battler stands for `battlers`
     default_agent = "max-attack"
+    #: its drafters draft; both seats battle with the run's battlers (`deckopt matchups --agent`)
+    agent_role = "battler"
+    agent_settings = ("battlers",)
 
     per_seat: bool = setting(False, "one list of scores per seat (Chad's kind of drafter) instead of one for both")
     field: list[str] = setting(
@@ -77,6 +80,11 @@ class LocmDrafterSettings(SpaceSettings):
         need(not bad, f"battlers: unknown battler {bad[0] if bad else ''!r}; battlers: {', '.join(BATTLERS)}")
         need(0.0 < self.mutation_rate <= 1.0, f"mutation_rate must lie in (0, 1], got {self.mutation_rate}")
         need(self.mutation_sigma > 0, f"mutation_sigma must be > 0, got {self.mutation_sigma}")
+
+    @classmethod
+    def played_under(cls) -> tuple[str, ...]:
+        """A run's drafters are played under its battlers."""
+        return ("battlers",)
 
     def make_game(self):
         """The game its drafters play: LOCM 1.2 with its draft."""

@@ -76,6 +76,12 @@ class SpaceSettings:
     head_to_head: ClassVar[bool] = False
     #: the run's default agent when it is not the game's own (GameFacts.default_agent); None: the game's
     default_agent: ClassVar[str | None] = None
+    #: what the agent of its games is called in the designer's tables (a drafter space's decks draft, and
+    #: its agent battles: "battler")
+    agent_role: ClassVar[str] = "agent"
+    #: the settings that name the agent of its games (a drafter space's `battlers`): the designer commands'
+    #: `--agent` stands for them, so the run folders they read need not agree on them when it is given
+    agent_settings: ClassVar[tuple[str, ...]] = ()
     #: a deck is a multiset of card powers under games.decks.DeckRules, which its deck files carry: the
     #: designer commands read the rules from the files, and the advisor moves power between cards (--step)
     power_multisets: ClassVar[bool] = False
@@ -110,6 +116,12 @@ class SpaceSettings:
     def ships_reference_decks(cls) -> bool:
         """Whether the game ships reference decks (a default yardstick or validation panel)."""
         return bool(cls.default_yardstick or cls.default_validation_panel)
+
+    @classmethod
+    def played_under(cls) -> tuple[str, ...]:
+        """The settings a run's decks are played under, which the designer commands take from the run
+        folders they read (the runs must agree on them): the deck rules, where the game has them."""
+        return ("rules",) if cls.has_rules() else ()
 
     @classmethod
     def names(cls) -> frozenset[str]:

@@ -136,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**table.to_json(), "files": [str(p) for p in paths]})
     else:
-        print(ranking_table(table, lambda cards: deck_text(space, cards, size=False), "cards"))
+        # a multiset's words show its cards; a genome's (`ordered`) only its top places: its row's numbers too
+        words = (lambda cards: deck_text(space, cards, size=False)) if space.ordered else space.words
+        print(ranking_table(table, words, "cards"))
         for p in paths:
             print(f"wrote {p}")
     return 0

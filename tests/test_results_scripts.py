@@ -232,6 +232,19 @@ def test_locm_tournament_enters_a_drafter_file_and_plays_only_its_matchups(capsy
     assert "chad-copy: " in out and "every field member's own" in out
 
 
+def test_locm_tournament_sets_a_matchups_table_beside_its_own():
+    script = _load("locm_tournament")
+    # seed 7, 6 games a matchup: a first beats b 4 times, b first beats a twice, so a scores 8/12 both seats
+    results = {"7": {"a": {"a": 3, "b": 4}, "b": {"a": 2, "b": 3}}}
+    ranking = [{"deck": "a", "score": 0.6, "ci95": [0.5, 0.7]}, {"deck": "b", "score": 0.4, "ci95": [0.35, 0.45]}]
+    cells = [{"deck": "a", "opponent": "b", "ci95": [0.5, 0.7]}, {"deck": "b", "opponent": "a", "ci95": [0.3, 0.5]}]
+    matchups = {"games_per_pair": 10, "agent": "max-attack", "ranking": ranking, "cells": cells}
+    out = script.matchups_table(results, ["a", "b"], [7], 6, matchups)
+    rows = {r[0]: r[1:] for r in _rows(out)[1:]}
+    assert rows == {"a": ["60.0 [50.0, 70.0]", "66.7", "yes"], "b": ["40.0 [35.0, 45.0]", "33.3", "no"]}
+    assert "outside the matchups cell's interval: 0 of 1" in out
+
+
 def coac_scores_file(tmp_path) -> Path:
     """A drafter file of coac's own card ranks (the better ranked, the higher the score), one list a seat."""
     from agents.heuristics.locm_field import COAC_RANK

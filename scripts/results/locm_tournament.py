@@ -23,6 +23,11 @@ to stderr; the tables (Markdown) to stdout:
 
     nice -n 10 .venv/bin/python scripts/results/locm_tournament.py --out runs/locm_tournament
     nice -n 10 .venv/bin/python scripts/results/locm_tournament.py --out runs/locm_tournament --drafter evolved.toml
+
+`--matchups FILE` sets a `deckopt matchups --game locm_drafter` table of the drafters by name (its
+matchups.json) beside the tournament under the same battler: each drafter's score against the others
+there (deckopt's own drafts) and its win rate against the same others here, and whether it lies inside
+the matchups' interval.
 """
 
 from __future__ import annotations
@@ -206,6 +211,45 @@ def entered_tables(results: dict, drafters: list[str], entered: list[str], seeds
     return "\n".join(lines)
 
 
+def matchups_table(results: dict, drafters: list[str], seeds: list[int], games_count: int, matchups: dict) -> str:
+    """Each drafter of a `deckopt matchups --game locm_drafter` table (its matchups.json: deckopt's own
+    fresh drafts, both seats) beside its win rate in the tournament against the same other drafters,
+    both seats, itself left out, and whether the tournament's lies inside the matchups' 95 % interval;
+    then the same for every pair of drafters."""
+    wins = wins_array(results, drafters, seeds)
+    ranked = {r["deck"]: r for r in matchups["ranking"]}
+    names = [d for d in drafters if d in ranked]
+    lines = [
+        f"`deckopt matchups` ({matchups['games_per_pair']} games a pair, battler {matchups['agent']}) beside the "
+        f"tournament ({games_count * len(seeds)} games a matchup and seat), each against the other {len(names) - 1}:",
+        "",
+        "| drafter | deckopt matchups [95 % CI] | tournament | inside |",
+        "|---|---|---|---|",
+    ]
+    for name in names:
+        r, i = ranked[name], drafters.index(name)
+        others = [drafters.index(n) for n in names if n != name]
+        mean = rate(wins, i, others, games_count)[0]
+        lo, hi = (100 * x for x in r["ci95"])
+        inside = "yes" if lo <= mean <= hi else "no"
+        lines.append(f"| {name} | {100 * r['score']:.1f} [{lo:.1f}, {hi:.1f}] | {mean:.1f} | {inside} |")
+    cells = {(c["deck"], c["opponent"]): c for c in matchups["cells"]}
+    pairs = [(a, b) for a in names for b in names if a < b and (a, b) in cells]
+    outside = [
+        (a, b)
+        for a, b in pairs
+        if not 100 * cells[(a, b)]["ci95"][0]
+        <= rate(wins, drafters.index(a), [drafters.index(b)], games_count)[0]
+        <= 100 * cells[(a, b)]["ci95"][1]
+    ]
+    lines += [
+        "",
+        f"pairs whose tournament rate lies outside the matchups cell's interval: {len(outside)} of {len(pairs)}",
+    ]
+    lines += [f"- {a} against {b}" for a, b in outside]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--battlers", nargs="+", default=["max-attack", "greedy"], choices=sorted(BATTLERS_BATCH))
@@ -217,7 +261,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=1000, help="games a matchup for each seed")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "locm_tournament", help="checkpoint folder")
     parser.add_argument("--oracle-python", type=Path, default=ORACLE_PYTHON)
+    parser.add_argument(
+        "--matchups",
+        type=Path,
+        metavar="FILE",
+        help="a matchups.json of `deckopt matchups --game locm_drafter` (drafters by name): each drafter's score "
+        "there beside its win rate in the tournament under the same battler",
+    )
     args = parser.parse_args(argv)
+    matchups = json.loads(args.matchups.read_text()) if args.matchups else None
+    if matchups is not None and matchups["agent"] not in args.battlers:
+        raise SystemExit(f"{args.matchups}: battler {matchups['agent']!r} is not among --battlers")
     if not args.oracle_python.exists():
         raise SystemExit(f"no oracle environment at {args.oracle_python}: `make oracle` builds it")
     entrants = [field_entrant(name) for name in args.drafters] + [file_entrant(path) for path in args.drafter]
@@ -257,6 +311,9 @@ def main(argv: list[str] | None = None) -> None:
         if entered:
             print()
             print(entered_tables(results[battler], names, entered, args.seeds, args.games))
+        if matchups is not None and matchups["agent"] == battler:
+            print()
+            print(matchups_table(results[battler], names, args.seeds, args.games, matchups))
 
 
 if __name__ == "__main__":

@@ -124,3 +124,5 @@ def test_bad_drafters_are_one_line(drafter_run, tmp_path, capsys):
     refused(capsys, drafters + [str(gwent), "coac"], "is a gwent_lite run, not locm_drafter")
     refused(capsys, ["matchups", "--game", "locm_constructed", str(drafter_run), "coac"], "a locm_drafter run")
     refused(capsys, ["advise", "--game", "locm_drafter", "coac", "--vs", "chad"], "no card pool", "gwent_abilities")
+    # a drafter run has no validation decks for `report --matchups`: the line names the command that plays it
+    refused(capsys, ["report", str(drafter_run), "--matchups", "4"], "has none", "deckopt matchups --game locm_drafter")

@@ -67,6 +67,14 @@ def _check_matchups_to_play(args) -> None:
     --agent ask for other ones than it holds (they would be silently ignored)."""
     folder = RunFolder(args.run)
     folder.check_existing()
+    config = folder.read_config()
+    if not config.settings.validation_panel:
+        other = f"deckopt matchups --game {config.game} {args.run} OPPONENT..."
+        plays = callable(getattr(space_for(config), "matches", None))  # its decks play each other
+        raise UserError(
+            f"--matchups plays the run's decks against its validation decks, and this {config.game} run has none"
+            + (f"; `{other}` plays them against any you name" if plays else "")
+        )
     path = Path(args.run) / MATCHUPS_NAME
     if not path.is_file():
         return
@@ -75,7 +83,7 @@ def _check_matchups_to_play(args) -> None:
         held = (held["agent"], held["games_per_pair"])
     except (OSError, ValueError, KeyError, TypeError):
         held = None
-    asked = (args.agent or folder.read_config().agent, args.matchups)
+    asked = (args.agent or config.agent, args.matchups)
     if held != asked:
         had = f"agent {held[0]!r}, {held[1]} games per pair" if held else "unreadable matchups"
         raise UserError(

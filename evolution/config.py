@@ -126,7 +126,8 @@ class EvolveConfig:
         "selection scheme: truncation (keep the best `survivors`, add mutants, "
         "refill with random decks; 'ancestor' is its old name), mu+lambda, random (a random-search "
         "baseline: fresh random decks every generation, the same fitness and hall of fame), or active-genes "
-        "(mu+lambda varying only the genes the generation's games test, for spaces that tell which)",
+        "(Kowalski and Miernik's: a population that scored offspring reach only through the genes the "
+        "generation's games test, for spaces that tell which)",
         choices=SELECTIONS + tuple(SELECTION_ALIASES),
     )
     survivors: int | None = setting(
@@ -141,18 +142,22 @@ class EvolveConfig:
     )
     mu: int | None = setting(
         None,
-        "mu+lambda and active-genes selection: parents chosen by tournaments (default: a third of the pool)",
+        "mu+lambda selection: parents chosen by tournaments (default: a third of the pool)",
         metavar="MU",
         maximum=MAX_DECKS,
     )
     tournament_size: int = setting(
-        3, "mu+lambda and active-genes selection: decks per selection tournament", metavar="N", maximum=MAX_DECKS
+        3,
+        "mu+lambda and active-genes selection: decks per selection tournament (active-genes: drawn without "
+        "replacement, its two fittest a pair's parents)",
+        metavar="N",
+        maximum=MAX_DECKS,
     )
     cx_prob: float = setting(
         0.0, "chance that a child comes from a crossover of two parents (then mutated)", metavar="P"
     )
     mut_card_rate: float = setting(
-        0.1, "mutation: fraction of a deck's cards (active-genes: of its active genes) that change", metavar="P"
+        0.1, "mutation: fraction of a deck's cards that change (active-genes: each gene drawn afresh)", metavar="P"
     )
     agent: str | None = setting(
         None,
@@ -327,12 +332,18 @@ class EvolveConfig:
             need(
                 kept <= self.pool, f"survivors x (1 + offspring_per_survivor) = {kept} exceeds the pool of {self.pool}"
             )
-        elif self.selection in ("mu+lambda", "active-genes"):
+        elif self.selection == "mu+lambda":
             need(
                 1 <= self.mu < self.pool,
                 f"mu must be in 1..pool-1 ({self.pool - 1}) so there is room for offspring, got {self.mu}",
             )
             need(self.tournament_size >= 1, "tournament_size must be >= 1")
+        elif self.selection == "active-genes":
+            need(
+                2 <= self.tournament_size <= self.pool,
+                f"active-genes: tournament_size must be in 2..pool ({self.pool}): a tournament's two fittest "
+                f"are a pair's parents, got {self.tournament_size}",
+            )
 
     @property
     def agents(self) -> list[str]:
@@ -344,7 +355,7 @@ class EvolveConfig:
         """How many decks selection keeps: the boundary a racing fitness has to settle."""
         if self.selection == "truncation":
             return self.survivors
-        if self.selection in ("mu+lambda", "active-genes"):
+        if self.selection == "mu+lambda":
             return self.mu
         return min(self.pool, max(1, self.settings.yardstick_top))
 

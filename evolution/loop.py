@@ -111,6 +111,8 @@ def _evolve_in_locked_folder(
             clock.start()
             games = scorer.evaluate(pool, state.hall_of_fame, gen, tb.map, progress, what=clock.stage(gen, state))
             games += scorer.measure_yardstick(pool, gen, tb.map, progress)
+            if archive is None:  # active-genes: the population merged with its scored offspring
+                pool = tb.population_after(state.pool, pool, gen)
             seconds = clock.stop()
             record = record_generation(state, gen, pool, games, seconds)  # hall of fame, logbook, best decks
             if archive is not None:

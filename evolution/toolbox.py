@@ -7,8 +7,9 @@ Selection and variation make the next pool from an evaluated one:
   probability `cx_prob`, then mutation);
 - `random`: fresh random decks every generation (random search at the same game budget: the
   baseline an evolution has to beat; the hall of fame keeps the best decks it meets);
-- `active-genes`: as mu+lambda, with crossover and mutation only on the genes the generation's games
-  test (evolution.active_genes; for spaces that tell which).
+- `active-genes`: Kowalski and Miernik's (evolution.active_genes; for spaces that tell which genes a
+  generation's games test): offspring of tournament-chosen pairs are scored, and the population takes
+  from them only those genes (`population_after`).
 Every random choice comes from the one numpy Generator the toolbox is built with (DEAP's own
 operators use the global `random` module, which a checkpoint would not capture).
 """
@@ -68,6 +69,7 @@ def build_toolbox(config: EvolveConfig, space, rng: np.random.Generator, pmap=No
     tb.register("select", sel_tournament, tournsize=config.tournament_size, rng=rng)
     tb.register("select_best", sel_best)
     tb.register("next_pool", next_pool, config=config, space=space, tb=tb, rng=rng)
+    tb.register("population_after", population_after, config=config, space=space, tb=tb, rng=rng)
     if pmap is not None:
         tb.register("map", pmap)
     return tb
@@ -76,7 +78,7 @@ def build_toolbox(config: EvolveConfig, space, rng: np.random.Generator, pmap=No
 def next_pool(pool: list, gen: int, config: EvolveConfig, space, tb: base.Toolbox, rng: np.random.Generator) -> list:
     """Generation `gen`'s pool from the evaluated pool before it (selection, then variation)."""
     if config.selection == "active-genes":
-        return active_genes.next_pool(pool, space.active_genes(gen), config, tb, rng)
+        return active_genes.next_offspring(pool, config, tb, rng)
     if config.selection == "random":  # the random-search baseline: nothing is inherited
         return [tb.individual("random") for _ in range(config.pool)]
     if config.selection == "truncation":
@@ -100,3 +102,14 @@ def next_pool(pool: list, gen: int, config: EvolveConfig, space, tb: base.Toolbo
             p1 = tb.mate(p1, p2)[0]
         offspring.append(tb.mutate(p1))
     return parents + offspring
+
+
+def population_after(
+    previous: list | None, scored: list, gen: int, config: EvolveConfig, space, tb: base.Toolbox, rng
+) -> list:
+    """The pool generation `gen` leaves from the `scored` pool (and the `previous` generation's pool,
+    None before the first): the scored pool itself, but for `active-genes` the population merged
+    with its scored offspring (evolution.active_genes.next_population)."""
+    if config.selection == "active-genes":
+        return active_genes.next_population(previous, scored, space.active_genes(gen), tb, rng)
+    return scored

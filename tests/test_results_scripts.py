@@ -306,6 +306,7 @@ def test_locm_drafter_replay_puts_gym_locm_s_score_beside_deckopt_s(capsys, tmp_
 def test_locm_drafter_curves_measures_every_method_at_the_same_budget_and_resumes(capsys, tmp_path):
     script = _load("locm_drafter_curves")
     args = ["--out", str(tmp_path), "--budget", "3000", "--points", "2", "--seeds", "0", "1", "--pool", "4"]
+    args += ["--active-genes-settings", '{"pool": 4}']  # the paper's population of 100 would fill one generation
     script.main(args + ["--held-out", "6"])
     out, err = capsys.readouterr()
     rows = _rows(out)

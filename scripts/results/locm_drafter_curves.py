@@ -9,17 +9,19 @@ seats, battled by `--battler`:
 - `random`: `--selection random`, fresh random drafters every generation (random search), the same
   games a generation;
 - `active-genes`: `--selection active-genes` (evolution.active_genes: Kowalski and Miernik, CEC 2020)
-  with the paper's settings: tournaments of 4, a uniform crossover for every child, 5 % of the active
-  genes redrawn, one draft a generation (two games against each field drafter, seats swapped), so
-  many more generations in the same budget.
+  with the settings of its authors' code for the paper (`PAPER`): a population of 100, tournaments of
+  4, a uniform crossover for every pair of children, 5 % of the genes drawn afresh, one draft a
+  generation (two games against each field drafter, seats swapped), so many more generations in the
+  same budget (`--active-genes-settings` may change them, the population with `pool`).
 
 At `--points` marks of the budget a run returns a drafter: with `--returned best-so-far` the
-best-scored drafter it has met so far, with `last` the best-scored of its latest generation (a
-method whose fitness plays few games, as Active-Genes' one draft, meets lucky scores that stay the
-best so far); that drafter is measured on held-out drafts (`--held-out` games whose offers and shuffles come from
-`--held-out-seed`, never a run's): against each drafter of the field, both seats. The plot
-(`OUT/curves-RETURNED.png`) draws the win rate against the field by games played, each method's mean over its
-seeds with the 95 % interval over seeds, each seed's curve thin, and the field's best member on the
+best-scored drafter it has met so far, with `last` the best-scored of its latest generation (a method
+whose fitness plays few games meets lucky scores that stay the best so far; Active-Genes' scores are
+its population's running fitness, evolution.active_genes); that drafter is measured on held-out
+drafts (`--held-out` games whose offers and shuffles come from `--held-out-seed`, never a run's):
+against each drafter of the field, both seats. The plot (`OUT/curves-RETURNED.png`) draws the win
+rate against the field by games played, each method's mean over its seeds with the 95 % interval over
+seeds, each seed's curve thin, and the field's best member on the
 same games. The tables (Markdown, stdout) give each run's final drafter with its Wilson interval, and
 the paired comparisons at the final budget (evolution minus random search, evolution minus
 Active-Genes, on the same held-out games): the mean difference with a 95 % t-interval over seeds and
@@ -56,7 +58,8 @@ from games.locm_batch import LocmBatch
 ROOT = Path(__file__).resolve().parent.parent.parent
 FIELD = ("random", "max-attack", "rule-based", "icebox", "closet-ai", "uji1", "uji2", "coac", "chad")
 METHODS = ("evolution", "random", "active-genes")
-PAPER = {"selection": "active-genes", "tournament_size": 4, "cx_prob": 1.0, "mut_card_rate": 0.05}
+#: Active-Genes as github.com/radekmie/LoCM's Makefile target run-CEC-2020-greedy runs it (evolution.active_genes)
+PAPER = {"selection": "active-genes", "pool": 100, "tournament_size": 4, "cx_prob": 1.0, "mut_card_rate": 0.05}
 COLOURS = {"evolution": "tab:blue", "random": "tab:gray", "active-genes": "tab:orange"}
 
 
@@ -64,10 +67,17 @@ def games_per_opponent(method: str, args) -> int:
     return 2 * args.active_drafts if method == "active-genes" else args.games_per_opponent
 
 
+def pool(method: str, args) -> int:
+    """The drafters `method` scores a generation: `--pool`, Active-Genes' population `PAPER`'s."""
+    if method == "active-genes":
+        return int((PAPER | json.loads(args.active_genes_settings))["pool"])
+    return args.pool
+
+
 def generations(method: str, args) -> int:
     """The generations of `method` that play `--budget` games (all games of a generation: the pool
     against every field drafter)."""
-    return max(1, args.budget // (args.pool * len(FIELD) * games_per_opponent(method, args)))
+    return max(1, args.budget // (pool(method, args) * len(FIELD) * games_per_opponent(method, args)))
 
 
 def method_config(method: str, seed: int, args) -> EvolveConfig:
@@ -77,9 +87,9 @@ def method_config(method: str, seed: int, args) -> EvolveConfig:
     settings = {
         "game": "locm_drafter",
         "seed": seed,
-        "pool": args.pool,
+        "pool": pool(method, args),
         "generations": generations(method, args),
-        "games_per_task": args.pool * len(FIELD) * games,  # a generation's games: one batch
+        "games_per_task": pool(method, args) * len(FIELD) * games,  # a generation's games: one batch
         "jobs": args.jobs,
         "validate": False,
         "plot_every": 0,
@@ -256,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--budget", type=int, default=500_000, help="games a run plays")
     parser.add_argument("--points", type=int, default=10, help="marks of the budget the curves are measured at")
-    parser.add_argument("--pool", type=int, default=30)
+    parser.add_argument("--pool", type=int, default=30, help="evolution and random search")
     parser.add_argument("--games-per-opponent", type=int, default=40, help="evolution and random search")
     parser.add_argument("--active-drafts", type=int, default=1, help="Active-Genes: drafts a generation")
     parser.add_argument("--battler", default="max-attack", choices=["max-attack", "greedy"])

@@ -64,6 +64,13 @@ def test_a_round_robin_of_three_drafters_is_mirrored_and_the_same_on_one_worker_
     assert matchups(capsys, *argv, "--jobs", "1", "--seed", "1")["cells"] != one["cells"]
 
 
+def test_drafters_and_battlers_that_draw_at_random_play_the_same_games_on_one_worker_or_two(capsys):
+    # 300 games: two work units of about 200, each with its own seed key for random, uji2 and the battler
+    argv = ["random", "uji2", "coac", "--games", "100", "--agent", "random"]
+    one = matchups(capsys, *argv, "--jobs", "1")
+    assert matchups(capsys, *argv, "--jobs", "2")["cells"] == one["cells"]
+
+
 def test_the_ranking_names_the_battler_and_describes_each_drafter(closet_file, tmp_path, capsys):
     out = tmp_path / "m"
     capsys.readouterr()

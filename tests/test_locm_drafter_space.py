@@ -16,7 +16,7 @@ from agents.heuristics.locm_field import BATTLERS_BATCH, CLOSET_AI_SCORE, DRAFTE
 from deckopt.cli import main
 from evolution.config import load_config
 from evolution.loop import evolve
-from evolution.spaces import locm_drafter as ld
+from evolution.spaces import locm_drafter_games as ld
 from evolution.spaces.check import check_deck_space
 from evolution.spaces.locm_drafter_settings import BATTLERS
 from evolution.spaces.locm_drafter_settings import DRAFTERS as SETTINGS_DRAFTERS

@@ -17,7 +17,8 @@ from deckopt.cli import main
 from evolution.config import load_config
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
-from evolution.spaces import locm_drafter as ld
+from evolution.spaces import locm_drafter_games as ld
+from evolution.spaces.locm_drafter_settings import DRAFTERS
 from evolution.spaces.registry import space_for
 
 TINY = dict(game="locm_drafter", generations=2, pool=4, selection="mu+lambda", mu=2, hof_size=2, playoff_top=2)
@@ -101,7 +102,7 @@ def test_a_drafter_run_stands_for_its_champion_and_best_drafters_under_its_battl
 
 def test_a_field_drafter_is_described_by_the_decks_it_drafts():
     space = space_for(load_config(game="locm_drafter"))
-    coac = (ld.DRAFTERS.index("coac"),)
+    coac = (DRAFTERS.index("coac"),)
     row = space.row(coac)
     assert len(row["top"]) == ld.TOP_CARDS and 0 < row["creatures"] < 1 and 0 < row["mean cost"] < 7
     assert sum(row["curve"].values()) == pytest.approx(30, abs=0.05)  # rounded to 2 places

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.afterstate import EXTRA_FEATURES, AfterstateAgent
 from agents.base import Agent, masked_argmax
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
 from agents.tensorflow_import import import_tensorflow
@@ -307,10 +308,14 @@ def check_model_fits(metadata: dict, game: Game, where: str) -> None:
     trained_for = metadata.get("game")
     if trained_for is not None and trained_for != game.name:
         raise UserError(f"{where} is a model for {trained_for}, not {game.name}")
-    if metadata["observation_size"] != game.observation_size or metadata["num_actions"] != game.num_actions:
+    # an afterstate value network reads an observation with EXTRA_FEATURES more and gives one value
+    afterstate = bool(metadata.get("afterstate"))
+    inputs = game.observation_size + (EXTRA_FEATURES if afterstate else 0)
+    outputs = 1 if afterstate else game.num_actions
+    if metadata["observation_size"] != inputs or metadata["num_actions"] != outputs:
         raise UserError(
-            f"{where} expects {metadata['observation_size']} observation features and {metadata['num_actions']} "
-            f"actions, but this {game.name} has {game.observation_size} and {game.num_actions} "
+            f"{where} expects {metadata['observation_size']} inputs and {metadata['num_actions']} "
+            f"outputs, but this {game.name} needs {inputs} and {outputs} "
             f"(trained with game config {metadata.get('game_config', '?')}, now {game_config_dict(game)})"
         )
 
@@ -370,4 +375,6 @@ def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) ->
     network, metadata = load_network(str(spec), game)
     if "policy" in metadata:
         return PolicyAgent(game, network, metadata["policy"], rng, metadata)
+    if metadata.get("afterstate"):
+        return AfterstateAgent(game, network, metadata)
     return LearnedAgent(game, network, metadata)

@@ -13,6 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agents.afterstate_value.config import AfterstateConfig
+from agents.afterstate_value.config import load_config as load_afterstate_config
+from agents.afterstate_value.trainer import train as train_afterstate
 from agents.alphazero.config import AlphaZeroConfig
 from agents.alphazero.config import load_config as load_alphazero_config
 from agents.alphazero.trainer import train as train_alphazero
@@ -44,6 +47,7 @@ LEARNERS = {
         Learner("nfsp", "NFSP", NFSPConfig, load_nfsp_config, train_nfsp),
         Learner("ppo", "PPO", PPOConfig, load_ppo_config, train_ppo),
         Learner("alphazero", "AlphaZero", AlphaZeroConfig, load_alphazero_config, train_alphazero),
+        Learner("afterstate", "afterstate values", AfterstateConfig, load_afterstate_config, train_afterstate),
     )
 }
 #: the learner of `deckopt train` without --algo, and of a run whose config.json names none

@@ -274,9 +274,10 @@ class LocmBatch(BatchState):
         col += OFFERED * CARD_FEATURES
         picks = self.picks[g, me]
         held = np.arange(DECK_SIZE) < self.npicks[g, me][:, None]
-        costs = ((COST[picks][:, :, None] == np.arange(MAX_MANA + 1)) & held[:, :, None]).sum(axis=1)
-        kinds = ((TYPE[picks][:, :, None] == np.arange(4)) & held[:, :, None]).sum(axis=1)
-        out[:, col : col + 17] = np.concatenate([costs, kinds], axis=1) / DECK_SIZE
+        # one count of each cost 0..12 and each type (columns 13..16) per game, over the picks held
+        base = 17 * np.arange(k)[:, None]
+        slots = np.concatenate([(base + COST[picks])[held], (base + 13 + TYPE[picks])[held]])
+        out[:, col : col + 17] = np.bincount(slots, minlength=17 * k).reshape(k, 17) / DECK_SIZE
         col += 17
         hand = self.hands[g, me]
         in_hand = np.arange(HAND_LIMIT) < self.hand_len[g, me][:, None]

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import games
+from agents.afterstate_value.trainer import AfterstateLearner
 from agents.alphazero.trainer import AlphaZeroLearner
 from agents.base import Agent
 from agents.dqn import DQNLearner
@@ -156,7 +157,9 @@ def test_the_connect_four_mirror_maps_a_position_to_the_mirrored_one():
     np.testing.assert_array_equal(mirror.actions(np.array([0, 2])), [6, 4])
 
 
-@pytest.mark.parametrize("learner", [DQNLearner, NFSPLearner, PPOLearner, AlphaZeroLearner, TinyLearner])
+@pytest.mark.parametrize(
+    "learner", [DQNLearner, NFSPLearner, PPOLearner, AlphaZeroLearner, AfterstateLearner, TinyLearner]
+)
 def test_every_learner_has_what_the_loop_needs(learner):
     members = [name for name in dir(Learner) if not name.startswith("_") or name == "__init__"]
     assert {"ALGO", "COLUMNS", "step", "restore", "models"} <= set(members) | set(Learner.__annotations__)

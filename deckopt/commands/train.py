@@ -40,11 +40,14 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "train",
-        help="train an agent by self-play (DQN with Monte-Carlo returns, NFSP, PPO or AlphaZero-style search)",
+        help="train an agent by self-play (DQN with Monte-Carlo returns, NFSP, PPO, AlphaZero-style search or "
+        "afterstate values)",
         description="Train an agent that plays every seat, by self-play in lock-step: --algo dqn (default) one "
         "Q-network with Monte-Carlo returns, nfsp (best response + average policy, Heinrich & Silver 2016) or "
         "ppo (clipped actor-critic, GAE) or alphazero (PUCT search guided by a policy+value network, trained on "
-        "its own searches' visit counts and the games' outcomes). Writes runs/NAME/: config.json, metrics.csv, "
+        "its own searches' visit counts and the games' outcomes) or afterstate (a value network of the state each "
+        "legal action leads to, trained on the games' outcomes; it acts by the best-valued one). "
+        "Writes runs/NAME/: config.json, metrics.csv, "
         "TensorBoard scalars, checkpoints/, model.keras "
         "+ model.npz and learning_curves.png. Ctrl-C (or SIGTERM) stops after the current batch and saves a "
         "checkpoint; --resume continues exactly where it stopped. Settings: per-game defaults < --config FILE "

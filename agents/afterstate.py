@@ -1,0 +1,117 @@
+"""Acting by a learned afterstate value: for every legal action, the state it leads to is scored by a
+value network from the mover's view, and the action of the best-scored afterstate is taken (Sutton
+and Barto, *Reinforcement Learning: An Introduction*, 2nd ed., §6.8 "afterstates"; Tesauro's
+TD-Gammon acts so).
+
+    V(s, p) = net([observation of s by p, 1 if p is to move in s else 0])   in [-1, 1]
+
+A finished afterstate is worth its return for `p` instead of the network's value. The features are
+the game's observation (for LOCM: what the cards are, board, hands' card features, health, mana,
+runes, deck sizes) with whose turn it is appended, so an action that ends the turn is scored on the
+state the opponent then moves in. One forward pass scores every afterstate of every game of a
+batch step; the copies are the vectorised engine's (`take`) where it has one, else cloned states.
+Ties go to the lowest action number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from agents.base import Agent
+from games import Game, State
+from games.base import TERMINAL
+from games.batch import BatchState, batch_of
+
+# (rows of features) -> (rows, 1) values: a NumpyNetwork
+ValueNetwork = Callable[[np.ndarray], np.ndarray]
+#: features of an afterstate beyond the game's observation (whose turn it is)
+EXTRA_FEATURES = 1
+CHUNK = 16384  # afterstates stepped and scored at a time
+
+
+def afterstate_features(copies: BatchState, players: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features, finished, returns) of every game of `copies` seen by `players[k]`: the observation
+    and whether that player is to move; whether the game is over, and its return for the player."""
+    k = np.arange(copies.size)
+    movers = copies.current_players()
+    finished = movers == TERMINAL
+    obs = copies.observations(k, players)
+    features = np.concatenate([obs, (movers == players)[:, None].astype(np.float32)], axis=1)
+    return features.astype(np.float32, copy=False), finished, copies.returns()[k, players]
+
+
+def afterstates(batch: BatchState, games: np.ndarray, actions: np.ndarray) -> BatchState:
+    """A batch of copies of games `games[i]` after `actions[i]`."""
+    if hasattr(batch, "take"):
+        copies = batch.take(games)
+    else:
+        copies = batch_of([batch.state(int(g)).clone() for g in games])
+    copies.apply_actions(np.arange(copies.size), actions)
+    return copies
+
+
+def afterstate_values(
+    network: ValueNetwork, batch: BatchState, games: np.ndarray, chunk: int = CHUNK
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, actions, values): every legal action of every game `games[rows[i]]` and the value of
+    its afterstate for the player to move there. A game with one legal action gets it with value 0,
+    unscored (nothing to choose)."""
+    players = batch.current_players()[games]
+    masks = batch.legal_masks(games)
+    rows, actions = np.nonzero(masks)
+    values = np.zeros(len(rows), dtype=np.float64)
+    scored = np.flatnonzero(masks.sum(axis=1)[rows] > 1)
+    for start in range(0, len(scored), chunk):
+        part = scored[start : start + chunk]
+        copies = afterstates(batch, games[rows[part]], actions[part])
+        features, finished, returns = afterstate_features(copies, players[rows[part]])
+        values[part] = np.where(finished, returns, np.asarray(network(features), dtype=np.float64)[:, 0])
+    return rows, actions, values
+
+
+def best_actions(rows: np.ndarray, actions: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """For each of `count` games, its action of the highest value (the lowest action on ties)."""
+    order = np.lexsort((actions, -values, rows))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = rows[order][1:] != rows[order][:-1]
+    out = np.zeros(count, dtype=np.int64)
+    out[rows[order][first]] = actions[order][first]
+    return out
+
+
+class AfterstateAgent(Agent):
+    """Takes the action whose afterstate `network` values most; with `epsilon` > 0 (training's
+    exploration) a uniformly random legal action instead with that probability, drawn from `rng`."""
+
+    def __init__(
+        self,
+        game: Game,
+        network: ValueNetwork,
+        metadata: dict | None = None,
+        epsilon: float = 0.0,
+        rng: np.random.Generator | None = None,
+    ):
+        self.game = game
+        self.network = network
+        self.metadata = metadata or {}
+        self.epsilon = epsilon
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.deterministic = epsilon == 0.0
+
+    def act(self, states: Sequence[State]) -> np.ndarray:
+        return self.act_batch(batch_of(states), np.arange(len(states)))
+
+    def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
+        games = np.asarray(games, dtype=np.int64)
+        rows, actions, values = afterstate_values(self.network, batch, games)
+        chosen = best_actions(rows, actions, values, len(games))
+        if self.epsilon > 0:
+            explore = self.rng.random(len(games)) < self.epsilon
+            if explore.any():
+                counts = np.bincount(rows, minlength=len(games))
+                starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+                pick = starts + (self.rng.random(len(games)) * counts).astype(np.int64)
+                chosen = np.where(explore, actions[np.minimum(pick, len(actions) - 1)], chosen)
+        return chosen

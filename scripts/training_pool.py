@@ -1,5 +1,6 @@
-"""Print a `deck_pool` (a TOML line) from the decks that deck-evolution runs explored: Gwent Lite decks
-(card powers), or with `--game gwent_abilities` Gwent Abilities decks (card names).
+"""Print a `deck_pool` (a TOML line) from the decks that deck-evolution runs explored, each deck as its
+game's settings name one (the space's `game_deck`: Gwent Lite's card powers, Gwent Abilities' card
+names); `--game` names the runs' game (default: the default deck game).
 
 A training recipe that fine-tunes an agent on the decks evolution visits (not only on random legal
 decks) takes its pool from runs made with other seeds than the run it will judge:
@@ -7,8 +8,8 @@ decks) takes its pool from runs made with other seeds than the run it will judge
     python scripts/training_pool.py runs/ev_s1 runs/ev_s2 runs/ev_s3 --generations 10 20 29 \\
         --decks decks/ancestor decks > pool.toml
 
-    python scripts/training_pool.py runs/ga_s1 runs/ga_s2 runs/ga_s3 --game gwent_abilities \\
-        --generations 10 20 29 --decks decks/gwent_abilities > pool.toml
+    python scripts/training_pool.py runs/ga_s1 runs/ga_s2 runs/ga_s3 --game GAME \\
+        --generations 10 20 29 --decks decks/GAME > pool.toml
 
 The pool holds each named generation's population, each run's hall of fame and champion, and every
 deck file under the `--decks` folders; repeated decks appear once, sorted, so the same runs give
@@ -25,9 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.decks import DeckRules, load_deck  # noqa: E402
+from evolution.config import load_config  # noqa: E402
+from evolution.spaces.base import canonical  # noqa: E402
+from evolution.spaces.registry import space_for  # noqa: E402
+from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS  # noqa: E402
 from games.errors import UserError  # noqa: E402
-from games.gwent_abilities_cards import CARDS, AbilityDeckRules, load_ability_deck  # noqa: E402
 
 
 def run_decks(run: Path, generations: list[int]) -> list[list[int]]:
@@ -49,17 +52,18 @@ def run_decks(run: Path, generations: list[int]) -> list[list[int]]:
     return decks
 
 
-def folder_decks(folder: Path) -> list[list[int]]:
-    return [list(load_deck(p).cards) for p in sorted(folder.glob("*.toml"))]
-
-
-def ability_pool(runs: list[Path], generations: list[int], folders: list[Path]) -> list[tuple[str, ...]]:
-    """The Gwent Abilities pool: a run's decks (indices into the card pool) and the deck files of the
-    folders (card names), each as its card names in pool order, legal under the default rules."""
-    rules = AbilityDeckRules()
-    decks = [[CARDS[k].name for k in d] for run in runs for d in run_decks(run, generations)]
-    decks += [load_ability_deck(p).cards for folder in folders for p in sorted(folder.glob("*.toml"))]
-    return sorted({tuple(rules.validate(d, what="pool deck")) for d in decks})
+def pool(space, runs: list[Path], generations: list[int], folders: list[Path]) -> list[tuple]:
+    """The runs' decks and the deck files of the folders, each legal under the space's default rules,
+    as the game's settings name a deck, once each, sorted."""
+    decks = [d for run in runs for d in run_decks(run, generations)]
+    decks += [space.read_deck(p)[1] for folder in folders for p in sorted(folder.glob("*.toml"))]
+    out = set()
+    for cards in decks:
+        problems = space.problems(cards)
+        if problems:
+            raise UserError(f"pool deck is illegal: {problems[0]}")
+        out.add(tuple(space.game_deck(canonical(space, cards))))
+    return sorted(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,22 +71,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("runs", nargs="+", type=Path, help="deck-evolution run folders")
     parser.add_argument("--generations", nargs="+", type=int, default=[29], help="populations to take")
     parser.add_argument("--decks", nargs="*", type=Path, default=[], help="deck folders to add")
-    parser.add_argument("--game", choices=["gwent_lite", "gwent_abilities"], default="gwent_lite")
+    games_with_pools = [s.game for s in SETTINGS.values() if s.head_to_head]
+    parser.add_argument("--game", choices=games_with_pools, default=DEFAULT_GAME, help="the runs' game")
     args = parser.parse_args(argv)
-    rules = DeckRules()
     try:
-        if args.game == "gwent_abilities":
-            pool = ability_pool(args.runs, args.generations, args.decks)
-        else:
-            decks = [d for run in args.runs for d in run_decks(run, args.generations)]
-            decks += [d for folder in args.decks for d in folder_decks(folder)]
-            pool = sorted({tuple(rules.validate(d, what="pool deck")) for d in decks})
+        decks = pool(space_for(load_config(game=args.game)), args.runs, args.generations, args.decks)
     except (UserError, OSError, KeyError, IndexError, json.JSONDecodeError) as err:
         print(f"training_pool: {err}", file=sys.stderr)
         return 2
-    print(f"# {len(pool)} decks: {' '.join(map(str, args.runs))}; generations {args.generations}")
+    print(f"# {len(decks)} decks: {' '.join(map(str, args.runs))}; generations {args.generations}")
     print("deck_pool = [")
-    for deck in pool:
+    for deck in decks:
         print(f"    {json.dumps(list(deck))},")
     print("]")
     return 0

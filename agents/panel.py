@@ -6,7 +6,7 @@ Deal d is played, in every game of the deal and every seat the panel holds, by m
 pairing's index, a match's seed) keeps short matches from always starting with the first member.
 
 The named panels and what is known about them live in agents/pretrained/panels.toml (`NAMED_PANELS`):
-each one's game and members, and its trust figures (exploitability where its verdicts are made,
+each one's game and members, and, once measured, its trust figures (exploitability where its verdicts are made,
 agreement between its copies, the commands that measured them), which `trust_figures` finds for a spec.
 """
 
@@ -44,11 +44,13 @@ def trust_figures(spec: str, member_specs: Sequence[str] = ()) -> dict | None:
     """The trust figures of the named panel that `spec` is (`named_panel_of`): {panel, game, results,
     exploitability: {score, ci95, best_response, where, commands}, agreement: {decks, games_per_deck,
     spearman, spearman_ceiling, worst_difference, worst_deck, noise_difference, commands}}; None for an
-    agent or panel with none recorded."""
+    agent or panel with none recorded (a named panel whose trust has not been measured carries none)."""
     name = named_panel_of(spec, member_specs)
     if name is None:
         return None
     p = NAMED_PANELS[name]
+    if "exploitability" not in p or "agreement" not in p:
+        return None
     return {
         "panel": name,
         "game": p["game"],

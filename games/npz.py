@@ -36,7 +36,7 @@ class NpzLimits:
     max_expansion: int = 50
 
 
-#: a network's weights and its metadata (the shipped ones hold 0.1-1.4 MB)
+#: a network's weights and its metadata (the shipped ones hold 0.1-2.1 MB)
 MODEL_LIMITS = NpzLimits("model", max_bytes=512 * MB, max_text_chars=1_000_000)
 #: a training checkpoint: the learner's arrays (replay buffers) and its state as JSON (its log rows)
 CHECKPOINT_LIMITS = NpzLimits("checkpoint", max_bytes=8192 * MB, max_text_chars=200_000_000)

@@ -77,10 +77,9 @@ def test_the_agent_takes_the_best_valued_afterstate_of_each_state():
     assert checked >= 60
 
 
-def test_the_agent_plays_legal_actions_to_the_end_on_the_batch_engine_with_exploration():
-    game = games.make("locm", deck_pool=POOL)
-    agent = AfterstateAgent(game, random_value_network(game, 3), epsilon=0.3, rng=np.random.default_rng(4))
-    batch = LocmBatch.deal(game, np.random.default_rng(5), 16)
+def plays_legal_actions_to_the_end(agent, game, seed: int, count: int) -> None:
+    """`agent` plays both seats of `count` batch-engine games: every action legal, every game ended with a winner."""
+    batch = LocmBatch.deal(game, np.random.default_rng(seed), count)
     active = np.flatnonzero(batch.current_players() >= 0)
     while active.size:
         actions = agent.act_batch(batch, active)
@@ -88,6 +87,12 @@ def test_the_agent_plays_legal_actions_to_the_end_on_the_batch_engine_with_explo
         batch.apply_actions(active, actions)
         active = np.flatnonzero(batch.current_players() >= 0)
     assert (batch.winner >= 0).all()
+
+
+def test_the_agent_plays_legal_actions_to_the_end_on_the_batch_engine_with_exploration():
+    game = games.make("locm", deck_pool=POOL)
+    agent = AfterstateAgent(game, random_value_network(game, 3), epsilon=0.3, rng=np.random.default_rng(4))
+    plays_legal_actions_to_the_end(agent, game, 5, 16)
 
 
 @pytest.mark.cross_cpu

@@ -9,7 +9,7 @@ decks in one process.
     python scripts/results/locm_battler.py --agent agents/pretrained/locm_0.npz --games 1000
 
 The drafts come from `--seed` (keep it apart from the training pool's seed, 1 in
-agents/pretrained/locm_battler.toml); the games from `--seed` too.
+agents/pretrained/locm_afterstate.toml); the games from `--seed` too.
 """
 
 from __future__ import annotations

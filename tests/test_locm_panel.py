@@ -1,0 +1,38 @@
+"""The shipped LOCM battlers: each copy loads as an afterstate agent and plays legal actions to the
+end of its games on the batch engine, and the named panel `locm_panel` is the three copies."""
+
+from __future__ import annotations
+
+import pytest
+
+import agents
+import games
+from agents.afterstate import AfterstateAgent
+from agents.panel import NAMED_PANELS, AgentPanel, trust_figures
+from games.errors import UserError
+from tests.test_afterstate import POOL, plays_legal_actions_to_the_end
+
+COPIES = [f"agents/pretrained/locm_{k}.npz" for k in range(3)]
+
+
+@pytest.mark.parametrize("spec", COPIES)
+def test_a_shipped_copy_plays_legal_actions_to_the_end(spec):
+    game = games.make("locm", deck_pool=POOL)
+    agent = agents.make(spec, game, seed=1)
+    assert isinstance(agent, AfterstateAgent)
+    plays_legal_actions_to_the_end(agent, game, 2, 8)
+
+
+def test_the_locm_panel_is_the_three_copies():
+    assert agents.PANELS["locm_panel"] == tuple(COPIES)
+    assert NAMED_PANELS["locm_panel"]["game"] == "locm"
+    game = games.make("locm", deck_pool=POOL)
+    panel = agents.make_panel("locm_panel", game, seed=3)
+    assert isinstance(panel, AgentPanel) and panel.specs == tuple(COPIES) and panel.spec == "locm_panel"
+    assert all(isinstance(a, AfterstateAgent) for a in panel.agents)
+    assert len({a.network.weights[0].tobytes() for a in panel.agents}) == 3  # three networks, not one thrice
+    result = agents.arena.play_match(game, [panel, agents.make("greedy", game)], 6, seed=4)
+    assert result.agents[0].record.games == 6
+    assert trust_figures("locm_panel") is None  # no exploitability or agreement measured for it
+    with pytest.raises(UserError, match="'locm_panel' is the locm"):
+        agents.make_panel("locm_panel", games.make("gwent_lite"), seed=0)

@@ -22,7 +22,7 @@ from games.config import need, setting
 
 @dataclass
 class AfterstateConfig(LearnerConfig):
-    """A value network of afterstates trained on Monte-Carlo returns of lock-step self-play."""
+    """A value network of afterstates trained on Monte-Carlo or lambda-returns (`td_lambda`) of lock-step self-play."""
 
     hidden_layers: list[int] = learner_default("hidden_layers", [128, 128])
     output_activation: str = setting("tanh", "activation of the value layer", choices=ACTIVATIONS)

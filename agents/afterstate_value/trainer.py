@@ -104,7 +104,7 @@ def self_play(
 
 class AfterstateLearner:
     ALGO = "afterstate"
-    TITLE = "afterstate values, Monte-Carlo returns"
+    TITLE = "afterstate values, Monte-Carlo or lambda-returns"
     LOSS_LABEL = "value loss (mean squared error)"
     COLUMNS = [*SELFPLAY_COLUMNS, "learning_rate", "mean_target", "afterstates"]
     EXPLOITABILITY = False

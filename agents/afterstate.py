@@ -53,11 +53,12 @@ def afterstates(batch: BatchState, games: np.ndarray, actions: np.ndarray) -> Ba
 
 
 def afterstate_values(
-    network: ValueNetwork, batch: BatchState, games: np.ndarray, chunk: int = CHUNK
+    networks: Sequence[ValueNetwork], owners: np.ndarray, batch: BatchState, games: np.ndarray, chunk: int = CHUNK
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(rows, actions, values): every legal action of every game `games[rows[i]]` and the value of
-    its afterstate for the player to move there. A game with one legal action gets it with value 0,
-    unscored (nothing to choose)."""
+    its afterstate for the player to move there by `networks[owners[rows[i]]]`: every afterstate
+    stepped and seen once whatever network scores it. A game with one legal action gets it with
+    value 0, unscored (nothing to choose); a finished afterstate its return, no network call."""
     players = batch.current_players()[games]
     masks = batch.legal_masks(games)
     rows, actions = np.nonzero(masks)
@@ -67,7 +68,12 @@ def afterstate_values(
         part = scored[start : start + chunk]
         copies = afterstates(batch, games[rows[part]], actions[part])
         features, finished, returns = afterstate_features(copies, players[rows[part]])
-        values[part] = np.where(finished, returns, np.asarray(network(features), dtype=np.float64)[:, 0])
+        values[part[finished]] = returns[finished]
+        owner = owners[rows[part]]
+        for k, network in enumerate(networks):
+            mine = np.flatnonzero((owner == k) & ~finished)
+            if len(mine):
+                values[part[mine]] = np.asarray(network(features[mine]), dtype=np.float64)[:, 0]
     return rows, actions, values
 
 
@@ -83,7 +89,9 @@ def best_actions(rows: np.ndarray, actions: np.ndarray, values: np.ndarray, coun
 
 class AfterstateAgent(Agent):
     """Takes the action whose afterstate `network` values most; with `epsilon` > 0 (training's
-    exploration) a uniformly random legal action instead with that probability, drawn from `rng`."""
+    exploration) a uniformly random legal action instead with that probability, drawn from `rng`.
+    Afterstate agents asked together in an arena step (`act_together`: a panel's copies, two sides
+    of one match) step and see each afterstate once, each scoring its own games' afterstates."""
 
     def __init__(
         self,
@@ -104,14 +112,33 @@ class AfterstateAgent(Agent):
         return self.act_batch(batch_of(states), np.arange(len(states)))
 
     def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
-        games = np.asarray(games, dtype=np.int64)
-        rows, actions, values = afterstate_values(self.network, batch, games)
-        chosen = best_actions(rows, actions, values, len(games))
+        return self.act_together([self], batch, [games])[0]
+
+    @classmethod
+    def act_together(
+        cls, agents: Sequence[AfterstateAgent], batch: BatchState, games: Sequence[np.ndarray]
+    ) -> list[np.ndarray]:
+        games = [np.asarray(g, dtype=np.int64) for g in games]
+        sizes = [len(g) for g in games]
+        everyone = np.concatenate(games) if games else np.zeros(0, dtype=np.int64)
+        owners = np.repeat(np.arange(len(agents)), sizes)
+        rows, actions, values = afterstate_values([a.network for a in agents], owners, batch, everyone)
+        chosen = best_actions(rows, actions, values, len(everyone))
+        bounds = np.cumsum([0, *sizes])
+        cuts = np.searchsorted(rows, bounds)  # rows ascend: each agent's rows are one run
+        return [
+            agent._explore(chosen[lo:hi], rows[a:b] - lo, actions[a:b])
+            for agent, lo, hi, a, b in zip(agents, bounds[:-1], bounds[1:], cuts[:-1], cuts[1:], strict=True)
+        ]
+
+    def _explore(self, chosen: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """`chosen`, each replaced with probability `epsilon` by a uniform one of its game's legal
+        `actions` (`rows`: the game of each)."""
         if self.epsilon > 0:
-            explore = self.rng.random(len(games)) < self.epsilon
+            explore = self.rng.random(len(chosen)) < self.epsilon
             if explore.any():
-                counts = np.bincount(rows, minlength=len(games))
+                counts = np.bincount(rows, minlength=len(chosen))
                 starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-                pick = starts + (self.rng.random(len(games)) * counts).astype(np.int64)
+                pick = starts + (self.rng.random(len(chosen)) * counts).astype(np.int64)
                 chosen = np.where(explore, actions[np.minimum(pick, len(actions) - 1)], chosen)
         return chosen

@@ -38,6 +38,23 @@ def lockstep_batch(states: Sequence[State], agents: Sequence[Agent] = ()) -> Bat
     return StateBatch(states)
 
 
+def acting_groups(agents: Sequence[Agent]) -> list[list[int]]:
+    """The indices of `agents` as `play_batch` asks them at each step: the agents of a class with its
+    own `Agent.act_together` in one group (at the place of its first), every other agent alone."""
+    groups: list[list[int]] = []
+    joint: dict[type, list[int]] = {}
+    for a, agent in enumerate(agents):
+        kind = type(agent)
+        if kind.act_together.__func__ is Agent.act_together.__func__:
+            groups.append([a])
+        elif kind in joint:
+            joint[kind].append(a)
+        else:
+            joint[kind] = [a]
+            groups.append(joint[kind])
+    return groups
+
+
 def play_states(
     states: Sequence[State],
     seat_agents: Sequence[Sequence[int]],
@@ -62,13 +79,18 @@ def play_batch(
     players = batch.current_players()
     active = np.flatnonzero(players != TERMINAL)
     steps = 0
+    groups = acting_groups(agents)
     while active.size:
         who = seats[active, players[active]]
         actions = np.empty(active.size, dtype=np.int64)
-        for a, agent in enumerate(agents):
-            mine = who == a
-            if mine.any():
-                actions[mine] = agent.act_batch(batch, active[mine])
+        for group in groups:
+            moving = [(a, mine) for a in group if (mine := who == a).any()]
+            if moving:
+                chosen = type(agents[group[0]]).act_together(
+                    [agents[a] for a, _ in moving], batch, [active[mine] for _, mine in moving]
+                )
+                for (_, mine), out in zip(moving, chosen, strict=True):
+                    actions[mine] = out
         batch.apply_actions(active, actions)
         steps += active.size
         if on_step is not None:

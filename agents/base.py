@@ -33,6 +33,13 @@ class Agent(abc.ABC):
         override it, so a vectorised engine never builds a state for them."""
         return self.act([batch.state(g) for g in games.tolist()])
 
+    @classmethod
+    def act_together(cls, agents: Sequence[Agent], batch: BatchState, games: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """`agents[i].act_batch(batch, games[i])` for each i: the agents of a class that overrides this
+        are asked together once per step of agents/arena.play_batch, so they can share the work their
+        games have in common (a search over the same engine)."""
+        return [agent.act_batch(batch, g) for agent, g in zip(agents, games, strict=True)]
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.spec!r})"
 

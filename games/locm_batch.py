@@ -33,6 +33,7 @@ from games.locm import (
     CARD_FEATURES,
     CHARGE,
     CREATURE,
+    CREATURE_FEATURES,
     DEAD,
     DECK_SIZE,
     DEF,
@@ -77,9 +78,40 @@ ENEMY_HP = np.array(_ENEMY_HP, dtype=np.int64)
 DRAW = np.array(_DRAW, dtype=np.int64)
 INSTANCES = 2 * DECK_SIZE + 1
 CARD_FEATURE_TABLE = np.array([[0.0] * CARD_FEATURES] + list(_CARD_FEATURES[1:]), dtype=np.float32)  # by card number
+# the divisors of each seat's features in the observation: health, mana, mana of the turn, deck, rune,
+# bonus draws, hand (games/locm.py LocmState._features)
+SEAT_SCALES = np.array([60, 13, 13, DECK_SIZE, FIRST_RUNE, HAND_LIMIT, HAND_LIMIT], dtype=np.float64)
 NO_OFFERS = np.zeros((DRAFT_TURNS, 3), dtype=np.int64)
 # for each set of dead places of a lane (bit i: place i), the places in their new order: the living first
 ALIVE_FIRST = np.array([sorted(range(LANE_LIMIT), key=lambda i, d=d: (d >> i) & 1) for d in range(1 << LANE_LIMIT)])
+CURVE = 13 + 4  # the observation's counts of the picks: each cost 0..12, then each type
+# each card's ones in that curve, by card number: at its cost and at 13 + its type
+CARD_CURVE = np.zeros((NUM_CARDS + 1, CURVE), dtype=np.int64)
+CARD_CURVE[np.arange(NUM_CARDS + 1), COST] = 1
+CARD_CURVE[np.arange(NUM_CARDS + 1), 13 + TYPE] = 1
+
+
+def curve_counts(picks: np.ndarray, npicks: np.ndarray) -> np.ndarray:
+    """(..., CURVE) counts of each cost 0..12 and each type among the first `npicks` of `picks` (..., DECK_SIZE)."""
+    held = np.arange(DECK_SIZE) < npicks[..., None]
+    return (CARD_CURVE[picks] * held[..., None]).sum(axis=-2)
+
+
+def _creature_table() -> np.ndarray:
+    """The observation's features of a creature by `1 + attack + 13 * defense + 169 * (keywords + 64 * can
+    attack)`, attack and defense clipped to 0..12 (games/locm.py LocmState._features); row 0 an empty place."""
+    atk, defense, kw, able = np.meshgrid(np.arange(13), np.arange(13), np.arange(64), np.arange(2), indexing="ij")
+    rows = np.zeros((1 + 13 * 13 * 128, CREATURE_FEATURES), dtype=np.float32)
+    code = (1 + atk + 13 * defense + 169 * (kw + 64 * able)).ravel()
+    rows[code, 0] = 1.0
+    rows[code, 1] = (np.minimum(atk, 12) / 12).ravel()
+    rows[code, 2] = np.clip(defense / 12, 0.0, 1.0).ravel()
+    rows[code, 3:9] = ((kw[..., None] >> np.arange(6)) & 1).reshape(-1, 6)
+    rows[code, 9] = able.ravel()
+    return rows
+
+
+CREATURE_TABLE = _creature_table()
 
 
 class LocmBatch(BatchState):
@@ -98,6 +130,8 @@ class LocmBatch(BatchState):
         self.winner = np.full(n, -1, dtype=np.int64)
         self.picks = np.zeros((n, 2, DECK_SIZE), dtype=np.int16)
         self.npicks = np.zeros((n, 2), dtype=np.int64)
+        # the picks' counts of each cost 0..12 and each type (columns 13..16), kept with the picks for the observation
+        self.curves = np.zeros((n, 2, CURVE), dtype=np.int16)
         self.played = np.zeros((n, 2, DECK_SIZE), dtype=np.int16)
         self.nplayed = np.zeros((n, 2), dtype=np.int64)
         self.card_of = np.zeros((n, INSTANCES), dtype=np.int16)
@@ -140,6 +174,7 @@ class LocmBatch(BatchState):
             b.lane_sizes[g] = s._lane_sizes
             b.health[g], b.base_mana[g], b.bonus_mana[g] = s._health, s._base_mana, s._bonus_mana
             b.mana[g], b.rune[g], b.bonus_draw[g] = s._mana, s._rune, s._bonus_draw
+        b.curves[:] = curve_counts(b.picks, b.npicks)
         return b
 
     @classmethod
@@ -186,6 +221,7 @@ class LocmBatch(BatchState):
         b = cls(game, len(decks))
         b.picks[:] = decks
         b.npicks[:] = DECK_SIZE
+        b.curves[:] = curve_counts(b.picks, b.npicks)
         b.shuffles[:] = shuffles
         b.health[:], b.rune[:] = START_HEALTH, FIRST_RUNE
         b._start_battle(np.arange(len(decks)))
@@ -255,46 +291,53 @@ class LocmBatch(BatchState):
         me = self.player[g] if players is None else np.asarray(players, dtype=np.int64)
         k = len(g)
         out = np.zeros((k, OBSERVATION_SIZE), dtype=np.float32)
-        draft = self.phase[g] == DRAFT
-        out[:, 0], out[:, 1] = draft, self.phase[g] == BATTLE
-        out[:, 2] = self.npicks[g, me] / DECK_SIZE
-        col = 3
-        for p in (me, 1 - me):
-            out[:, col] = np.clip(self.health[g, p] / 60, 0.0, 1.0)
-            out[:, col + 1] = self.mana[g, p] / 13
-            out[:, col + 2] = (self.base_mana[g, p] + self.bonus_mana[g, p]) / 13
-            out[:, col + 3] = self.deck_len[g, p] / DECK_SIZE
-            out[:, col + 4] = self.rune[g, p] / FIRST_RUNE
-            out[:, col + 5] = np.minimum(self.bonus_draw[g, p], HAND_LIMIT) / HAND_LIMIT
-            out[:, col + 6] = self.hand_len[g, p] / HAND_LIMIT
-            col += 7
-        offers = self.offers[g, np.minimum(self.npicks[g, 1], DRAFT_TURNS - 1)]  # (k, 3)
-        offered = CARD_FEATURE_TABLE[np.where(draft[:, None], offers, 0)]
-        out[:, col : col + OFFERED * CARD_FEATURES] = offered.reshape(k, -1)
+        phase = self.phase[g]
+        draft = phase == DRAFT
+        out[:, 0], out[:, 1] = draft, phase == BATTLE
+        seats = 2 * g[:, None] + np.stack([me, 1 - me], axis=1)  # (game, seat) rows: the player's, then the other's
+        mine = seats[:, 0]
+        out[:, 2] = np.take(self.npicks, mine) / DECK_SIZE
+        seat = (
+            np.stack(
+                [
+                    np.take(self.health, seats),
+                    np.take(self.mana, seats),
+                    np.take(self.base_mana, seats) + np.take(self.bonus_mana, seats),
+                    np.take(self.deck_len, seats),
+                    np.take(self.rune, seats),
+                    np.minimum(np.take(self.bonus_draw, seats), HAND_LIMIT),
+                    np.take(self.hand_len, seats),
+                ],
+                axis=2,
+            )
+            / SEAT_SCALES
+        )
+        seat[..., 0] = np.clip(seat[..., 0], 0.0, 1.0)
+        out[:, 3:17] = seat.reshape(k, 14)
+        col = 17
+        if draft.any():
+            d = np.flatnonzero(draft)
+            offers = self.offers[g[d], np.minimum(self.npicks[g[d], 1], DRAFT_TURNS - 1)]  # (d, 3)
+            out[d, col : col + OFFERED * CARD_FEATURES] = CARD_FEATURE_TABLE[offers].reshape(len(d), -1)
         col += OFFERED * CARD_FEATURES
-        picks = self.picks[g, me]
-        held = np.arange(DECK_SIZE) < self.npicks[g, me][:, None]
-        # one count of each cost 0..12 and each type (columns 13..16) per game, over the picks held
-        base = 17 * np.arange(k)[:, None]
-        slots = np.concatenate([(base + COST[picks])[held], (base + 13 + TYPE[picks])[held]])
-        out[:, col : col + 17] = np.bincount(slots, minlength=17 * k).reshape(k, 17) / DECK_SIZE
-        col += 17
-        hand = self.hands[g, me]
-        in_hand = np.arange(HAND_LIMIT) < self.hand_len[g, me][:, None]
-        cards = np.where(in_hand, self.card_of[g[:, None], hand], 0)
-        out[:, col : col + HAND_LIMIT * CARD_FEATURES] = CARD_FEATURE_TABLE[cards].reshape(k, -1)
+        out[:, col : col + CURVE] = np.take(self.curves.reshape(-1, CURVE), mine, axis=0) / DECK_SIZE
+        col += CURVE
+        hand = np.take(self.hands.reshape(-1, HAND_LIMIT), mine, axis=0)
+        in_hand = np.arange(HAND_LIMIT) < np.take(self.hand_len, mine)[:, None]
+        cards = np.where(in_hand, np.take(self.card_of, INSTANCES * g[:, None] + hand), 0)
+        out[:, col : col + HAND_LIMIT * CARD_FEATURES] = np.take(CARD_FEATURE_TABLE, cards, axis=0).reshape(k, -1)
         col += HAND_LIMIT * CARD_FEATURES
-        lanes = (np.arange(4)[None, :] + 2 * me[:, None]) & 3  # own lanes, then the opponent's
-        board = self.board[g[:, None], lanes]  # (k, 4, 3, F)
-        present = np.arange(LANE_LIMIT) < self.lane_sizes[g[:, None], lanes][:, :, None]
+        slots = 4 * g[:, None] + ((np.arange(4)[None, :] + 2 * me[:, None]) & 3)  # own lanes, then the opponent's
+        board = np.take(self.board.reshape(-1, LANE_LIMIT, FIELDS), slots, axis=0)  # (k, 4, 3, F)
         kw = board[..., KW]
-        creature = np.zeros((k, 4, LANE_LIMIT, 10), dtype=np.float64)
-        creature[..., 0] = 1.0
-        creature[..., 1] = np.minimum(board[..., ATK], 12) / 12
-        creature[..., 2] = np.clip(board[..., DEF] / 12, 0.0, 1.0)
-        creature[..., 3:9] = (kw[..., None] >> np.arange(6)) & 1
-        creature[..., 9] = (board[..., ATTACKED] == 0) & ((board[..., READY] != 0) | ((kw & CHARGE) != 0))
-        out[:, col:] = np.where(present[..., None], creature, 0.0).reshape(k, -1)
+        able = (board[..., ATTACKED] == 0) & ((board[..., READY] != 0) | ((kw & CHARGE) != 0))
+        # each creature's row of CREATURE_TABLE: its attack (never negative), defense, keywords, whether it can attack
+        code = np.clip(board[..., ATK], 0, 12).astype(np.int64)
+        code += 13 * np.clip(board[..., DEF], 0, 12)
+        code += 169 * (kw + 64 * able)
+        code += 1
+        code *= np.arange(LANE_LIMIT) < np.take(self.lane_sizes, slots)[:, :, None]  # an empty place: row 0
+        out[:, col:] = np.take(CREATURE_TABLE, code, axis=0).reshape(k, -1)
         return out
 
     def legal_masks(self, games: np.ndarray) -> np.ndarray:
@@ -449,8 +492,12 @@ class LocmBatch(BatchState):
         rows = 2 * g + p
         turn = np.take(self.npicks, 2 * g + 1)
         taken = np.take(self.npicks, rows)
-        np.put(self.picks, DECK_SIZE * rows + taken, np.take(self.offers, 3 * (DRAFT_TURNS * g + turn) + k))
+        card = np.take(self.offers, 3 * (DRAFT_TURNS * g + turn) + k)
+        np.put(self.picks, DECK_SIZE * rows + taken, card)
         np.put(self.npicks, rows, taken + 1)
+        curves = self.curves.reshape(-1, CURVE)
+        curves[rows, COST[card]] += 1  # one pick per game: the (row, column) pairs differ
+        curves[rows, 13 + TYPE[card]] += 1
         first = p == 0
         self.player[g[first]] = 1
         second = g[~first]

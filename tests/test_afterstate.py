@@ -1,6 +1,7 @@
 """Afterstate values: the agent takes legal actions, its choice is the argmax of the value network
-over the afterstates (checked state by state against clones), the learner trains, resumes exactly
-and repeats itself for the same seed, and its model plays through agents.make."""
+over the afterstates (checked state by state against clones, also for the shipped LOCM copies asked
+together in panel play), the learner trains, resumes exactly and repeats itself for the same seed,
+and its model plays through agents.make."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ import games
 from agents.afterstate import EXTRA_FEATURES, AfterstateAgent
 from agents.afterstate_value import trainer
 from agents.afterstate_value.config import AfterstateConfig
+from agents.arena import acting_groups, play_match
+from agents.base import RandomAgent
 from agents.learned import NumpyNetwork, read_npz
+from agents.panel import AgentPanel
 from agents.rollout import next_decisions
 from games.config import config_from_dict
 from games.locm_batch import LocmBatch
@@ -75,6 +79,41 @@ def test_the_agent_takes_the_best_valued_afterstate_of_each_state():
             checked += 1
         states = [s for s in states if not s.is_terminal()]
     assert checked >= 60
+
+
+class Checked(AfterstateAgent):
+    """An afterstate agent keeping every decision it is asked for: (state, network, action)."""
+
+    decisions: list = []
+
+    @classmethod
+    def act_together(cls, agents, batch, games_):
+        chosen = super().act_together(agents, batch, games_)
+        for agent, mine, actions in zip(agents, games_, chosen, strict=True):
+            cls.decisions += [(batch.state(int(g)), agent.network, int(a)) for g, a in zip(mine, actions)]
+        return chosen
+
+
+def test_the_shipped_copies_asked_together_choose_as_each_alone_by_clones():
+    game = games.make("locm", deck_pool=POOL)
+    networks = [agents.make(f"agents/pretrained/locm_{k}.npz", game).network for k in range(3)]
+    panels = [AgentPanel(tuple(Checked(game, n) for n in networks), ("0", "1", "2")) for _ in range(2)]
+    Checked.decisions = []
+    play_match(game, panels, 12, seed=3)  # every step: all six copies asked together
+    play_match(game, [panels[0], agents.make("greedy", game)], 6, seed=4)  # beside an agent of another class
+    assert len(Checked.decisions) > 500
+    for state, network, action in Checked.decisions:
+        legal = state.legal_actions()
+        values = [value_by_hand(network, state, b) for b in legal] if len(legal) > 1 else [0.0]
+        assert action == legal[int(np.argmax(values))]  # legal_actions ascend: the lowest action on ties
+
+
+def test_the_arena_asks_the_agents_of_a_joint_class_together_at_the_first_one_s_place():
+    game = games.make("locm", deck_pool=POOL)
+    net = random_value_network(game, 1)
+    rng = np.random.default_rng(0)
+    roster = [RandomAgent(rng), AfterstateAgent(game, net), RandomAgent(rng), AfterstateAgent(game, net)]
+    assert acting_groups(roster) == [[0], [1, 3], [2]]
 
 
 def plays_legal_actions_to_the_end(agent, game, seed: int, count: int) -> None:

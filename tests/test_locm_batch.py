@@ -60,6 +60,20 @@ def test_dealt_games_are_legal_games_and_illegal_actions_are_refused():
     assert given.state(0).phase == "battle" and given.state(3).hand(1) == [5] * 5
 
 
+def test_battles_dealt_from_a_deck_pool_observe_as_their_states_do():
+    rng = np.random.default_rng(2)
+    game = games.make("locm", deck_pool=[rng.integers(1, 161, size=30).tolist() for _ in range(5)])
+    batch = LocmBatch.deal(game, np.random.default_rng(1), 16)
+    every = np.arange(16)
+    for _ in range(40):
+        for seat in (0, 1):
+            seen = batch.observations(every, np.full(16, seat))
+            assert np.array_equal(seen, np.stack([batch.state(g).observation(seat) for g in range(16)]))
+        live = np.flatnonzero(batch.current_players() >= 0)
+        masks = batch.legal_masks(live)
+        batch.apply_actions(live, np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64))
+
+
 def test_the_batch_accepts_exactly_the_actions_of_its_legal_masks():
     game = games.make("locm")
     states = [game.new_initial_state(np.random.default_rng(seed)) for seed in range(12)]

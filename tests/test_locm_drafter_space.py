@@ -126,7 +126,6 @@ def test_the_operators_keep_drafters_legal_and_follow_the_rng():
     ("settings", "words"),
     [
         ({"field": ["coac", "nobody"]}, "unknown drafter 'nobody'"),
-        ({"battlers": ["rule-based"]}, "unknown battler 'rule-based'"),
         ({"games_per_opponent": 3}, "games_per_opponent must be even"),
         ({"field": []}, "field must be a non-empty list"),
         ({"fitness": "racing"}, "racing does not apply"),

@@ -647,12 +647,14 @@ def play_from_chance(
     offers: np.ndarray,
     shuffles: np.ndarray,
     matchups: list[tuple[Callable, Callable, np.random.Generator]],
-    battler: str,
+    battler: str | Callable[[LocmBatch, np.ndarray], np.ndarray],
 ) -> np.ndarray:
     """(len(matchups), games) the winner of every game of every matchup: each matchup (first player's
     batch drafter, second player's, the generator their draws come from) drafts the games whose chance
-    is `offers` (games, 30, 3) and `shuffles` (games, 2, 30) (`LocmBatch.from_chance`), and `battler`'s
-    batch form battles both seats; all the matchups' games are played together."""
+    is `offers` (games, 30, 3) and `shuffles` (games, 2, 30) (`LocmBatch.from_chance`), and `battler`
+    battles both seats: a scripted battler's batch form by name, or act(batch, games) -> actions (a
+    learned battler's, agents.locm_battlers); all the matchups' games are played together, game i of
+    matchup m at place m * games + i of the batch."""
     n, k = len(offers), len(matchups)
     batch = LocmBatch.from_chance(game, np.tile(offers, (k, 1, 1)), np.tile(shuffles, (k, 1, 1)))
     actions = np.empty(batch.size, dtype=np.int64)
@@ -662,10 +664,10 @@ def play_from_chance(
             seat = int(batch.player[group[0]])  # every game of the batch drafts in step
             actions[group] = (first, second)[seat](batch, group, rng)
         batch.apply_actions(np.arange(batch.size), actions)
-    act = BATTLERS_BATCH[battler]
+    act = (lambda b, g: BATTLERS_BATCH[battler](b, g, None)) if isinstance(battler, str) else battler
     live = np.flatnonzero(batch.phase == BATTLE)
     while len(live):
-        batch.apply_actions(live, act(batch, live, None))
+        batch.apply_actions(live, act(batch, live))
         live = np.flatnonzero(batch.phase == BATTLE)
     return batch.winner.reshape(k, n)
 

@@ -11,7 +11,9 @@ competition's nine), both seats: each generation draws `games_per_opponent / 2` 
 (`generation_chance`: the offers and both deck shuffles, from the run's seed and the generation
 alone, whatever `--jobs`), and every drafter of the pool plays each of them against every field
 drafter twice, once in each seat, on the same offers and shuffles. Both players battle with the same
-battler, the run's `battlers` in turn by draft (so with several the fitness averages over them).
+battler, the run's `battlers` in turn by draft (so with several the fitness averages over them): a
+scripted battler of the field or a learned one, a LOCM model or panel by its spec (agents/locm_battlers.py,
+checked when the space is made; a worker loads it once).
 Every drafter of a generation meets the same drafts, so the cards they offer (`generation_offers`,
 `active_genes`) are the only genes its games test. Games run on the vectorised engine
 (games.locm_batch.LocmBatch, the field's batch drafters and battlers) in work units of plain arrays
@@ -41,6 +43,7 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.heuristics.locm_drafter_file import write_drafter
+from agents.locm_battlers import BATTLERS_HELP, check_battler
 from agents.parallel import group_by_games, map_tasks
 from agents.stats import score_summary
 from evolution.individuals import set_score
@@ -66,7 +69,7 @@ from evolution.spaces.locm_drafter_games import (
     play_pairings,
     score_problems,
 )
-from evolution.spaces.locm_drafter_settings import BATTLERS, DRAFTERS, LocmDrafterSettings
+from evolution.spaces.locm_drafter_settings import DRAFTERS, LocmDrafterSettings
 from games.errors import UserError
 from games.locm import CARDS, CREATURE, NUM_CARDS
 from games.locm_batch import COST, TYPE
@@ -85,6 +88,11 @@ class LocmDrafterSpace:
         self.settings: LocmDrafterSettings = config.settings
         self.seats = 2 if self.settings.per_seat else 1
         self.max_cards = self.seats * NUM_CARDS
+        for battler in self.settings.battlers:
+            try:
+                check_battler(battler)
+            except UserError as exc:
+                raise UserError(f"battlers: {exc}") from None
 
     # --- what a deck is ---------------------------------------------------------------------------
     def problems(self, cards) -> list[str]:
@@ -173,15 +181,18 @@ class LocmDrafterSpace:
         return out
 
     def build_agent(self, spec: str, seed: int) -> tuple[str, ...]:
-        """The battlers both seats battle with, in turn by draft: a comma list of battler names (as the
-        `battlers` setting names them); UserError in one line."""
+        """The battlers both seats battle with, in turn by draft: a comma list of battlers (as the
+        `battlers` setting names them: scripted names, LOCM model files, named LOCM panels); UserError in
+        one line."""
         names = tuple(n.strip() for n in spec.split(","))
-        bad = [n for n in names if n not in BATTLERS]
-        if bad:
-            raise UserError(
-                f"unknown battler {bad[0]!r}: a locm_drafter matchup's --agent names the battlers both seats "
-                f"battle with ({', '.join(BATTLERS)}, or a comma list of them, in turn by draft)"
-            )
+        for name in names:
+            try:
+                check_battler(name)
+            except UserError as exc:
+                raise UserError(
+                    f"{exc} (a locm_drafter matchup's --agent names the battlers both seats battle with: "
+                    f"{BATTLERS_HELP}, or a comma list of them, in turn by draft)"
+                ) from None
         return names
 
     def matches(self, battlers: tuple[str, ...], pmap, games_per_task: int = 200):

@@ -20,7 +20,8 @@ import numpy as np
 
 import games
 from agents.heuristics.locm_drafter_file import read_drafter, score_table
-from agents.heuristics.locm_field import BATTLERS_BATCH, DRAFTERS_BATCH, offered
+from agents.heuristics.locm_field import DRAFTERS_BATCH, offered
+from agents.locm_battlers import battle_actions
 from agents.parallel import group_by_games, map_tasks
 from evolution.individuals import Score
 from evolution.scoring import fitness as fit
@@ -81,7 +82,7 @@ def drafted_decks(tables: np.ndarray, offers: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Field:
     """The opponents of every drafter (field drafters by name) and the battlers both players battle with,
-    in turn by draft (the work units' shared agent: plain names)."""
+    in turn by draft (the work units' shared agent: plain names and specs, agents.locm_battlers)."""
 
     drafters: tuple[str, ...]
     battlers: tuple[str, ...]
@@ -92,8 +93,9 @@ class DrafterGames:
     """Games between drafters, as plain arrays: drafter i < len(tables) is a score drafter (its per-seat
     score tables, (k, 2, 161)), drafter len(tables) + j the field's `named[j]`; game g drafts draft
     `draft[g]` of `offers` (drafts, 30, 3) / `shuffles` (drafts, 2, 30) with drafter `seats[g, p]` in
-    seat p, then both seats battle with battler `battler[g]`; `key` seeds the field's own random
-    choices (the random drafter, uji2, the random battler)."""
+    seat p, then both seats battle with the battler of draw `draw[g]` (agents.locm_battlers.battle_actions:
+    battler draw mod B, a panel's member by the draw too); `key` seeds the field's own random choices (the
+    random drafter, uji2, the random battler)."""
 
     tables: np.ndarray
     named: tuple[str, ...]
@@ -101,14 +103,15 @@ class DrafterGames:
     shuffles: np.ndarray
     seats: np.ndarray
     draft: np.ndarray
-    battler: np.ndarray
+    draw: np.ndarray
     key: tuple[int, ...]
 
 
 def play_games(battlers: tuple[str, ...], task: DrafterGames) -> np.ndarray:
     """(games,) the winner of every game of `task` (0 or 1; -1 for a draw), all in one batch of the
     vectorised engine: each step every game in the draft is played by its mover's drafter (the score
-    drafters together, then each field drafter in turn), every game in the battle by its battler."""
+    drafters together, then each field drafter in turn), every game in the battle by its battler (each
+    battler, each member of a panel, in one call for all its games)."""
     k = len(task.tables)
     batch = LocmBatch.from_chance(games.make("locm"), task.offers[task.draft], task.shuffles[task.draft])
     rng = np.random.default_rng(list(task.key))
@@ -128,9 +131,8 @@ def play_games(battlers: tuple[str, ...], task: DrafterGames) -> np.ndarray:
             group = draft[who == f]
             actions[group] = DRAFTERS_BATCH[task.named[f - k]](batch, group, rng)
         battle = live[phase == BATTLE]
-        for b in np.unique(task.battler[battle]):
-            group = battle[task.battler[battle] == b]
-            actions[group] = BATTLERS_BATCH[battlers[b]](batch, group, rng)
+        if len(battle):
+            actions[battle] = battle_actions(battlers, batch, battle, task.draw[battle], rng)
         batch.apply_actions(live, actions[live])
     return batch.winner
 
@@ -155,16 +157,13 @@ class DraftTask:
 def play_drafts(field: Field, task: DraftTask) -> np.ndarray:
     """Worker entry point: (n, opponents, deals, 2) int8 outcomes from each drafter's view (1 win, -1
     loss, 0 draw), the last axis its seat. Game ((i * opponents + f) * deals + d) * 2 + s: drafter i
-    in seat s against field drafter f on draft d (`play_games`), battled by battler d mod the
-    battlers."""
+    in seat s against field drafter f on draft d (`play_games`), battled by the battler of draw d."""
     n, deals, opponents = len(task.tables), len(task.offers), task.opponents
     g = np.arange(n * opponents * deals * 2)
     seat, deal = g % 2, (g // 2) % deals
     foe, me = (g // (2 * deals)) % opponents, g // (2 * deals * opponents)
     seats = np.where(seat[:, None] == np.arange(2), me[:, None], n + foe[:, None])
-    games_ = DrafterGames(
-        task.tables, field.drafters, task.offers, task.shuffles, seats, deal, deal % len(field.battlers), task.key
-    )
+    games_ = DrafterGames(task.tables, field.drafters, task.offers, task.shuffles, seats, deal, deal, task.key)
     winner = play_games(field.battlers, games_)
     outcome = np.where(winner == seat, 1, np.where(winner == 1 - seat, -1, 0))
     return outcome.reshape(n, opponents, deals, 2).astype(np.int8)
@@ -191,20 +190,20 @@ class PairingTask:
 def play_pairings(battlers: tuple[str, ...], task: PairingTask) -> list[np.ndarray]:
     """Worker entry point: each pairing's (deals, 2) int8 outcomes from its first drafter's view, as
     evolution.scoring.fitness's pairings: draft d played with the first drafter in seat 0, then in
-    seat 1; battled by battler d mod the battlers."""
+    seat 1; battled by the battler of draw d."""
     chance = [draft_chance(k, d) for k, d in zip(task.keys, task.deals, strict=True)]
     offers = np.concatenate([c[0] for c in chance])
     shuffles = np.concatenate([c[1] for c in chance])
-    seats, draft, battler = [], [], []
+    seats, draft, draw = [], [], []
     start = 0
     for (a, b), d in zip(task.pairs, task.deals, strict=True):
         seats.append(np.tile([[a, b], [b, a]], (d, 1)))
         draft.append(np.repeat(start + np.arange(d), 2))
-        battler.append(np.repeat(np.arange(d) % len(battlers), 2))
+        draw.append(np.repeat(np.arange(d), 2))
         start += d
     games_ = DrafterGames(
         task.tables, task.named, offers, shuffles, np.concatenate(seats), np.concatenate(draft),
-        np.concatenate(battler), task.key,
+        np.concatenate(draw), task.key,
     )  # fmt: skip
     winner = play_games(battlers, games_).reshape(-1, 2)
     outcome = np.where(winner == np.arange(2), 1, np.where(winner == 1 - np.arange(2), -1, 0)).astype(np.int8)

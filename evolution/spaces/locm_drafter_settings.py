@@ -11,7 +11,8 @@ from games.config import need, setting
 
 #: the competition's drafters (agents.heuristics.locm_field.DRAFTERS), the default field
 DRAFTERS = ("random", "max-attack", "rule-based", "icebox", "closet-ai", "uji1", "uji2", "coac", "chad")
-#: the battlers with a batch form (agents.heuristics.locm_field.BATTLERS_BATCH)
+#: the scripted battlers with a batch form (agents.heuristics.locm_field.BATTLERS_BATCH); a learned
+#: battler is an agent spec beside them, checked where the space is made (agents.locm_battlers)
 BATTLERS = ("random", "max-attack", "greedy", "greedy-count")
 
 
@@ -39,7 +40,8 @@ class LocmDrafterSettings(SpaceSettings):
     battlers: list[str] = setting(
         factory=lambda: ["max-attack"],
         metavar="NAMES",
-        help=f"the battler both players battle with, in turn by draft with several ({', '.join(BATTLERS)})",
+        help=f"the battler both players battle with, in turn by draft with several ({', '.join(BATTLERS)}, "
+        "or a learned one: a LOCM model file (.npz) or a named LOCM panel such as locm_panel)",
     )
     games_per_opponent: int = setting(
         40,
@@ -76,8 +78,8 @@ class LocmDrafterSettings(SpaceSettings):
         need(not bad, f"field: unknown drafter {bad[0] if bad else ''!r}; drafters: {', '.join(DRAFTERS)}")
         need(len(set(self.field)) == len(self.field), f"field: a drafter listed twice: {self.field}")
         need(isinstance(self.battlers, list) and self.battlers, "battlers must be a non-empty list")
-        bad = [b for b in self.battlers if b not in BATTLERS]
-        need(not bad, f"battlers: unknown battler {bad[0] if bad else ''!r}; battlers: {', '.join(BATTLERS)}")
+        bad = [b for b in self.battlers if not (isinstance(b, str) and b.strip())]
+        need(not bad, f"battlers: a battler is a name or an agent spec, got {bad[0] if bad else ''!r}")
         need(0.0 < self.mutation_rate <= 1.0, f"mutation_rate must lie in (0, 1], got {self.mutation_rate}")
         need(self.mutation_sigma > 0, f"mutation_sigma must be > 0, got {self.mutation_sigma}")
 

@@ -2,7 +2,9 @@
 `gym_locm/experiments/papers/entcom-2022/README.md`, section 4.3, and `gym_locm/experiments/tournament.py`)
 played in deckopt's LOCM engine: every drafter of the field against every other and itself, the first
 named always the first player, 1 000 games a matchup for each seed, both seats battled by one scripted
-battler (max-attack, then greedy, gym-locm's `ma` and `osl`).
+battler (max-attack, then greedy, gym-locm's `ma` and `osl`). `--battlers` also takes a learned LOCM
+battler (agents.locm_battlers: a model file, or a named panel such as `locm_panel`, whose member
+i mod n battles game i of a seed), played in lock-step on the same batch.
 
 As in gym-locm's tournament, the games of seed s are gym-locm's games of seeds s, s + 1, ..., s + 999:
 their offers and each deck's shuffle come from gym-locm itself (scripts/locm_gym_driver.py --chance
@@ -23,6 +25,7 @@ to stderr; the tables (Markdown) to stdout:
 
     nice -n 10 .venv/bin/python scripts/results/locm_tournament.py --out runs/locm_tournament
     nice -n 10 .venv/bin/python scripts/results/locm_tournament.py --out runs/locm_tournament --drafter evolved.toml
+    nice -n 10 .venv/bin/python scripts/results/locm_tournament.py --out runs/locm_tournament --battlers locm_panel
 
 `--matchups FILE` sets a `deckopt matchups --game locm_drafter` table of the drafters by name (its
 matchups.json) beside the tournament under the same battler: each drafter's score against the others
@@ -35,6 +38,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import time
@@ -46,7 +50,8 @@ import numpy as np
 
 import games
 from agents.heuristics.locm_drafter_file import read_drafter
-from agents.heuristics.locm_field import BATTLERS_BATCH, DRAFTERS_BATCH, play_from_chance
+from agents.heuristics.locm_field import DRAFTERS_BATCH, play_from_chance
+from agents.locm_battlers import BATTLERS_HELP, battle_actions, check_battler
 from agents.stats import wilson_ci
 from games.errors import UserError
 
@@ -108,8 +113,18 @@ def play_first_drafter(
     matchups = [
         (first.pick, second.pick, np.random.default_rng([seed, first.number, second.number])) for second in seconds
     ]
-    winners = play_from_chance(games.make("locm"), offers, shuffles, matchups, battler)
+    n = len(offers)
+
+    def act(batch, g: np.ndarray) -> np.ndarray:  # place g of the batch is game g % n of the seed
+        return battle_actions((battler,), batch, g, g % n, None)
+
+    winners = play_from_chance(games.make("locm"), offers, shuffles, matchups, act)
     return [int(w) for w in (winners == 0).sum(axis=1)]
+
+
+def battler_folder(battler: str) -> str:
+    """The checkpoint folder's name of a battler (a model path's separators replaced)."""
+    return re.sub(r"[^A-Za-z0-9_.+-]", "_", battler)
 
 
 def cell(wins: np.ndarray, games_count: int) -> str:
@@ -252,7 +267,9 @@ def matchups_table(results: dict, drafters: list[str], seeds: list[int], games_c
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--battlers", nargs="+", default=["max-attack", "greedy"], choices=sorted(BATTLERS_BATCH))
+    parser.add_argument(
+        "--battlers", nargs="+", default=["max-attack", "greedy"], metavar="BATTLER", help=f"battlers: {BATTLERS_HELP}"
+    )
     parser.add_argument("--drafters", nargs="+", default=list(FIELD), choices=FIELD)
     parser.add_argument(
         "--drafter", type=Path, action="append", default=[], metavar="FILE.toml", help="enter a drafter file"
@@ -269,6 +286,11 @@ def main(argv: list[str] | None = None) -> None:
         "there beside its win rate in the tournament under the same battler",
     )
     args = parser.parse_args(argv)
+    for battler in args.battlers:
+        try:
+            check_battler(battler)
+        except UserError as e:
+            raise SystemExit(str(e)) from None
     matchups = json.loads(args.matchups.read_text()) if args.matchups else None
     if matchups is not None and matchups["agent"] not in args.battlers:
         raise SystemExit(f"{args.matchups}: battler {matchups['agent']!r} is not among --battlers")
@@ -287,7 +309,7 @@ def main(argv: list[str] | None = None) -> None:
             offers, shuffles = chance(seed, args.games, args.out, args.oracle_python)
             for first in entrants:
                 done += 1
-                path = args.out / battler / str(seed) / f"{first.key}-{args.games}.json"
+                path = args.out / battler_folder(battler) / str(seed) / f"{first.key}-{args.games}.json"
                 saved = json.loads(path.read_text()) if path.exists() else {}
                 missing = [e for e in entrants if e.key not in saved]
                 if missing:

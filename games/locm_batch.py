@@ -85,16 +85,16 @@ NO_OFFERS = np.zeros((DRAFT_TURNS, 3), dtype=np.int64)
 # for each set of dead places of a lane (bit i: place i), the places in their new order: the living first
 ALIVE_FIRST = np.array([sorted(range(LANE_LIMIT), key=lambda i, d=d: (d >> i) & 1) for d in range(1 << LANE_LIMIT)])
 CURVE = 13 + 4  # the observation's counts of the picks: each cost 0..12, then each type
-# each card's ones in that curve, by card number: at its cost and at 13 + its type
-CARD_CURVE = np.zeros((NUM_CARDS + 1, CURVE), dtype=np.int64)
-CARD_CURVE[np.arange(NUM_CARDS + 1), COST] = 1
-CARD_CURVE[np.arange(NUM_CARDS + 1), 13 + TYPE] = 1
+# each card's ones in that curve, by card number (none for 0, no card): at its cost and at 13 + its type
+CARD_CURVE = np.zeros((NUM_CARDS + 1, CURVE), dtype=np.int16)
+CARD_CURVE[np.arange(1, NUM_CARDS + 1), COST[1:]] = 1
+CARD_CURVE[np.arange(1, NUM_CARDS + 1), 13 + TYPE[1:]] = 1
 
 
 def curve_counts(picks: np.ndarray, npicks: np.ndarray) -> np.ndarray:
     """(..., CURVE) counts of each cost 0..12 and each type among the first `npicks` of `picks` (..., DECK_SIZE)."""
     held = np.arange(DECK_SIZE) < npicks[..., None]
-    return (CARD_CURVE[picks] * held[..., None]).sum(axis=-2)
+    return np.take(CARD_CURVE, np.where(held, picks, 0), axis=0).sum(axis=-2)
 
 
 def _creature_table() -> np.ndarray:

@@ -1,9 +1,9 @@
 """Self-play in lock-step: many games at once, one agent call per agent per step.
 
 At each step the unfinished games are grouped by the agent to move; each agent is asked once for
-its whole group; the actions are applied; repeat. This amortises network calls, which dominate
-when games are played one at a time, and it is the basis of training, evaluation, tournaments and
-deck fitness.
+its whole group (the agents of a class with its own `Agent.act_together` in one call, sharing their
+search); the actions are applied; repeat. This amortises network calls, which dominate when games
+are played one at a time, and it is the basis of training, evaluation, tournaments and deck fitness.
 """
 
 from __future__ import annotations
@@ -74,7 +74,8 @@ def play_batch(
 ) -> int:
     """`play_states` for any batch form (games/batch.py), e.g. a vectorised engine: every game of
     `batch` played to the end, each agent asked once per step for all the games it moves in
-    (`Agent.act_batch`). Returns the number of actions applied."""
+    (`Agent.act_batch`; `Agent.act_together` for the groups of `acting_groups`). Returns the number
+    of actions applied."""
     seats = np.asarray(seat_agents, dtype=np.int64).reshape(batch.size, -1)
     players = batch.current_players()
     active = np.flatnonzero(players != TERMINAL)

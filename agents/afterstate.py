@@ -8,9 +8,10 @@ TD-Gammon acts so).
 A finished afterstate is worth its return for `p` instead of the network's value. The features are
 the game's observation (for LOCM: what the cards are, board, hands' card features, health, mana,
 runes, deck sizes) with whose turn it is appended, so an action that ends the turn is scored on the
-state the opponent then moves in. One forward pass scores every afterstate of every game of a
-batch step; the copies are the vectorised engine's (`take`) where it has one, else cloned states.
-Ties go to the lowest action number.
+state the opponent then moves in. One forward pass of each network scores every afterstate of its
+games of a batch step; the afterstates of all the agents asked together (`AfterstateAgent.act_together`)
+are stepped and observed in one go, on the vectorised engine's copies (`take`) where it has one, else
+on cloned states. Ties go to the lowest action number.
 """
 
 from __future__ import annotations

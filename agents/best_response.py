@@ -1,4 +1,4 @@
-"""Approximate best responses: a DQN trained against a frozen agent, and its score against it.
+"""Approximate best responses: a learner trained against a frozen agent, and its score against it.
 
 Approximate exploitability (Timbers et al. 2022, "Approximate Exploitability: Learning a Best
 Response", IJCAI) measures how much a learner can win against a fixed agent in a stated budget:
@@ -7,9 +7,11 @@ panel's members share the games evenly), only the learner's own decisions are le
 learner then plays the agent with seats rotated and chance mirrored. A score near 0.5 says the
 budget found no weakness; the score is a lower bound on the agent's true exploitability.
 
-The learner starts from the agent's own network where the agent is a DQN model (the agent fine-tuned
-against itself finds weaknesses fastest), else from scratch. `best_response_config` builds its
-config from a recipe file; agents.dqn.train runs it; `match_score` measures it on any game.
+The learner is the agent's own where the agent is a learned network (`start_learner`: an afterstate
+value network's is the afterstate learner, any other's the DQN) and starts from that network (the
+agent fine-tuned against itself finds weaknesses fastest); else it is a DQN from scratch.
+`best_response_config` builds its config from a recipe file; the learner's `train`
+(agents.learners) runs it; `match_score` measures it on any game.
 """
 
 from __future__ import annotations
@@ -17,8 +19,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents import split_agent_specs
+from agents.afterstate_value.trainer import initial_weights as initial_afterstate_weights
 from agents.arena import play_match, record_dict
-from agents.dqn import DQNConfig, load_config
+from agents.dqn.trainer import initial_weights as initial_dqn_weights
+from agents.heuristics import bot_owners
+from agents.learned import load_network
+from agents.learners import DEFAULT_LEARNER, learner
 from games.base import Game
 from games.config import need
 
@@ -34,11 +40,25 @@ def _members(spec: str) -> list[str]:
 
 def start_model(spec: str) -> str:
     """The model a best response against `spec` starts from: the first member's network when it is
-    one (a model path, a run folder or `pretrained`), else none (`""`)."""
+    one (a model path, a run folder or `pretrained`), else none (`""`: a search or a rule agent)."""
     first = _members(spec)[0]
-    if first in _NOT_NETWORKS or ":" in first.split("/")[-1]:
+    if first in _NOT_NETWORKS or bot_owners(first) or ":" in first.split("/")[-1]:
         return ""
     return first
+
+
+def check_start_model(config, game: Game, algo: str) -> None:
+    """UserError in one line unless `config.init_model` is a network learner `algo` can start from."""
+    (initial_afterstate_weights if algo == "afterstate" else initial_dqn_weights)(config, game)
+
+
+def start_learner(init: str, game: Game) -> str:
+    """The learner (agents.learners) of a best response starting from the model `init`: the
+    afterstate learner for an afterstate value network, else the DQN (also from scratch, `""`)."""
+    if not init:
+        return DEFAULT_LEARNER
+    _, metadata = load_network(init, game)
+    return "afterstate" if metadata.get("afterstate") else DEFAULT_LEARNER
 
 
 def best_response_config(
@@ -48,12 +68,15 @@ def best_response_config(
     init: str | None = None,
     game_config: dict | None = None,
     seed: int = 0,
-) -> DQNConfig:
-    """The DQN config of a best response against `spec`: the per-game defaults < the recipe file at
-    `path` < the frozen agent in every other seat of every game (`opponent_mix`, shared evenly by a
-    panel's members), the start model (`init`; None: `start_model(spec)`; `""`: from scratch), the
-    game settings `game_config` (merged over the recipe's) and `seed`."""
+    algo: str = DEFAULT_LEARNER,
+):
+    """The config of learner `algo` (agents.learners) for a best response against `spec`: the
+    per-game defaults < the recipe file at `path` < the frozen agent in every other seat of every
+    game (`opponent_mix`, shared evenly by a panel's members), the start model (`init`; None:
+    `start_model(spec)`; `""`: from scratch), the game settings `game_config` (merged over the
+    recipe's) and `seed`."""
     members = _members(spec)
+    load_config = learner(algo).load_config
     base = load_config(game_name, path)
     mix = {m: 1.0 / len(members) for m in members}
     settings = dict(base.game_config)

@@ -43,6 +43,12 @@ class AfterstateConfig(LearnerConfig):
     )
     warmup_episodes: int = setting(0, "episodes played by warmup_agent in the learner's seats", metavar="N")
     opponent_mix: dict[str, float] = opponent_mix_setting("value network's")
+    init_model: str = setting(
+        "",
+        "start from this afterstate model's weights (fine-tuning): a .npz path or a run folder; same game and "
+        "hidden_layers",
+        metavar="SPEC",
+    )
 
     def __post_init__(self):
         check_learner_config(

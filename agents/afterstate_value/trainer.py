@@ -13,8 +13,9 @@ Each batch:
                Barto 2nd ed. §12.1)
     update:    `update_epochs` shuffled passes of `minibatch_size` afterstates, mean squared error,
                Adam, in one compiled call
-The network is shipped as `model.npz` with `"afterstate": true` in its metadata: agents.make plays
-it as an `AfterstateAgent`.
+The network starts from `init_model`'s weights when one is given (fine-tuning, as a best response
+against an afterstate battler does: agents/best_response.py), else from the seed's. It is shipped as
+`model.npz` with `"afterstate": true` in its metadata: agents.make plays it as an `AfterstateAgent`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from agents.afterstate_value.config import AfterstateConfig, learning_rate_at
 from agents.afterstate_value.model import build_value_network, make_update
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent
-from agents.learned import NumpyNetwork, model_metadata
+from agents.learned import NumpyNetwork, load_network, model_metadata
 from agents.learning.keras_helpers import (
     build_optimizer,
     init_tensorflow,
@@ -44,6 +45,7 @@ from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, play_in_process, trai
 from agents.learning.seating import mix_opponents, seat_agents
 from agents.rollout import next_decisions
 from games.batch import BatchState, batch_of
+from games.errors import UserError
 
 VALUE_KERAS_PREFIX = "afterstate_value__"
 
@@ -102,6 +104,20 @@ def self_play(
     return features, lambda_returns(values, finals, next_decisions(games_, players), lam), decisions
 
 
+def initial_weights(config: AfterstateConfig, game) -> list[np.ndarray]:
+    """The weights of `config.init_model`, refused in one line unless it is an afterstate network of
+    the config's layers and activations."""
+    network, metadata = load_network(config.init_model, game)
+    wanted = [*config.hidden_layers, 1]
+    wanted_activations = [config.activation] * len(config.hidden_layers) + [config.output_activation]
+    if not metadata.get("afterstate") or network.layer_sizes != wanted or network.activations != wanted_activations:
+        raise UserError(
+            f"init_model {metadata['path']} is not an afterstate network of layers {wanted} "
+            f"({', '.join(wanted_activations)}); give one trained with this config's hidden_layers and activations"
+        )
+    return network.weights
+
+
 class AfterstateLearner:
     ALGO = "afterstate"
     TITLE = "afterstate values, Monte-Carlo or lambda-returns"
@@ -117,6 +133,8 @@ class AfterstateLearner:
         init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         self.model = build_value_network(g.observation_size + EXTRA_FEATURES, c, VALUE_KERAS_PREFIX + g.name)
+        if c.init_model:
+            self.model.set_weights(initial_weights(c, g))
         self.optimizer = build_optimizer(self.model, c.learning_rate)
         self.update = make_update(self.model, self.optimizer)
         for spec in [*c.opponent_mix, *([c.warmup_agent] if c.warmup_agent else [])]:  # a bad spec fails now

@@ -5,7 +5,8 @@
   in OUT/truth.npz) and the selection accuracy and regret of fixed game counts, racing and an oracle
   allocation (OUT/racing.json, OUT/racing.png).
 - `agents OUT --agent SPEC --agent SPEC ...`: decks of a game (--game, any deck space whose decks
-  play each other) scored against the yardstick (or, for a game without reference decks, random
+  play each other, or LOCM, whose decks are drafts: random drafts and the field drafters') scored
+  against the yardstick (or, for a game without reference decks, random
   legal decks) under each agent: rank agreement on a spread and a strong set beside each agent's
   noise ceiling, the worst-deck disagreement, and a pilot x opponents table
   (evolution/studies/agreement.py).
@@ -45,6 +46,7 @@ from evolution.spaces.registry import space_for
 from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
+from evolution.studies.drafts import DRAFTED_GAMES, field_drafts, space_game
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
 from games.fileio import atomic_write_json, check_writable_dir, finite_json
@@ -99,8 +101,9 @@ def register(sub) -> None:
         "--game",
         metavar="GAME",
         help="racing, agents: the game whose decks are studied (a deck space whose decks play each other: "
-        f"{', '.join(s.game for s in SETTINGS.values() if s.head_to_head)} or a plug-in's; default the --source "
-        f"run's game, else {DEFAULT_GAME})",
+        f"{', '.join(s.game for s in SETTINGS.values() if s.head_to_head)} or a plug-in's; agents also "
+        f"{', '.join(DRAFTED_GAMES)}: its drafts, played as the space that battles two decks plays them; default "
+        f"the --source run's game, else {DEFAULT_GAME})",
     )
     p.add_argument(
         "--decks",
@@ -114,7 +117,8 @@ def register(sub) -> None:
         type=count_or_none,
         default=20,
         metavar="N",
-        help="agents: random legal decks of the game (at the full budget for decks of card powers)",
+        help="agents: random legal decks of the game (at the full budget for decks of card powers; random drafts, "
+        "the random drafter's on fresh offers, for a game whose decks are drafted)",
     )
     p.add_argument(
         "--cross",
@@ -361,7 +365,7 @@ def _study_config(args) -> EvolveConfig:
     """The settings of a --game run under its default deck rules: its yardstick (--yardstick or the
     game's; none for a game without reference decks) and reference decks (`validation_panel`);
     UserError for a game without a deck space or whose decks do not play each other."""
-    game = args.game or DEFAULT_GAME
+    game = space_game(args.game or DEFAULT_GAME)
     space = settings_class(game)
     if not space.head_to_head:
         raise UserError(f"study agents: game {game!r} has no reference decks and its decks do not play each other")
@@ -378,15 +382,20 @@ def _study_config(args) -> EvolveConfig:
 def _agent_decks(args):
     """(config, space, {set name: [(deck name, cards)]}, cross decks, opponents' cards, what the
     opponents are: {yardstick: its paths} or {random_legal_decks: their cards}, with their count)
-    of the study, every deck file read and checked: the spread is --spread random legal decks and
-    the game's reference decks but its last folder, the strong set --decks (default that last
+    of the study, every deck file read and checked: the spread is --spread random legal decks (random
+    drafts for a game whose decks are drafted, evolution.studies.drafts) and the game's reference decks
+    but its last folder, the strong set --decks (default that last
     folder; none for a game without reference decks and no --decks or --cross) and the --cross
     decks; the opponents are the yardstick, or --opponents random legal decks where there is none."""
     config = _study_config(args)
     space = space_for(config)
     panel = config.settings.validation_panel
     rng = np.random.default_rng([args.seed, 88])
-    spread = [(f"random_{i + 1:02d}", tuple(space.random_deck(rng))) for i in range(args.spread)]
+    if (args.game or DEFAULT_GAME) in DRAFTED_GAMES:  # its decks are drafts: the random drafter's on fresh offers
+        drafts = field_drafts(args.game, (args.spread + 1) // 2, rng, ("random",))["random"] if args.spread else []
+        spread = [(f"random_draft_{i + 1:02d}", tuple(d)) for i, d in enumerate(drafts[: args.spread])]
+    else:
+        spread = [(f"random_{i + 1:02d}", tuple(space.random_deck(rng))) for i in range(args.spread)]
     spread += [(r.name, r.cards) for r in (space.references(panel[:-1]) if len(panel) > 1 else [])]
     named = args.decks or panel[-1:]
     strong = [(r.name, r.cards) for r in space.references(named)] if named else []

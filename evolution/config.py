@@ -153,8 +153,11 @@ class EvolveConfig:
         metavar="N",
         maximum=MAX_DECKS,
     )
-    cx_prob: float = setting(
-        0.0, "chance that a child comes from a crossover of two parents (then mutated)", metavar="P"
+    cx_prob: float | None = setting(
+        None,
+        "chance that a child comes from a crossover of two parents (then mutated); default: the deck space's "
+        "(SpaceSettings.default_cx_prob: 0 but for locm_drafter, 0.5)",
+        metavar="P",
     )
     mut_card_rate: float = setting(
         0.1, "mutation: fraction of a deck's cards that change (active-genes: each gene drawn afresh)", metavar="P"
@@ -242,6 +245,8 @@ class EvolveConfig:
             self.survivors = max(1, self.pool // 3)
         if self.mu is None and isinstance(self.pool, int):
             self.mu = max(1, self.pool // 3)
+        if self.cx_prob is None:
+            self.cx_prob = self.settings.default_cx_prob
         self._check_numbers()
         self._resolve_game(space)
         self._check_selection()

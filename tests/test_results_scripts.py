@@ -307,7 +307,7 @@ def test_locm_drafter_curves_measures_every_method_at_the_same_budget_and_resume
     script = _load("locm_drafter_curves")
     args = ["--out", str(tmp_path), "--budget", "3000", "--points", "2", "--seeds", "0", "1", "--pool", "4"]
     args += ["--active-genes-settings", '{"pool": 4}']  # the paper's population of 100 would fill one generation
-    script.main(args + ["--held-out", "6"])
+    script.main(args + ["--held-out", "6", "--compare-at", "1500", "3000"])
     out, err = capsys.readouterr()
     rows = _rows(out)
     finals = [r for r in rows if r[0] in script.METHODS]
@@ -319,12 +319,18 @@ def test_locm_drafter_curves_measures_every_method_at_the_same_budget_and_resume
     for r in finals:
         lo, hi = (float(x) for x in r[4].split("-"))
         assert 0 <= lo <= float(r[3]) <= hi <= 1
-    comparisons = [r for r in rows if r[0].startswith("evolution - ")]
-    assert [r[0] for r in comparisons] == ["evolution - random", "evolution - active-genes"]
-    assert all("(216 games)" in r[4] for r in comparisons)  # 6 drafts x 9 opponents x 2 seats x 2 seeds
+    comparisons = [r for r in rows if r[1].startswith("evolution - ")]
+    # at each mark asked for, the drafters the runs return by then
+    assert [(r[0], r[1]) for r in comparisons] == [
+        (mark, f"evolution - {other}") for mark in ("1500", "3000") for other in ("random", "active-genes")
+    ]
+    assert all("(216 games)" in r[5] for r in comparisons)  # 6 drafts x 9 opponents x 2 seats x 2 seeds
+    with pytest.raises(SystemExit):
+        script.main(args + ["--held-out", "6", "--compare-at", "2000"])  # not a mark of the budget
+    assert "--compare-at takes marks of the budget: 1500 3000" in capsys.readouterr().err
     assert (tmp_path / "curves-best-so-far.png").stat().st_size > 10_000
     assert (tmp_path / "evolution-s0.toml").exists()
-    script.main(args + ["--held-out", "6"])  # every run and every point is there: nothing is played again
+    script.main(args + ["--held-out", "6", "--compare-at", "1500", "3000"])  # every run and point is there
     out_again, err = capsys.readouterr()
     assert out_again == out and "gen " not in err and "[curves] evolution" not in err
 

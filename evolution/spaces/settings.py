@@ -85,6 +85,8 @@ class SpaceSettings:
     #: a deck is a multiset of card powers under games.decks.DeckRules, which its deck files carry: the
     #: designer commands read the rules from the files, and the advisor moves power between cards (--step)
     power_multisets: ClassVar[bool] = False
+    #: the run's crossover chance (`EvolveConfig.cx_prob`) where the run names none
+    default_cx_prob: ClassVar[float] = 0.0
     #: the reference decks the game ships: the yardstick's and the validation panel's defaults
     default_yardstick: ClassVar[tuple[str, ...]] = ()
     default_validation_panel: ClassVar[tuple[str, ...]] = ()

@@ -23,9 +23,10 @@ against each drafter of the field, both seats. The plot (`OUT/curves-RETURNED.pn
 rate against the field by games played, each method's mean over its seeds with the 95 % interval over
 seeds, each seed's curve thin, and the field's best member on the
 same games. The tables (Markdown, stdout) give each run's final drafter with its Wilson interval, and
-the paired comparisons at the final budget (evolution minus random search, evolution minus
-Active-Genes, on the same held-out games): the mean difference with a 95 % t-interval over seeds and
-a 95 % interval over the games (each game's difference, all seeds pooled). Progress goes to stderr.
+the paired comparisons at the final budget or at each mark `--compare-at` names (evolution minus
+random search, evolution minus Active-Genes, on the same held-out games): the mean difference with a
+95 % t-interval over seeds and a 95 % interval over the games (each game's difference, all seeds
+pooled). Progress goes to stderr.
 
     nice -n 10 .venv/bin/python scripts/results/locm_drafter_curves.py --out runs/locm_drafter_curves
 """
@@ -219,38 +220,53 @@ def plot(saved: dict, args, reference: tuple[str, float]) -> None:
 
 
 def final_tables(saved: dict, args, chance) -> str:
-    """Each run's final drafter, and the paired comparisons at the final budget."""
-    wins = {}
+    """Each run's final drafter, and the paired comparisons at each of `--compare-at` (the final
+    budget by default)."""
     lines = ["| method | seed | games played | win rate against the field | 95 % CI |", "|---|---|---|---|---|"]
+    measured: dict[str, np.ndarray] = {}
+
+    def wins_of(cards) -> np.ndarray:
+        token = json.dumps(cards)
+        if token not in measured:
+            measured[token] = field_wins(drafter_of(cards).pick_batch, *chance, args.battler, 1)
+        return measured[token]
+
+    drafters = {
+        f"{m}-s{s}": returned(args.out / f"{m}-s{s}", args.marks, args.returned)
+        for m in args.methods
+        for s in args.seeds
+    }
     for method in args.methods:
         for seed in args.seeds:
             key = f"{method}-s{seed}"
-            played, cards = returned(args.out / key, args.marks, args.returned)[-1]
-            drafter = drafter_of(cards)
-            wins[key] = field_wins(drafter.pick_batch, *chance, args.battler, 1)
+            played, cards = drafters[key][-1]
             name = key if args.returned == "best-so-far" else f"{key}-{args.returned}"
             write_drafter(args.out / f"{name}.toml", name, cards_as_scores(cards), f"{method}, seed {seed}")
-            r, lo, hi = rate(wins[key])
+            r, lo, hi = rate(wins_of(cards))
             lines.append(f"| {method} | {seed} | {played} | {r:.3f} | {lo:.3f}-{hi:.3f} |")
     lines += [
         "",
-        "| comparison | per-seed differences | mean difference | 95 % CI over seeds | 95 % CI over games (paired) |",
-        "|---|---|---|---|---|",
+        "| budget | comparison | per-seed differences | mean difference | 95 % CI over seeds "
+        "| 95 % CI over games (paired) |",
+        "|---|---|---|---|---|---|",
     ]
-    for other in ("random", "active-genes"):
-        if "evolution" not in args.methods or other not in args.methods:
-            continue
-        per_seed = np.array([wins[f"evolution-s{s}"].mean() - wins[f"{other}-s{s}"].mean() for s in args.seeds])
-        mean, lo, hi = t_interval(per_seed)
-        games_diff = np.concatenate(
-            [(wins[f"evolution-s{s}"].astype(float) - wins[f"{other}-s{s}"]).ravel() for s in args.seeds]
-        )
-        half = 1.959964 * games_diff.std(ddof=1) / math.sqrt(games_diff.size)
-        lines.append(
-            f"| evolution - {other} | {' '.join(f'{d:+.3f}' for d in per_seed)} | {mean:+.3f} | "
-            f"{lo:+.3f} to {hi:+.3f} | {games_diff.mean() - half:+.3f} to {games_diff.mean() + half:+.3f} "
-            f"({games_diff.size} games) |"
-        )
+    for mark in args.compare_at:
+        k = args.marks.index(mark)
+        wins = {key: wins_of(steps[k][1]) for key, steps in drafters.items()}
+        for other in ("random", "active-genes"):
+            if "evolution" not in args.methods or other not in args.methods:
+                continue
+            per_seed = np.array([wins[f"evolution-s{s}"].mean() - wins[f"{other}-s{s}"].mean() for s in args.seeds])
+            mean, lo, hi = t_interval(per_seed)
+            games_diff = np.concatenate(
+                [(wins[f"evolution-s{s}"].astype(float) - wins[f"{other}-s{s}"]).ravel() for s in args.seeds]
+            )
+            half = 1.959964 * games_diff.std(ddof=1) / math.sqrt(games_diff.size)
+            lines.append(
+                f"| {mark} | evolution - {other} | {' '.join(f'{d:+.3f}' for d in per_seed)} | {mean:+.3f} | "
+                f"{lo:+.3f} to {hi:+.3f} | {games_diff.mean() - half:+.3f} to {games_diff.mean() + half:+.3f} "
+                f"({games_diff.size} games) |"
+            )
     return "\n".join(lines)
 
 
@@ -278,9 +294,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--held-out-seed", type=int, default=987_654_321)
     parser.add_argument("--jobs", type=int, default=1, help="each run's worker processes")
     parser.add_argument("--workers", type=int, default=1, help="runs played at once, each in its own process")
+    parser.add_argument(
+        "--compare-at", nargs="+", type=int, metavar="GAMES", help="marks of the budget compared (default: the budget)"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "locm_drafter_curves")
     args = parser.parse_args(argv)
     args.marks = [round(args.budget * (k + 1) / args.points) for k in range(args.points)]
+    args.compare_at = args.compare_at or [args.marks[-1]]
+    if not set(args.compare_at) <= set(args.marks):
+        parser.error(f"--compare-at takes marks of the budget: {' '.join(map(str, args.marks))}")
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     runs = [(method, seed, args) for seed in args.seeds for method in args.methods]

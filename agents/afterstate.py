@@ -20,8 +20,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from agents.base import Agent
-from games import Game, State
+from agents.scored_choice import ScoredChoiceAgent
 from games.base import TERMINAL
 from games.batch import BatchState, batch_of
 
@@ -78,68 +77,12 @@ def afterstate_values(
     return rows, actions, values
 
 
-def best_actions(rows: np.ndarray, actions: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
-    """For each of `count` games, its action of the highest value (the lowest action on ties)."""
-    order = np.lexsort((actions, -values, rows))
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = rows[order][1:] != rows[order][:-1]
-    out = np.zeros(count, dtype=np.int64)
-    out[rows[order][first]] = actions[order][first]
-    return out
-
-
-class AfterstateAgent(Agent):
+class AfterstateAgent(ScoredChoiceAgent):
     """Takes the action whose afterstate `network` values most; with `epsilon` > 0 (training's
     exploration) a uniformly random legal action instead with that probability, drawn from `rng`.
     Afterstate agents asked together in an arena step (`act_together`: a panel's copies, two sides
     of one match) step and see each afterstate once, each scoring its own games' afterstates."""
 
-    def __init__(
-        self,
-        game: Game,
-        network: ValueNetwork,
-        metadata: dict | None = None,
-        epsilon: float = 0.0,
-        rng: np.random.Generator | None = None,
-    ):
-        self.game = game
-        self.network = network
-        self.metadata = metadata or {}
-        self.epsilon = epsilon
-        self.rng = rng if rng is not None else np.random.default_rng(0)
-        self.deterministic = epsilon == 0.0
-
-    def act(self, states: Sequence[State]) -> np.ndarray:
-        return self.act_batch(batch_of(states), np.arange(len(states)))
-
-    def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
-        return self.act_together([self], batch, [games])[0]
-
     @classmethod
-    def act_together(
-        cls, agents: Sequence[AfterstateAgent], batch: BatchState, games: Sequence[np.ndarray]
-    ) -> list[np.ndarray]:
-        games = [np.asarray(g, dtype=np.int64) for g in games]
-        sizes = [len(g) for g in games]
-        everyone = np.concatenate(games) if games else np.zeros(0, dtype=np.int64)
-        owners = np.repeat(np.arange(len(agents)), sizes)
-        rows, actions, values = afterstate_values([a.network for a in agents], owners, batch, everyone)
-        chosen = best_actions(rows, actions, values, len(everyone))
-        bounds = np.cumsum([0, *sizes])
-        cuts = np.searchsorted(rows, bounds)  # rows ascend: each agent's rows are one run
-        return [
-            agent._explore(chosen[lo:hi], rows[a:b] - lo, actions[a:b])
-            for agent, lo, hi, a, b in zip(agents, bounds[:-1], bounds[1:], cuts[:-1], cuts[1:], strict=True)
-        ]
-
-    def _explore(self, chosen: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
-        """`chosen`, each replaced with probability `epsilon` by a uniform one of its game's legal
-        `actions` (`rows`: the game of each)."""
-        if self.epsilon > 0:
-            explore = self.rng.random(len(chosen)) < self.epsilon
-            if explore.any():
-                counts = np.bincount(rows, minlength=len(chosen))
-                starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-                pick = starts + (self.rng.random(len(chosen)) * counts).astype(np.int64)
-                chosen = np.where(explore, actions[np.minimum(pick, len(actions) - 1)], chosen)
-        return chosen
+    def score_legal(cls, networks, owners, batch, games):
+        return afterstate_values(networks, owners, batch, games)

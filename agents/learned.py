@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.action_scores import ActionScoreAgent, action_feature_size
 from agents.afterstate import EXTRA_FEATURES, AfterstateAgent
 from agents.base import Agent, masked_argmax
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
@@ -139,6 +140,18 @@ class NumpyNetwork:
                 board = _ACTIVATIONS[activation](_conv3x3(board, kernel) + bias)
             x = board.reshape(len(x), -1)
         for kernel, bias, activation in layers:
+            x = x @ kernel
+            x += bias
+            x = _ACTIVATIONS[activation](x)
+        return x
+
+    def after_first_product(self, first: np.ndarray) -> np.ndarray:
+        """The output from the first Dense layer's affine part (`input @ kernel_0 + bias_0`), for a
+        caller that computes that product in pieces (agents/action_scores.py)."""
+        if self.convs:
+            raise ValueError("a network beginning with convolutions has no first Dense product")
+        x = _ACTIVATIONS[self.activations[0]](np.asarray(first, dtype=np.float32))
+        for kernel, bias, activation in zip(self.kernels[1:], self.biases[1:], self.activations[1:]):
             x = x @ kernel
             x += bias
             x = _ACTIVATIONS[activation](x)
@@ -309,9 +322,12 @@ def check_model_fits(metadata: dict, game: Game, where: str) -> None:
     if trained_for is not None and trained_for != game.name:
         raise UserError(f"{where} is a model for {trained_for}, not {game.name}")
     # an afterstate value network reads an observation with EXTRA_FEATURES more and gives one value
-    afterstate = bool(metadata.get("afterstate"))
+    # an action scorer reads the observation and an action's features and gives one score
+    afterstate, scorer = bool(metadata.get("afterstate")), bool(metadata.get("action_scores"))
     inputs = game.observation_size + (EXTRA_FEATURES if afterstate else 0)
-    outputs = 1 if afterstate else game.num_actions
+    if scorer:
+        inputs += action_feature_size(game)
+    outputs = 1 if afterstate or scorer else game.num_actions
     if metadata["observation_size"] != inputs or metadata["num_actions"] != outputs:
         raise UserError(
             f"{where} expects {metadata['observation_size']} inputs and {metadata['num_actions']} "
@@ -377,4 +393,6 @@ def load_agent(spec: str, game: Game, rng: np.random.Generator | None = None) ->
         return PolicyAgent(game, network, metadata["policy"], rng, metadata)
     if metadata.get("afterstate"):
         return AfterstateAgent(game, network, metadata)
+    if metadata.get("action_scores"):
+        return ActionScoreAgent(game, network, metadata)
     return LearnedAgent(game, network, metadata)

@@ -19,6 +19,9 @@ from agents.afterstate_value.trainer import train as train_afterstate
 from agents.alphazero.config import AlphaZeroConfig
 from agents.alphazero.config import load_config as load_alphazero_config
 from agents.alphazero.trainer import train as train_alphazero
+from agents.distillation.config import DistillationConfig
+from agents.distillation.config import load_config as load_distillation_config
+from agents.distillation.trainer import train as train_distillation
 from agents.dqn.config import DQNConfig
 from agents.dqn.config import load_config as load_dqn_config
 from agents.dqn.trainer import train as train_dqn
@@ -48,6 +51,13 @@ LEARNERS = {
         Learner("ppo", "PPO", PPOConfig, load_ppo_config, train_ppo),
         Learner("alphazero", "AlphaZero", AlphaZeroConfig, load_alphazero_config, train_alphazero),
         Learner("afterstate", "afterstate values", AfterstateConfig, load_afterstate_config, train_afterstate),
+        Learner(
+            "distill",
+            "an action scorer distilled from an afterstate battler",
+            DistillationConfig,
+            load_distillation_config,
+            train_distillation,
+        ),
     )
 }
 #: the learner of `deckopt train` without --algo, and of a run whose config.json names none

@@ -98,6 +98,11 @@ class Game(abc.ABC):
     observation_planes: tuple[int, int, int] | None = None
     #: (low, high): every observation feature lies in this range (the conformance check holds it)
     observation_range: tuple[float, float] = (0.0, 1.0)
+    #: (num_actions, F) integers, or None: row a names the F observation entries that describe action
+    #: a by what it acts on (the card played, the creature attacking, its target), so a learner can
+    #: score actions from features that follow a card wherever it sits; an entry equal to
+    #: observation_size stands for the constant 1, observation_size + 1 for 0
+    action_feature_index: np.ndarray | None = None
 
     @abc.abstractmethod
     def new_initial_state(self, rng: np.random.Generator) -> State:

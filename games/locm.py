@@ -76,6 +76,55 @@ CREATURE_FEATURES = 10
 OBSERVATION_SIZE = 17 + OFFERED * CARD_FEATURES + 17 + HAND_LIMIT * CARD_FEATURES + 4 * LANE_LIMIT * CREATURE_FEATURES
 
 
+def action_feature_index() -> np.ndarray:
+    """`Locm.action_feature_index`: each action described by the observation's entries for what it acts
+    on, so its features follow the card, not the place. A row is [pass, summon, use, attack, pick]
+    (one of them 1), the lane of a summon (2), the card played or picked (CARD_FEATURES: the hand
+    place's or the offer's), the attacking creature (CREATURE_FEATURES), then the target: none, own
+    creature, the opponent's creature, the opponent (4) and the targeted creature (CREATURE_FEATURES)."""
+    one, zero = OBSERVATION_SIZE, OBSERVATION_SIZE + 1
+    offers, hand = 17, 17 + OFFERED * CARD_FEATURES + 17
+    board = hand + HAND_LIMIT * CARD_FEATURES  # own lanes 0 and 1, then the opponent's, LANE_LIMIT places each
+
+    def creature(side: int, lane: int, place: int) -> list[int]:
+        at = board + ((2 * side + lane) * LANE_LIMIT + place) * CREATURE_FEATURES
+        return list(range(at, at + CREATURE_FEATURES))
+
+    def card(at: int) -> list[int]:
+        return list(range(at, at + CARD_FEATURES))
+
+    no_card, no_creature = [zero] * CARD_FEATURES, [zero] * CREATURE_FEATURES
+    rows = []
+    for action in range(NUM_ACTIONS):
+        kind, lane, played, attacker = 0, [zero, zero], no_card, no_creature
+        target, targeted = [zero] * 4, no_creature
+        if SUMMON <= action < USE:
+            h, side = divmod(action - SUMMON, 2)
+            kind, played, lane[side] = 1, card(hand + h * CARD_FEATURES), one
+        elif USE <= action < ATTACK:
+            h, t = divmod(action - USE, 13)
+            kind, played = 2, card(hand + h * CARD_FEATURES)
+            if t == 0:
+                target[0] = one
+            else:
+                side, (at_lane, place) = int(t > 6), divmod((t - 1) % 6, LANE_LIMIT)
+                target[1 + side], targeted = one, creature(side, at_lane, place)
+        elif ATTACK <= action < PICK:
+            c, t = divmod(action - ATTACK, 4)
+            at_lane, place = divmod(c, LANE_LIMIT)
+            kind, attacker = 3, creature(0, at_lane, place)
+            if t == 0:
+                target[3] = one
+            else:
+                target[2], targeted = one, creature(1, at_lane, t - 1)
+        elif action >= PICK:
+            kind, played = 4, card(offers + (action - PICK) * CARD_FEATURES)
+        kinds = [zero] * 5
+        kinds[kind] = one
+        rows.append(kinds + lane + played + attacker + target + targeted)
+    return np.array(rows, dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class Card:
     number: int
@@ -228,6 +277,7 @@ class Locm(Game):
     #: deck files (`--deck FILE`, games.deckfile's `name` and `cards`: 30 card numbers) give the
     #: `decks` setting: the battle without a draft (the locm_constructed deck space writes such files)
     facts = GameFacts(deck_files=deck_settings)
+    action_feature_index = action_feature_index()
 
     def __init__(self, config: LocmConfig | None = None):
         self.config = LocmConfig() if config is None else config

@@ -325,7 +325,9 @@ class LocmBatch(BatchState):
         hand = np.take(self.hands.reshape(-1, HAND_LIMIT), mine, axis=0)
         in_hand = np.arange(HAND_LIMIT) < np.take(self.hand_len, mine)[:, None]
         cards = np.where(in_hand, np.take(self.card_of, INSTANCES * g[:, None] + hand), 0)
-        out[:, col : col + HAND_LIMIT * CARD_FEATURES] = np.take(CARD_FEATURE_TABLE, cards, axis=0).reshape(k, -1)
+        out[:, col : col + HAND_LIMIT * CARD_FEATURES] = np.take(CARD_FEATURE_TABLE, cards, axis=0).reshape(
+            k, HAND_LIMIT * CARD_FEATURES
+        )
         col += HAND_LIMIT * CARD_FEATURES
         slots = 4 * g[:, None] + ((np.arange(4)[None, :] + 2 * me[:, None]) & 3)  # own lanes, then the opponent's
         board = np.take(self.board.reshape(-1, LANE_LIMIT, FIELDS), slots, axis=0)  # (k, 4, 3, F)
@@ -337,7 +339,7 @@ class LocmBatch(BatchState):
         code += 169 * (kw + 64 * able)
         code += 1
         code *= np.arange(LANE_LIMIT) < np.take(self.lane_sizes, slots)[:, :, None]  # an empty place: row 0
-        out[:, col:] = np.take(CREATURE_TABLE, code, axis=0).reshape(k, -1)
+        out[:, col:] = np.take(CREATURE_TABLE, code, axis=0).reshape(k, OBSERVATION_SIZE - col)
         return out
 
     def legal_masks(self, games: np.ndarray) -> np.ndarray:

@@ -137,12 +137,20 @@ def test_the_agent_plays_legal_actions_to_the_end_on_the_batch_engine_with_explo
 @pytest.mark.cross_cpu
 def test_a_resumed_run_equals_an_uninterrupted_one_and_a_seed_repeats_itself(tmp_path):
     config = tiny(seed=3, warmup_agent="greedy", warmup_episodes=8, opponent_mix={"max-attack": 0.25}, td_lambda=0.8)
+    resumes_exactly_and_repeats_itself(trainer.train, config, tmp_path, episodes=32)
+
+
+def resumes_exactly_and_repeats_itself(train, config, tmp_path, episodes: int) -> None:
+    """`train` twice straight, and once stopped after its first batch then resumed: the same model."""
     straight, again, split = tmp_path / "straight", tmp_path / "again", tmp_path / "split"
-    trainer.train("locm", config, straight, episodes=32)
-    trainer.train("locm", config, again, episodes=32)
+    train("locm", config, straight, episodes=episodes)
+    train("locm", config, again, episodes=episodes)
     stops = iter([False, True])
-    assert trainer.train("locm", config, split, episodes=32, should_stop=lambda: next(stops))["episodes"] == 8
-    assert trainer.train("locm", config, split, episodes=32, resume=True)["episodes"] == 32
+    assert (
+        train("locm", config, split, episodes=episodes, should_stop=lambda: next(stops))["episodes"]
+        == config.games_per_batch
+    )
+    assert train("locm", config, split, episodes=episodes, resume=True)["episodes"] == episodes
     for other in (again, split):
         for a, b in zip(read_npz(straight / "model.npz")[0].weights, read_npz(other / "model.npz")[0].weights):
             np.testing.assert_array_equal(a, b)

@@ -9,7 +9,8 @@ budget found no weakness; the score is a lower bound on the agent's true exploit
 
 The learner is the agent's own where the agent is a learned network (`start_learner`: an afterstate
 value network's is the afterstate learner, any other's the DQN) and starts from that network (the
-agent fine-tuned against itself finds weaknesses fastest); else it is a DQN from scratch.
+agent fine-tuned against itself finds weaknesses fastest; an action scorer's is the afterstate
+network it was distilled from, `best_response_start`); else it is a DQN from scratch.
 `best_response_config` builds its config from a recipe file; the learner's `train`
 (agents.learners) runs it; `match_score` measures it on any game.
 """
@@ -59,6 +60,20 @@ def start_learner(init: str, game: Game) -> str:
         return DEFAULT_LEARNER
     _, metadata = load_network(init, game)
     return "afterstate" if metadata.get("afterstate") else DEFAULT_LEARNER
+
+
+def best_response_start(spec: str, init: str | None, game: Game) -> tuple[str, str]:
+    """(start model, learner) of a best response against `spec`: `init` when given (`""`: from
+    scratch), else `start_model(spec)`; an action scorer (agents/action_scores.py) has no learner that
+    learns from results, so its best response starts from the afterstate network it was distilled
+    from (its metadata's `teacher`), with the afterstate learner."""
+    start = start_model(spec) if init is None else init
+    if start:
+        _, metadata = load_network(start, game)
+        if metadata.get("action_scores"):
+            need(bool(metadata.get("teacher")), f"{start} is an action scorer that names no teacher to start from")
+            start = metadata["teacher"]
+    return start, start_learner(start, game)
 
 
 def best_response_config(

@@ -169,6 +169,16 @@ def check_interface(game: Game, num_games: int) -> str:
         need(type(value) is int and value >= 1, f"{attr} must be an int >= 1, got {value!r}")
     low, high = game.observation_range
     need(low <= high, f"observation_range {game.observation_range} is empty")
+    index = game.action_feature_index
+    if index is not None:
+        need(
+            index.ndim == 2 and index.shape[0] == game.num_actions and np.issubdtype(index.dtype, np.integer),
+            f"action_feature_index must be ({game.num_actions}, F) integers, got {index.dtype} {index.shape}",
+        )
+        need(
+            ((index >= 0) & (index <= game.observation_size + 1)).all(),
+            f"action_feature_index entries must lie in 0..{game.observation_size + 1} (observation, 1, 0)",
+        )
     need(isinstance(game.config, game.config_class), f"config is not a {game.config_class.__name__}")
     settings = config_to_dict(game.config)
     again = config_from_dict(game.config_class, settings, where=game.name)

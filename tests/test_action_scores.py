@@ -14,12 +14,14 @@ import games
 from agents.action_scores import ActionScoreAgent, action_feature_size, action_features, action_scores
 from agents.afterstate import AfterstateAgent
 from agents.base import RandomAgent
+from agents.best_response import best_response_start
 from agents.distillation import trainer
 from agents.distillation.config import DistillationConfig
 from agents.learned import NumpyNetwork
 from games import UserError
 from games.batch import batch_of
 from games.config import config_from_dict
+from games.conformance import ConformanceFailure, check_interface
 from games.locm import _CARD_FEATURES, ATTACK, CARD_FEATURES, CREATURE_FEATURES, PICK, SUMMON, USE
 from tests.test_afterstate import POOL, plays_legal_actions_to_the_end, resumes_exactly_and_repeats_itself
 from tests.test_afterstate import TINY as AFTERSTATE_TINY
@@ -180,7 +182,19 @@ def test_the_model_plays_through_agents_make_and_a_teacher_must_be_an_afterstate
     assert isinstance(agent, ActionScoreAgent)
     result = agents.arena.play_match(game, [agent, agents.make("max-attack", game)], 8, seed=2)
     assert result.agents[0].record.games == 8
+    model = str(tmp_path / "run" / "model.npz")  # a best response starts from the teacher, as an afterstate learner
+    assert best_response_start(f"{model},{model}", None, game) == (TEACHER, "afterstate")
+    assert best_response_start(model, "", game) == ("", "dqn")
     with pytest.raises(UserError, match="not an afterstate model"):
         trainer.train("locm", tiny(teacher=str(tmp_path / "run" / "model.npz")), tmp_path / "again", episodes=8)
     with pytest.raises(UserError, match="needs a teacher"):
         trainer.train("locm", tiny(teacher=""), tmp_path / "none", episodes=8)
+
+
+def test_the_conformance_check_refuses_an_action_feature_table_of_the_wrong_shape_or_range():
+    game = games.make("locm", deck_pool=POOL)
+    assert check_interface(game, 1)
+    for broken in (game.action_feature_index[:-1], game.action_feature_index + game.observation_size):
+        game.action_feature_index = broken  # on the instance: the class's table is untouched
+        with pytest.raises(ConformanceFailure, match="action_feature_index"):
+            check_interface(game, 1)

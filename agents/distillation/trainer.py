@@ -103,7 +103,7 @@ class DistillationLearner:
         self.teacher, teacher_meta = load_network(c.teacher, g)
         if not teacher_meta.get("afterstate"):
             raise UserError(f"teacher {teacher_meta['path']} is not an afterstate model")
-        self.teacher_path = teacher_meta["path"]
+        self.teacher_path = c.teacher  # as given: a shipped model names its teacher relative to the project
         init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         self.scorer = ActionScorer(g.observation_size, action_feature_size(g), c)

@@ -23,6 +23,7 @@ from games.batch import batch_of
 from games.config import config_from_dict
 from games.conformance import ConformanceFailure, check_interface
 from games.locm import _CARD_FEATURES, ATTACK, CARD_FEATURES, CREATURE_FEATURES, PICK, SUMMON, USE
+from games.locm_batch import LocmBatch
 from tests.test_afterstate import POOL, plays_legal_actions_to_the_end, resumes_exactly_and_repeats_itself
 from tests.test_afterstate import TINY as AFTERSTATE_TINY
 
@@ -136,6 +137,19 @@ def test_the_agent_takes_the_legal_action_scored_highest():
         assert a == legal[int(np.argmax(network(inputs)[:, 0]))]  # legal_actions ascend: the lowest on ties
         choices += len(legal) > 1
     assert choices > 50
+
+
+def test_scorers_asked_together_choose_as_each_alone():
+    game = games.make("locm", deck_pool=POOL)
+    scorers = [ActionScoreAgent(game, random_scorer(game, 10 + k)) for k in range(3)]
+    batch = LocmBatch.deal(game, np.random.default_rng(11), 30)
+    for _ in range(40):  # into the battle: states with choices
+        live = np.flatnonzero(batch.current_players() >= 0)
+        parts = [live[k::3] for k in range(3)]
+        together = ActionScoreAgent.act_together(scorers, batch, parts)
+        for agent, part, chosen in zip(scorers, parts, together, strict=True):
+            np.testing.assert_array_equal(chosen, agent.act_batch(batch, part))
+        batch.apply_actions(np.concatenate(parts), np.concatenate(together))
 
 
 def test_the_agent_plays_legal_actions_to_the_end_on_the_batch_engine_with_exploration():

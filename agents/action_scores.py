@@ -71,15 +71,18 @@ class ActionScoreAgent(ScoredChoiceAgent):
     def score_legal(cls, networks, owners, batch, games):
         game = batch.game
         masks = batch.legal_masks(games)
-        counts = masks.sum(axis=1)
         rows, actions = np.nonzero(masks)
         values = np.zeros(len(rows), dtype=np.float64)
-        choosing = counts > 1
-        if choosing.any():
-            local = np.cumsum(choosing) - 1  # a choosing game's place among them
-            observations = batch.observations(games[choosing])
+        choosing = np.flatnonzero(masks.sum(axis=1) > 1)
+        if len(choosing):
+            observations = batch.observations(games[choosing])  # one engine call for every network
+            place = np.full(len(games), -1)
             for k, network in enumerate(networks):
-                mine = np.flatnonzero(choosing[rows] & (owners[rows] == k))
+                mine = choosing[owners[choosing] == k]
                 if len(mine):
-                    values[mine] = action_scores(network, game, observations, local[rows[mine]], actions[mine])
+                    place[mine] = np.arange(len(mine))  # a game's place among this network's states
+                    scored = np.flatnonzero(place[rows] >= 0)
+                    states = observations[np.searchsorted(choosing, mine)]
+                    values[scored] = action_scores(network, game, states, place[rows[scored]], actions[scored])
+                    place[mine] = -1
         return rows, actions, values

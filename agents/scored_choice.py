@@ -16,12 +16,24 @@ from games.batch import BatchState, batch_of
 
 
 def best_actions(rows: np.ndarray, actions: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
-    """For each of `count` games, its action of the highest value (the lowest action on ties)."""
-    order = np.lexsort((actions, -values, rows))
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = rows[order][1:] != rows[order][:-1]
+    """For each of `count` games, its action of the highest value (the lowest action on ties). Rows in
+    ascending order with each game's actions ascending (as `np.nonzero` of legal masks gives them)
+    take one pass; other orders a sort."""
     out = np.zeros(count, dtype=np.int64)
-    out[rows[order][first]] = actions[order][first]
+    if not len(rows):
+        return out
+    if (rows[1:] < rows[:-1]).any() or ((rows[1:] == rows[:-1]) & (actions[1:] <= actions[:-1])).any():
+        order = np.lexsort((actions, -values, rows))
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = rows[order][1:] != rows[order][:-1]
+        out[rows[order][first]] = actions[order][first]
+        return out
+    starts = np.flatnonzero(np.concatenate([[True], rows[1:] != rows[:-1]]))
+    top = np.maximum.reduceat(values, starts)
+    best = np.flatnonzero(values == np.repeat(top, np.diff(np.append(starts, len(rows)))))
+    games = rows[best]
+    first = np.concatenate([[True], games[1:] != games[:-1]])  # the lowest best action of each game
+    out[games[first]] = actions[best[first]]
     return out
 
 

@@ -18,6 +18,7 @@ from agents.best_response import best_response_start
 from agents.distillation import trainer
 from agents.distillation.config import DistillationConfig
 from agents.learned import NumpyNetwork
+from agents.scored_choice import best_actions
 from games import UserError
 from games.batch import batch_of
 from games.config import config_from_dict
@@ -212,3 +213,20 @@ def test_the_conformance_check_refuses_an_action_feature_table_of_the_wrong_shap
         game.action_feature_index = broken  # on the instance: the class's table is untouched
         with pytest.raises(ConformanceFailure, match="action_feature_index"):
             check_interface(game, 1)
+
+
+def test_best_actions_takes_each_game_s_highest_value_and_its_lowest_action_on_ties_in_any_order():
+    rows = np.array([0, 0, 0, 2, 2, 3])
+    actions = np.array([1, 4, 7, 0, 5, 9])
+    values = np.array([0.5, 0.9, 0.9, -1.0, -2.0, 0.0])
+    expected = [4, 0, 0, 9]  # game 1 has no rows
+    np.testing.assert_array_equal(best_actions(rows, actions, values, 4), expected)
+    shuffled = np.random.default_rng(0).permutation(len(rows))
+    np.testing.assert_array_equal(best_actions(rows[shuffled], actions[shuffled], values[shuffled], 4), expected)
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        masks = rng.random((30, 12)) < 0.4
+        r, a = np.nonzero(masks)
+        v = rng.integers(0, 3, size=len(r)).astype(float)  # many ties
+        slow = [a[r == g][np.argmax(v[r == g])] if (r == g).any() else 0 for g in range(30)]
+        np.testing.assert_array_equal(best_actions(r, a, v, 30), slow)

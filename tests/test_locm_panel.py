@@ -1,5 +1,6 @@
-"""The shipped LOCM battlers: each copy loads as an afterstate agent and plays legal actions to the
-end of its games on the batch engine, and the named panel `locm_panel` is the three copies."""
+"""The shipped LOCM battlers: each copy loads as an afterstate agent (an action scorer) and plays legal
+actions to the end of its games on the batch engine, and the named panel `locm_panel`
+(`locm_scorer_panel`) is the three copies."""
 
 from __future__ import annotations
 
@@ -7,20 +8,32 @@ import pytest
 
 import agents
 import games
+from agents.action_scores import ActionScoreAgent
 from agents.afterstate import AfterstateAgent
 from agents.panel import NAMED_PANELS, AgentPanel, trust_figures
 from games.errors import UserError
 from tests.test_afterstate import POOL, plays_legal_actions_to_the_end
 
 COPIES = [f"agents/pretrained/locm_{k}.npz" for k in range(3)]
+SCORERS = [f"agents/pretrained/locm_scorer_{k}.npz" for k in range(3)]
 
 
-@pytest.mark.parametrize("spec", COPIES)
+@pytest.mark.parametrize("spec", COPIES + SCORERS)
 def test_a_shipped_copy_plays_legal_actions_to_the_end(spec):
     game = games.make("locm", deck_pool=POOL)
     agent = agents.make(spec, game, seed=1)
-    assert isinstance(agent, AfterstateAgent)
+    assert isinstance(agent, ActionScoreAgent if "scorer" in spec else AfterstateAgent)
     plays_legal_actions_to_the_end(agent, game, 2, 8)
+
+
+def test_the_scorer_panel_is_the_three_scorers_each_distilled_from_its_afterstate_copy():
+    assert agents.PANELS["locm_scorer_panel"] == tuple(SCORERS)
+    game = games.make("locm", deck_pool=POOL)
+    panel = agents.make_panel("locm_scorer_panel", game, seed=3)
+    assert all(isinstance(a, ActionScoreAgent) for a in panel.agents)
+    assert [a.metadata["teacher"] for a in panel.agents] == COPIES
+    result = agents.arena.play_match(game, [panel, agents.make("greedy", game)], 6, seed=4)
+    assert result.agents[0].record.games == 6
 
 
 def test_the_locm_panel_is_the_three_copies():

@@ -4,7 +4,8 @@ deck_pool the battle deals from), then games against each opponent with seats mi
 played twice, the decks and shuffles swapped between the seats). Prints one Markdown table: the win
 rate on each drafter's decks and over all of them, each with its 95 % interval (Wilson), and the
 games per second of the agent against itself beside the first opponent against itself, on the same
-decks in one process.
+decks in one process: `--speed-rounds` rounds of `--speed-games` games each, the two timed in turn
+within a round, with the medians over the rounds of each one's games/s and of the rounds' ratios.
 
     python scripts/results/locm_battler.py --agent agents/pretrained/locm_0.npz --games 1000
 
@@ -53,6 +54,7 @@ def main(argv=None) -> int:
     parser.add_argument("--drafts", type=int, default=200, help="drafts per drafter (two decks each)")
     parser.add_argument("--games", type=int, default=1000, help="games per drafter and opponent (even)")
     parser.add_argument("--speed-games", type=int, default=200, help="games timed for games/s (0: no timing)")
+    parser.add_argument("--speed-rounds", type=int, default=5, help="rounds of timing, the two battlers in turn")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2 or args.drafts < 1:
@@ -80,11 +82,19 @@ def main(argv=None) -> int:
         print("| **all** | " + " | ".join(f"**{fmt(totals[o])}**" for o in args.opponents) + " |")
         if args.speed_games:
             game = games.make("locm", deck_pool=[d for pool in pools.values() for d in pool])
-            mine = speed(game, args.agent, args.speed_games, args.seed)
-            theirs = speed(game, args.opponents[0], args.speed_games, args.seed)
+            rounds = [
+                (
+                    speed(game, args.agent, args.speed_games, args.seed),
+                    speed(game, args.opponents[0], args.speed_games, args.seed),
+                )
+                for _ in range(max(1, args.speed_rounds))
+            ]
+            mine, theirs = (float(np.median([r[i] for r in rounds])) for i in (0, 1))
+            ratios = [a / b for a, b in rounds]
             print(
-                f"\ngames/s against itself, one process, {args.speed_games} games: {args.agent} {mine:.1f}, "
-                f"{args.opponents[0]} {theirs:.1f} (ratio {mine / theirs:.2f})"
+                f"\ngames/s against itself, one process, {args.speed_games} games, median of {len(rounds)} rounds: "
+                f"{args.agent} {mine:.1f}, {args.opponents[0]} {theirs:.1f} (ratio {np.median(ratios):.2f}, "
+                f"rounds {min(ratios):.2f} to {max(ratios):.2f})"
             )
     except UserError as exc:
         print(f"locm_battler: {exc}", file=sys.stderr)

@@ -4,12 +4,15 @@ actions to the end of its games on the batch engine, and the named panel `locm_p
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 import agents
 import games
 from agents.action_scores import ActionScoreAgent
 from agents.afterstate import AfterstateAgent
+from agents.learned import read_npz
 from agents.panel import NAMED_PANELS, AgentPanel, trust_figures
 from games.errors import UserError
 from tests.test_afterstate import POOL, plays_legal_actions_to_the_end
@@ -51,3 +54,16 @@ def test_the_locm_panel_is_the_three_copies():
     assert trust["game"] == "locm" and exploitability["ci95"][0] <= exploitability["score"] <= exploitability["ci95"][1]
     with pytest.raises(UserError, match="'locm_panel' is the locm"):
         agents.make_panel("locm_panel", games.make("gwent_lite"), seed=0)
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_each_shipped_scorer_was_trained_by_the_recipe_from_its_teacher_and_seed(k):
+    with open("agents/pretrained/locm_scorer.toml", "rb") as f:
+        recipe = tomllib.load(f)
+    _, metadata = read_npz(SCORERS[k])
+    trained = metadata["distillation_config"]
+    assert {key: trained[key] for key in recipe if key != "game_config"} == {
+        key: value for key, value in recipe.items() if key != "game_config"
+    }
+    assert trained["seed"] == k and trained["teacher"] == COPIES[k]
+    assert metadata["action_scores"] and metadata["episodes"] >= recipe["episodes"]

@@ -45,12 +45,18 @@ def action_features(game: Game, observations: np.ndarray, rows: np.ndarray, acti
 def action_scores(network, game: Game, observations: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
     """The score of action `actions[i]` in the state of `observations[rows[i]]`, by `network` (a
     NumpyNetwork whose input is the observation and then the action's features)."""
+    return feature_scores(network, observations, rows, action_features(game, observations, rows, actions))
+
+
+def feature_scores(network, observations: np.ndarray, rows: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """`action_scores` of the actions whose features (`action_features`) are `features`, each in the
+    state of `observations[rows[i]]`."""
     n = observations.shape[1]
     kernel, bias = network.kernels[0], network.biases[0]
     per_state = observations.astype(np.float32, copy=False) @ kernel[:n]
     per_state += bias
     first = np.take(per_state, rows, axis=0)
-    first += action_features(game, observations, rows, actions) @ kernel[n:]
+    first += features @ kernel[n:]
     return network.after_first_product(first)[:, 0]
 
 
@@ -77,12 +83,21 @@ class ActionScoreAgent(ScoredChoiceAgent):
         if len(choosing):
             observations = batch.observations(games[choosing])  # one engine call for every network
             place = np.full(len(games), -1)
+            place[choosing] = np.arange(len(choosing))
+            scored = np.flatnonzero(place[rows] >= 0)
+            state = place[rows[scored]]  # each scored action's row of `observations`
+            features = action_features(game, observations, state, actions[scored])  # once for every network
+            if len(networks) == 1:
+                values[scored] = feature_scores(networks[0], observations, state, features)
+                return rows, actions, values
+            owner = owners[choosing]
+            local = np.empty(len(choosing), dtype=np.int64)  # a state's place among its network's states
             for k, network in enumerate(networks):
-                mine = choosing[owners[choosing] == k]
-                if len(mine):
-                    place[mine] = np.arange(len(mine))  # a game's place among this network's states
-                    scored = np.flatnonzero(place[rows] >= 0)
-                    states = observations[np.searchsorted(choosing, mine)]
-                    values[scored] = action_scores(network, game, states, place[rows[scored]], actions[scored])
-                    place[mine] = -1
+                states = np.flatnonzero(owner == k)
+                if len(states):
+                    local[states] = np.arange(len(states))
+                    mine = np.flatnonzero(owner[state] == k)
+                    values[scored[mine]] = feature_scores(
+                        network, observations[states], local[state[mine]], features[mine]
+                    )
         return rows, actions, values

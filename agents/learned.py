@@ -24,6 +24,7 @@ reproducible), or takes the most probable action.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import zipfile
@@ -80,11 +81,16 @@ class NumpyNetwork:
     first layers may be 3 x 3 convolutions ('same' padding, stride 1; kernels [3, 3, in, out] as
     Keras stores them): the observation is read as an H x W board of C channels, and the last
     convolution's output is flattened row by row, channels last (Keras' Flatten) for the Dense
-    layers after it."""
+    layers after it.
+
+    The network holds read-only float32 copies of its weights; `key` names them (two networks of
+    equal layers and weights have equal keys), so agents can share one forward pass."""
 
     def __init__(self, weights: Sequence[np.ndarray], activations: Sequence[str], planes: Sequence[int] | None = None):
         single_threaded_blas()
-        weights = [np.asarray(w, dtype=np.float32) for w in weights]
+        weights = [np.array(w, dtype=np.float32) for w in weights]  # a copy of its own, read-only
+        for w in weights:
+            w.flags.writeable = False
         if len(weights) != 2 * len(activations) or not activations:
             raise ValueError(f"{len(weights)} weight arrays for {len(activations)} layers")
         for a in activations:
@@ -112,6 +118,12 @@ class NumpyNetwork:
                 raise ValueError(bad)
             fan_in = k.shape[1]
         self.activations = list(activations)
+        digest = hashlib.blake2b(repr((self.activations, self.planes)).encode(), digest_size=16)
+        for w in weights:
+            digest.update(repr(w.shape).encode())
+            digest.update(w.tobytes())
+        #: equal for two networks of the same layers and weights (a model file loaded twice)
+        self.key = digest.hexdigest()
 
     @property
     def input_size(self) -> int:

@@ -2,7 +2,9 @@
 (agents/afterstate.py) and the action scorer (agents/action_scores.py). Agents of one such class asked
 together in an arena step (`act_together`: a panel's copies, two sides of one match) share the work
 their class can share (stepping afterstates, observing states), each scoring its own games' actions
-with its own network. Ties go to the lowest action number; a game with one legal action takes it."""
+with its own network; agents whose networks have the same weights (`NumpyNetwork.key`: a panel's
+copy on both sides of a match) score their games in one call. Ties go to the lowest action number; a game with one legal
+action takes it."""
 
 from __future__ import annotations
 
@@ -82,8 +84,12 @@ class ScoredChoiceAgent(Agent):
         games = [np.asarray(g, dtype=np.int64) for g in games]
         sizes = [len(g) for g in games]
         everyone = np.concatenate(games) if games else np.zeros(0, dtype=np.int64)
-        owners = np.repeat(np.arange(len(agents)), sizes)
-        rows, actions, values = cls.score_legal([a.network for a in agents], owners, batch, everyone)
+        # agents of one network (a panel's copy on both sides of a match) score their games together
+        place: dict[str, int] = {}
+        own = [place.setdefault(a.network.key, len(place)) for a in agents]
+        networks = [agents[own.index(k)].network for k in range(len(place))]
+        owners = np.repeat(np.asarray(own, dtype=np.int64), sizes)
+        rows, actions, values = cls.score_legal(networks, owners, batch, everyone)
         chosen = best_actions(rows, actions, values, len(everyone))
         bounds = np.cumsum([0, *sizes])
         cuts = np.searchsorted(rows, bounds)  # rows ascend: each agent's rows are one run

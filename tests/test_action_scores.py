@@ -142,15 +142,30 @@ def test_the_agent_takes_the_legal_action_scored_highest():
 
 def test_scorers_asked_together_choose_as_each_alone():
     game = games.make("locm", deck_pool=POOL)
-    scorers = [ActionScoreAgent(game, random_scorer(game, 10 + k)) for k in range(3)]
+    # the fourth has the third's weights in a network of its own: the two score their games together
+    scorers = [ActionScoreAgent(game, random_scorer(game, 10 + k)) for k in (0, 1, 2, 2)]
+    assert scorers[2].network is not scorers[3].network and scorers[2].network.key == scorers[3].network.key
+    assert len({s.network.key for s in scorers}) == 3
     batch = LocmBatch.deal(game, np.random.default_rng(11), 30)
     for _ in range(40):  # into the battle: states with choices
         live = np.flatnonzero(batch.current_players() >= 0)
-        parts = [live[k::3] for k in range(3)]
+        parts = [live[k::4] for k in range(4)]
         together = ActionScoreAgent.act_together(scorers, batch, parts)
         for agent, part, chosen in zip(scorers, parts, together, strict=True):
             np.testing.assert_array_equal(chosen, agent.act_batch(batch, part))
         batch.apply_actions(np.concatenate(parts), np.concatenate(together))
+
+
+def test_a_network_keeps_read_only_copies_of_its_weights_and_its_key_follows_them():
+    game = games.make("locm", deck_pool=POOL)
+    weights = [w.copy() for w in random_scorer(game, 3).weights]
+    network = NumpyNetwork(weights, ["relu", "linear"])
+    weights[0][0, 0] += 1.0  # the caller's arrays are not the network's
+    assert network.kernels[0][0, 0] == weights[0][0, 0] - 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        network.kernels[0][0, 0] = 0.0
+    assert NumpyNetwork(weights, ["relu", "linear"]).key != network.key
+    assert NumpyNetwork(weights, ["tanh", "linear"]).key != NumpyNetwork(weights, ["relu", "linear"]).key
 
 
 def test_the_agent_plays_legal_actions_to_the_end_on_the_batch_engine_with_exploration():

@@ -194,6 +194,13 @@ class EvolveConfig:
         metavar="K",
         maximum=MAX_DECKS,
     )
+    start: list[str] = setting(
+        factory=list,
+        metavar="FILE|DIR",
+        append=True,
+        help="decks the first pool starts from (deck files or folders of them, such as a run's champion.toml): "
+        "these decks, then mutants of them in turn until the pool is full (default: random decks)",
+    )
     # --- execution (may change on resume) ---
     jobs: int = setting(2, f"worker processes (loky) or local Dask workers, 1-{MAX_JOBS}", metavar="J")
     backend: str = setting("loky", "loky: local processes; dask: a Dask cluster", choices=BACKENDS)
@@ -259,6 +266,14 @@ class EvolveConfig:
             )
         need(isinstance(self.agent, str) and self.agent.strip() != "", "agent must be an agent spec")
         self._check_archive()
+        need(
+            isinstance(self.start, list) and all(isinstance(p, str) and p.strip() for p in self.start),
+            f"start must be a list of deck files or folders, got {self.start!r}",
+        )
+        need(
+            not self.start or (not self.archive and self.selection != "random"),
+            "start applies to a run with selection (the MAP-Elites archive and random search make their own decks)",
+        )
 
     def _check_archive(self) -> None:
         need(isinstance(self.archive, bool), f"archive must be true or false, got {self.archive!r}")

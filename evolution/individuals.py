@@ -23,7 +23,7 @@ from agents.stats import Z95, Record, wilson_ci
 class DeckStats:
     """What is known about one deck: where it came from and how it scored."""
 
-    origin: str = "random"  # random, survivor, mutant, crossover, parent
+    origin: str = "random"  # random, start, survivor, mutant, crossover, parent
     ci95: tuple[float, float] = (0.0, 1.0)
     record: Record = field(default_factory=Record)  # the games its fitness counts (pooled over score_memory)
     #: this generation's games split by opponent kind: {kind: score_summary(Score.as_dict())}

@@ -38,7 +38,7 @@ from evolution.runfolder import RunFolder
 from evolution.scoring import yardstick
 from evolution.spaces.registry import space_for
 from evolution.state import EvolutionState, update_hall_of_fame
-from evolution.toolbox import build_toolbox, sel_best
+from evolution.toolbox import build_toolbox, first_pool, sel_best, start_decks
 from games.errors import UserError
 from games.fileio import check_writable_dir
 from games.folder_lock import folder_lock
@@ -81,6 +81,7 @@ def _evolve_in_locked_folder(
         active_genes.check_space(space)
     scorer = space.scorer(config)  # the agent and deck files: everything a user can get wrong, before a file is written
     state = (folder.read_state(config, space) if resume else None) or EvolutionState.start(config)
+    starts = start_decks(config, space) if state.next_generation == 0 else []  # read before a file is written
     archive = _archive(config, space, folder, state)
     mapper = (
         Mapper(config.jobs, config.backend, config.scheduler, task_timeout=config.task_timeout)
@@ -107,7 +108,8 @@ def _evolve_in_locked_folder(
             if archive is not None:  # MAP-Elites: children of the archive's elites (random decks at first)
                 pool = archive.ask(config.pool, state.rng)
             else:
-                pool = tb.population(n=config.pool) if gen == 0 else tb.next_pool(state.pool, gen)  # select + vary
+                # the start decks and their mutants (random decks without any), then select + vary
+                pool = first_pool(starts, config.pool, tb) if gen == 0 else tb.next_pool(state.pool, gen)
             clock.start()
             games = scorer.evaluate(pool, state.hall_of_fame, gen, tb.map, progress, what=clock.stage(gen, state))
             games += scorer.measure_yardstick(pool, gen, tb.map, progress)

@@ -23,6 +23,7 @@ from evolution import active_genes
 from evolution.config import EvolveConfig
 from evolution.individuals import kept_individual, make_individual, score_of
 from evolution.spaces.base import canonical
+from games.errors import UserError
 
 
 def sel_tournament(individuals, k: int, tournsize: int, rng: np.random.Generator) -> list:
@@ -73,6 +74,33 @@ def build_toolbox(config: EvolveConfig, space, rng: np.random.Generator, pmap=No
     if pmap is not None:
         tb.register("map", pmap)
     return tb
+
+
+def start_decks(config: EvolveConfig, space) -> list[list[int]]:
+    """The decks named by `config.start` (read as the space's reference decks), each legal and once, in
+    their order; UserError in one line for one the space does not hold or more than the pool takes."""
+    out: list[list[int]] = []
+    for ref in space.references(config.start):
+        problems = space.problems(ref.cards)
+        if problems:
+            raise UserError(f"start deck {ref.name!r} is not a deck of {config.game}: {problems[0]}")
+        cards = canonical(space, ref.cards)
+        if cards not in out:
+            out.append(cards)
+    if len(out) > config.pool:
+        raise UserError(f"start names {len(out)} decks, more than the pool of {config.pool}")
+    return out
+
+
+def first_pool(starts: list[list[int]], n: int, tb: base.Toolbox) -> list:
+    """Generation 0's pool of `n`: the `starts` decks, then mutants of them in turn; random decks
+    without any."""
+    if not starts:
+        return tb.population(n=n)
+    pool = [tb.child(cards, "start") for cards in starts]
+    for i in range(n - len(pool)):
+        pool.append(tb.mutate(pool[i % len(starts)]))
+    return pool
 
 
 def next_pool(pool: list, gen: int, config: EvolveConfig, space, tb: base.Toolbox, rng: np.random.Generator) -> list:

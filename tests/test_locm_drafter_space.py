@@ -12,6 +12,7 @@ import pytest
 
 import agents
 import games
+from agents.heuristics.locm_drafter_file import write_drafter
 from agents.heuristics.locm_field import BATTLERS_BATCH, CLOSET_AI_SCORE, DRAFTERS, FieldAgent, ScoreDrafter
 from deckopt.cli import main
 from evolution.config import load_config
@@ -163,6 +164,39 @@ def test_a_tiny_run_evolves_resumes_alike_after_a_stop_and_writes_a_drafter_file
     assert "mean cost" in table and "creatures" in table and "genes" in table and "top " in table
     html = (tmp_path / "whole" / "report.html").read_text()
     assert "mana curve of the decks it drafts" in html and "best-scored cards" in html
+
+
+def test_a_run_starts_from_drafter_files_and_their_mutants(tmp_path):
+    start = np.random.default_rng(7).integers(0, 1001, size=160).tolist()
+    write_drafter(tmp_path / "mine.toml", "mine", start)
+    config = load_config(**{**TINY, "generations": 1, "validate": False}, **SMALL, start=[str(tmp_path / "mine.toml")])
+    evolve(config, tmp_path / "run", log=None, pmap=serial)
+    decks = json.loads((tmp_path / "run" / "generations" / "gen_0000.json").read_text())["decks"]
+    by_origin = {d["origin"]: [] for d in decks}
+    for d in decks:
+        by_origin[d["origin"]].append(d["cards"])
+    assert by_origin["start"] == [start] and len(by_origin["mutant"]) == TINY["pool"] - 1
+    changed = [np.count_nonzero(np.array(c) != start) for c in by_origin["mutant"]]
+    assert all(0 < n < len(start) // 2 for n in changed)  # near the start drafter, not random ones
+
+
+@pytest.mark.parametrize(
+    ("start", "words"),
+    [
+        (["coac"], "start deck 'coac' is not a deck of locm_drafter: a drafter holds 160 scores, got 1"),
+        (["nowhere.toml"], "drafter 'nowhere.toml' not found"),
+    ],
+)
+def test_a_start_deck_the_space_does_not_hold_is_one_line(tmp_path, start, words):
+    config = load_config(**TINY, **SMALL, start=start)
+    with pytest.raises(UserError, match=words):
+        evolve(config, tmp_path / "run", log=None, pmap=serial)
+    assert not (tmp_path / "run" / "config.json").exists()
+
+
+def test_start_does_not_apply_to_random_search_or_the_archive():
+    with pytest.raises(UserError, match="start applies to a run with selection"):
+        load_config(game="locm_drafter", selection="random", start=["x.toml"])
 
 
 def test_deckopt_check_locm_checks_the_drafter_space():

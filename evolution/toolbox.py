@@ -79,6 +79,12 @@ def build_toolbox(config: EvolveConfig, space, rng: np.random.Generator, pmap=No
 def start_decks(config: EvolveConfig, space) -> list[list[int]]:
     """The decks named by `config.start` (read as the space's reference decks), each legal and once, in
     their order; UserError in one line for one the space does not hold or more than the pool takes."""
+    if not config.start:
+        return []
+    if not hasattr(space, "references"):
+        raise UserError(
+            f"start: {config.game} reads no deck files (start applies to spaces whose decks play each other)"
+        )
     out: list[list[int]] = []
     for ref in space.references(config.start):
         problems = space.problems(ref.cards)

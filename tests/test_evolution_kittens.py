@@ -221,3 +221,10 @@ def test_a_resumed_kittens_run_ends_where_the_uninterrupted_one_does(tiny_run, t
     a.pop("seconds"), b.pop("seconds")
     assert a == b
     assert json.loads((run / "champion.json").read_text()) == json.loads((tiny_run / "champion.json").read_text())
+
+
+def test_a_run_of_decks_judged_alone_cannot_start_from_deck_files(tmp_path):
+    config = load_config(game="exploding_kittens", generations=1, pool=4, start=["mine.toml"])
+    with pytest.raises(UserError, match="start: exploding_kittens reads no deck files"):
+        evolve(config, tmp_path / "run", log=None)
+    assert not (tmp_path / "run" / "config.json").exists()

@@ -135,7 +135,8 @@ def test_the_agent_takes_the_legal_action_scored_highest():
         inputs = np.concatenate(
             [np.repeat(obs, len(legal), 0), action_features(game, obs, np.zeros(len(legal), np.int64), legal)], 1
         )
-        assert a == legal[int(np.argmax(network(inputs)[:, 0]))]  # legal_actions ascend: the lowest on ties
+        scores = network(inputs)[:, 0]
+        assert scores[list(legal).index(a)] >= scores.max() - 1e-5  # the best, to float32 rounding across batches
         choices += len(legal) > 1
     assert choices > 50
 

@@ -1,11 +1,15 @@
 """Drafter files (agents/heuristics/locm_drafter_file.py): written and read back, a file of a field
-drafter's scores picks as that drafter does (state and batch forms), the spec `PATH.toml+BATTLER` in
-the commands that take a LOCM agent, and one UserError line for every bad file."""
+drafter's scores picks as that drafter does (state and batch forms), the shipped files of chad and
+coac (decks/locm/drafters) are the script's and pick as those drafters do, the spec `PATH.toml+BATTLER`
+in the commands that take a LOCM agent, and one UserError line for every bad file."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,11 +17,22 @@ import pytest
 import agents
 import games
 from agents.heuristics.locm_drafter_file import read_drafter, write_drafter
-from agents.heuristics.locm_field import DRAFTERS, DRAFTERS_BATCH, SCORES, FieldAgent
+from agents.heuristics.locm_field import (
+    DRAFTERS,
+    DRAFTERS_BATCH,
+    FEW_CREATURES,
+    IS_CREATURE,
+    SCORES,
+    FieldAgent,
+    own_picks,
+)
 from deckopt.cli import main
 from games import UserError
 from games.locm import PICK
 from games.locm_batch import LocmBatch
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "decks" / "locm" / "drafters"
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -63,6 +78,32 @@ def test_a_file_of_a_field_drafters_scores_picks_as_that_drafter(tmp_path, name,
             DRAFTERS[name](batch.state(g), rng) for g in range(30)
         ]
         batch.apply_actions(every, PICK + (turn * 5 + every) % 3)  # other picks, so later turns vary
+
+
+def test_the_shipped_field_drafter_files_are_the_scripts(tmp_path):
+    written = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "locm_field_drafter_files.py"), str(tmp_path)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert written.stdout.count("wrote") == 2
+    for name in ("chad.toml", "coac.toml"):
+        assert (tmp_path / name).read_text() == (SHIPPED / name).read_text(), name
+
+
+def test_chad_toml_and_coac_toml_pick_as_chad_and_coac():
+    game = games.make("locm")
+    files = {name: agents.make(str(SHIPPED / f"{name}.toml"), game, seed=0) for name in ("chad", "coac")}
+    batch = LocmBatch.deal(game, np.random.default_rng(7), 200)
+    every, rng = np.arange(200), np.random.default_rng(0)
+    few = 0
+    for turn in range(60):
+        for name, agent in files.items():
+            assert agent.act_batch(batch, every).tolist() == DRAFTERS_BATCH[name](batch, every, rng).tolist(), turn
+        picks, held = own_picks(batch, every)
+        count = held.sum(axis=1)
+        few += int(((count > 0) & ((IS_CREATURE[picks] & held).sum(axis=1) < FEW_CREATURES * count)).sum())
+        batch.apply_actions(every, PICK + (turn * 5 + every) % 3)  # other picks, so that seats run short of creatures
+    assert few > 0  # coac's picks for a seat short of creatures are among those compared
 
 
 def test_the_spec_names_the_battler_and_defaults_to_max_attack(tmp_path):

@@ -6,6 +6,7 @@ its champion as a drafter file that plays as an agent, and shows a drafter in `d
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,6 +32,7 @@ TINY = dict(game="locm_drafter", generations=2, pool=4, selection="mu+lambda", m
 TINY |= dict(jobs=1, plot_every=1, validate=True)
 SMALL = {"field": ["coac", "uji2", "random"], "games_per_opponent": 4, "playoff_games_per_opponent": 4}
 SMALL |= {"validation_games": 4}
+SHIPPED = Path(__file__).resolve().parents[1] / "decks" / "locm" / "drafters"
 
 
 def space(**settings):
@@ -180,10 +182,25 @@ def test_a_run_starts_from_drafter_files_and_their_mutants(tmp_path):
     assert all(0 < n < len(start) // 2 for n in changed)  # near the start drafter, not random ones
 
 
+def test_a_per_seat_run_starts_from_the_shipped_coac(tmp_path):
+    config = load_config(
+        **{**TINY, "generations": 1, "validate": False}, **SMALL, per_seat=True, start=[str(SHIPPED / "coac.toml")]
+    )
+    evolve(config, tmp_path / "run", log=None, pmap=serial)
+    decks = json.loads((tmp_path / "run" / "generations" / "gen_0000.json").read_text())["decks"]
+    (start,) = [d["cards"] for d in decks if d["origin"] == "start"]
+    assert start == ld.file_genome(SHIPPED / "coac.toml")[1] and len(start) == 320
+
+
 @pytest.mark.parametrize(
     ("start", "words"),
     [
-        (["coac"], "start deck 'coac' is not a deck of locm_drafter: a drafter holds 160 scores, got 1"),
+        (
+            ["coac"],
+            "start deck 'coac' is not a deck of locm_drafter: the field drafter coac plays but is no genome of "
+            r"scores \(as a drafter file: decks/locm/drafters/coac.toml\)",
+        ),
+        ([str(SHIPPED / "chad.toml")], "a drafter holds 160 scores, got 320; set per_seat = true"),
         (["nowhere.toml"], "drafter 'nowhere.toml' not found"),
     ],
 )

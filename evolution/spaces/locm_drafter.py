@@ -74,6 +74,10 @@ from games.errors import UserError
 from games.locm import CARDS, CREATURE, NUM_CARDS
 from games.locm_batch import COST, TYPE
 
+#: the field's score drafters shipped as drafter files (scripts/locm_field_drafter_files.py), and where
+FIELD_DRAFTER_FILES = "decks/locm/drafters"
+SCORE_DRAFTERS = ("chad", "coac")
+
 
 # --- the space ------------------------------------------------------------------------------------
 class LocmDrafterSpace:
@@ -97,8 +101,13 @@ class LocmDrafterSpace:
     # --- what a deck is ---------------------------------------------------------------------------
     def problems(self, cards) -> list[str]:
         cards = list(cards)
+        if len(cards) == 1 and 0 <= cards[0] < len(DRAFTERS):
+            name = DRAFTERS[cards[0]]
+            kept = f" (as a drafter file: {FIELD_DRAFTER_FILES}/{name}.toml)" if name in SCORE_DRAFTERS else ""
+            return [f"the field drafter {name} plays but is no genome of scores{kept}"]
         if len(cards) != self.max_cards:
-            return [f"a drafter holds {self.max_cards} scores, got {len(cards)}"]
+            hint = {NUM_CARDS: "; set per_seat = false", 2 * NUM_CARDS: "; set per_seat = true"}.get(len(cards), "")
+            return [f"a drafter holds {self.max_cards} scores, got {len(cards)}{hint}"]
         return score_problems(cards)
 
     def tables(self, cards) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The shipped LOCM battlers: each copy loads as an afterstate agent (an action scorer) and plays legal
 actions to the end of its games on the batch engine, and the named panel `locm_panel`
-(`locm_scorer_panel`) is the three copies."""
+(`locm_scorer_panel`, `locm_robust_scorer_panel`) is the three copies; each copy was trained by its
+recipe from its seed (and its start model or teacher)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,18 @@ from tests.test_afterstate import POOL, plays_legal_actions_to_the_end
 
 COPIES = [f"agents/pretrained/locm_{k}.npz" for k in range(3)]
 SCORERS = [f"agents/pretrained/locm_scorer_{k}.npz" for k in range(3)]
+ROBUST = [f"agents/pretrained/locm_robust_{k}.npz" for k in range(3)]
+ROBUST_SCORERS = [f"agents/pretrained/locm_robust_scorer_{k}.npz" for k in range(3)]
+BEST_RESPONSE = "agents/pretrained/locm_scorer_panel_best_response.npz"
 
 
-@pytest.mark.parametrize("spec", COPIES + SCORERS)
+def recipe_settings(path: str) -> dict:
+    """The settings of a shipped recipe, its deck pool (`game_config`) aside."""
+    with open(path, "rb") as f:
+        return {key: value for key, value in tomllib.load(f).items() if key != "game_config"}
+
+
+@pytest.mark.parametrize("spec", COPIES + SCORERS + ROBUST + ROBUST_SCORERS)
 def test_a_shipped_copy_plays_legal_actions_to_the_end(spec):
     game = games.make("locm", deck_pool=POOL)
     agent = agents.make(spec, game, seed=1)
@@ -29,12 +39,16 @@ def test_a_shipped_copy_plays_legal_actions_to_the_end(spec):
     plays_legal_actions_to_the_end(agent, game, 2, 8)
 
 
-def test_the_scorer_panel_is_the_three_scorers_each_distilled_from_its_afterstate_copy():
-    assert agents.PANELS["locm_scorer_panel"] == tuple(SCORERS)
+@pytest.mark.parametrize(
+    "name, scorers, teachers",
+    [("locm_scorer_panel", SCORERS, COPIES), ("locm_robust_scorer_panel", ROBUST_SCORERS, ROBUST)],
+)
+def test_a_scorer_panel_is_the_three_scorers_each_distilled_from_its_afterstate_copy(name, scorers, teachers):
+    assert agents.PANELS[name] == tuple(scorers)
     game = games.make("locm", deck_pool=POOL)
-    panel = agents.make_panel("locm_scorer_panel", game, seed=3)
+    panel = agents.make_panel(name, game, seed=3)
     assert all(isinstance(a, ActionScoreAgent) for a in panel.agents)
-    assert [a.metadata["teacher"] for a in panel.agents] == COPIES
+    assert [a.metadata["teacher"] for a in panel.agents] == teachers
     result = agents.arena.play_match(game, [panel, agents.make("greedy", game)], 6, seed=4)
     assert result.agents[0].record.games == 6
 
@@ -57,13 +71,24 @@ def test_the_locm_panel_is_the_three_copies():
 
 
 @pytest.mark.parametrize("k", range(3))
-def test_each_shipped_scorer_was_trained_by_the_recipe_from_its_teacher_and_seed(k):
-    with open("agents/pretrained/locm_scorer.toml", "rb") as f:
-        recipe = tomllib.load(f)
-    _, metadata = read_npz(SCORERS[k])
+@pytest.mark.parametrize(
+    "recipe, scorers, teachers",
+    [("locm_scorer.toml", SCORERS, COPIES), ("locm_scorer_robust.toml", ROBUST_SCORERS, ROBUST)],
+)
+def test_each_shipped_scorer_was_trained_by_the_recipe_from_its_teacher_and_seed(k, recipe, scorers, teachers):
+    settings = recipe_settings(f"agents/pretrained/{recipe}")
+    _, metadata = read_npz(scorers[k])
     trained = metadata["distillation_config"]
-    assert {key: trained[key] for key in recipe if key != "game_config"} == {
-        key: value for key, value in recipe.items() if key != "game_config"
-    }
-    assert trained["seed"] == k and trained["teacher"] == COPIES[k]
-    assert metadata["action_scores"] and metadata["episodes"] >= recipe["episodes"]
+    assert {key: trained[key] for key in settings} == settings
+    assert trained["seed"] == k and trained["teacher"] == teachers[k]
+    assert metadata["action_scores"] and metadata["episodes"] >= settings["episodes"]
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_each_robust_copy_was_trained_by_its_recipe_from_its_copy_against_the_best_response(k):
+    settings = recipe_settings("agents/pretrained/locm_afterstate_robust.toml")
+    _, metadata = read_npz(ROBUST[k])
+    trained = metadata["afterstate_config"]
+    assert {key: trained[key] for key in settings} == settings
+    assert trained["seed"] == k and trained["init_model"] == COPIES[k]
+    assert BEST_RESPONSE in settings["opponent_mix"] and metadata["episodes"] >= settings["episodes"]

@@ -1,7 +1,7 @@
 """The shipped LOCM battlers: each copy loads as an afterstate agent (an action scorer) and plays legal
 actions to the end of its games on the batch engine, and the named panel `locm_panel`
-(`locm_scorer_panel`, `locm_robust_scorer_panel`) is the three copies; each copy was trained by its
-recipe from its seed (and its start model or teacher)."""
+(`locm_scorer_panel`, `locm_robust_scorer_panel`, `locm_league_scorer_panel`) is the three copies;
+each copy was trained by its recipe from its seed (and its start model or teacher)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ COPIES = [f"agents/pretrained/locm_{k}.npz" for k in range(3)]
 SCORERS = [f"agents/pretrained/locm_scorer_{k}.npz" for k in range(3)]
 ROBUST = [f"agents/pretrained/locm_robust_{k}.npz" for k in range(3)]
 ROBUST_SCORERS = [f"agents/pretrained/locm_robust_scorer_{k}.npz" for k in range(3)]
+LEAGUE = [f"agents/pretrained/locm_league_{k}.npz" for k in range(3)]
+LEAGUE_SCORERS = [f"agents/pretrained/locm_league_scorer_{k}.npz" for k in range(3)]
 BEST_RESPONSE = "agents/pretrained/locm_scorer_panel_best_response.npz"
+ROBUST_BEST_RESPONSE = "agents/pretrained/locm_robust_scorer_panel_best_response.npz"
 
 
 def recipe_settings(path: str) -> dict:
@@ -31,7 +34,7 @@ def recipe_settings(path: str) -> dict:
         return {key: value for key, value in tomllib.load(f).items() if key != "game_config"}
 
 
-@pytest.mark.parametrize("spec", COPIES + SCORERS + ROBUST + ROBUST_SCORERS)
+@pytest.mark.parametrize("spec", COPIES + SCORERS + ROBUST + ROBUST_SCORERS + LEAGUE + LEAGUE_SCORERS)
 def test_a_shipped_copy_plays_legal_actions_to_the_end(spec):
     game = games.make("locm", deck_pool=POOL)
     agent = agents.make(spec, game, seed=1)
@@ -41,7 +44,11 @@ def test_a_shipped_copy_plays_legal_actions_to_the_end(spec):
 
 @pytest.mark.parametrize(
     "name, scorers, teachers",
-    [("locm_scorer_panel", SCORERS, COPIES), ("locm_robust_scorer_panel", ROBUST_SCORERS, ROBUST)],
+    [
+        ("locm_scorer_panel", SCORERS, COPIES),
+        ("locm_robust_scorer_panel", ROBUST_SCORERS, ROBUST),
+        ("locm_league_scorer_panel", LEAGUE_SCORERS, LEAGUE),
+    ],
 )
 def test_a_scorer_panel_is_the_three_scorers_each_distilled_from_its_afterstate_copy(name, scorers, teachers):
     assert agents.PANELS[name] == tuple(scorers)
@@ -73,7 +80,11 @@ def test_the_locm_panel_is_the_three_copies():
 @pytest.mark.parametrize("k", range(3))
 @pytest.mark.parametrize(
     "recipe, scorers, teachers",
-    [("locm_scorer.toml", SCORERS, COPIES), ("locm_scorer_robust.toml", ROBUST_SCORERS, ROBUST)],
+    [
+        ("locm_scorer.toml", SCORERS, COPIES),
+        ("locm_scorer_robust.toml", ROBUST_SCORERS, ROBUST),
+        ("locm_scorer_league.toml", LEAGUE_SCORERS, LEAGUE),
+    ],
 )
 def test_each_shipped_scorer_was_trained_by_the_recipe_from_its_teacher_and_seed(k, recipe, scorers, teachers):
     settings = recipe_settings(f"agents/pretrained/{recipe}")
@@ -85,10 +96,19 @@ def test_each_shipped_scorer_was_trained_by_the_recipe_from_its_teacher_and_seed
 
 
 @pytest.mark.parametrize("k", range(3))
-def test_each_robust_copy_was_trained_by_its_recipe_from_its_copy_against_the_best_response(k):
-    settings = recipe_settings("agents/pretrained/locm_afterstate_robust.toml")
-    _, metadata = read_npz(ROBUST[k])
+@pytest.mark.parametrize(
+    "recipe, copies, starts, best_responses",
+    [
+        ("locm_afterstate_robust.toml", ROBUST, COPIES, [BEST_RESPONSE]),
+        ("locm_afterstate_league.toml", LEAGUE, ROBUST, [BEST_RESPONSE, ROBUST_BEST_RESPONSE]),
+    ],
+)
+def test_each_copy_trained_on_was_trained_by_its_recipe_from_its_start_against_the_best_responses(
+    k, recipe, copies, starts, best_responses
+):
+    settings = recipe_settings(f"agents/pretrained/{recipe}")
+    _, metadata = read_npz(copies[k])
     trained = metadata["afterstate_config"]
     assert {key: trained[key] for key in settings} == settings
-    assert trained["seed"] == k and trained["init_model"] == COPIES[k]
-    assert BEST_RESPONSE in settings["opponent_mix"] and metadata["episodes"] >= settings["episodes"]
+    assert trained["seed"] == k and trained["init_model"] == starts[k]
+    assert set(best_responses) <= set(settings["opponent_mix"]) and metadata["episodes"] >= settings["episodes"]

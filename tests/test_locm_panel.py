@@ -1,7 +1,8 @@
 """The shipped LOCM battlers: each copy loads as an afterstate agent (an action scorer) and plays legal
 actions to the end of its games on the batch engine, and the named panel `locm_panel`
 (`locm_scorer_panel`, `locm_robust_scorer_panel`, `locm_league_scorer_panel`) is the three copies;
-each copy was trained by its recipe from its seed (and its start model or teacher)."""
+each copy was trained by its recipe from its seed (and its start model or teacher), and each shipped
+best response is the one its panel's exploitability command trains."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ LEAGUE = [f"agents/pretrained/locm_league_{k}.npz" for k in range(3)]
 LEAGUE_SCORERS = [f"agents/pretrained/locm_league_scorer_{k}.npz" for k in range(3)]
 BEST_RESPONSE = "agents/pretrained/locm_scorer_panel_best_response.npz"
 ROBUST_BEST_RESPONSE = "agents/pretrained/locm_robust_scorer_panel_best_response.npz"
+LEAGUE_BEST_RESPONSE = "agents/pretrained/locm_league_scorer_panel_best_response.npz"
 
 
 def recipe_settings(path: str) -> dict:
@@ -112,3 +114,19 @@ def test_each_copy_trained_on_was_trained_by_its_recipe_from_its_start_against_t
     assert {key: trained[key] for key in settings} == settings
     assert trained["seed"] == k and trained["init_model"] == starts[k]
     assert set(best_responses) <= set(settings["opponent_mix"]) and metadata["episodes"] >= settings["episodes"]
+
+
+@pytest.mark.parametrize(
+    "best_response, panel, start, seed",
+    [
+        (ROBUST_BEST_RESPONSE, "locm_robust_scorer_panel", ROBUST[0], 0),
+        (LEAGUE_BEST_RESPONSE, "locm_league_scorer_panel", LEAGUE[0], 1),
+    ],
+)
+def test_a_shipped_best_response_is_the_one_its_panels_exploitability_command_trains(best_response, panel, start, seed):
+    _, metadata = read_npz(best_response)
+    trained = metadata["afterstate_config"]
+    assert set(trained["opponent_mix"]) == set(agents.PANELS[panel]) and trained["init_model"] == start
+    assert trained["seed"] == seed and metadata["episodes"] == 306000
+    command = NAMED_PANELS[panel]["exploitability"]["commands"][-1]
+    assert f"--seed {seed}" in command if seed else "--seed" not in command

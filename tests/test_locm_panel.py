@@ -1,6 +1,7 @@
 """The shipped LOCM battlers: each copy loads as an afterstate agent (an action scorer) and plays legal
 actions to the end of its games on the batch engine, and the named panel `locm_panel`
-(`locm_scorer_panel`, `locm_robust_scorer_panel`, `locm_league_scorer_panel`) is the three copies;
+(`locm_scorer_panel`, `locm_robust_scorer_panel`, `locm_league_scorer_panel`,
+`locm_league3_scorer_panel`) is the three copies;
 each copy was trained by its recipe from its seed (and its start model or teacher), and each shipped
 best response is the one its panel's exploitability command trains."""
 
@@ -25,9 +26,12 @@ ROBUST = [f"agents/pretrained/locm_robust_{k}.npz" for k in range(3)]
 ROBUST_SCORERS = [f"agents/pretrained/locm_robust_scorer_{k}.npz" for k in range(3)]
 LEAGUE = [f"agents/pretrained/locm_league_{k}.npz" for k in range(3)]
 LEAGUE_SCORERS = [f"agents/pretrained/locm_league_scorer_{k}.npz" for k in range(3)]
+LEAGUE3 = [f"agents/pretrained/locm_league3_{k}.npz" for k in range(3)]
+LEAGUE3_SCORERS = [f"agents/pretrained/locm_league3_scorer_{k}.npz" for k in range(3)]
 BEST_RESPONSE = "agents/pretrained/locm_scorer_panel_best_response.npz"
 ROBUST_BEST_RESPONSE = "agents/pretrained/locm_robust_scorer_panel_best_response.npz"
 LEAGUE_BEST_RESPONSE = "agents/pretrained/locm_league_scorer_panel_best_response.npz"
+LEAGUE3_BEST_RESPONSE = "agents/pretrained/locm_league3_scorer_panel_best_response.npz"
 
 
 def recipe_settings(path: str) -> dict:
@@ -36,7 +40,10 @@ def recipe_settings(path: str) -> dict:
         return {key: value for key, value in tomllib.load(f).items() if key != "game_config"}
 
 
-@pytest.mark.parametrize("spec", COPIES + SCORERS + ROBUST + ROBUST_SCORERS + LEAGUE + LEAGUE_SCORERS)
+SHIPPED = COPIES + SCORERS + ROBUST + ROBUST_SCORERS + LEAGUE + LEAGUE_SCORERS + LEAGUE3 + LEAGUE3_SCORERS
+
+
+@pytest.mark.parametrize("spec", SHIPPED)
 def test_a_shipped_copy_plays_legal_actions_to_the_end(spec):
     game = games.make("locm", deck_pool=POOL)
     agent = agents.make(spec, game, seed=1)
@@ -50,6 +57,7 @@ def test_a_shipped_copy_plays_legal_actions_to_the_end(spec):
         ("locm_scorer_panel", SCORERS, COPIES),
         ("locm_robust_scorer_panel", ROBUST_SCORERS, ROBUST),
         ("locm_league_scorer_panel", LEAGUE_SCORERS, LEAGUE),
+        ("locm_league3_scorer_panel", LEAGUE3_SCORERS, LEAGUE3),
     ],
 )
 def test_a_scorer_panel_is_the_three_scorers_each_distilled_from_its_afterstate_copy(name, scorers, teachers):
@@ -86,6 +94,7 @@ def test_the_locm_panel_is_the_three_copies():
         ("locm_scorer.toml", SCORERS, COPIES),
         ("locm_scorer_robust.toml", ROBUST_SCORERS, ROBUST),
         ("locm_scorer_league.toml", LEAGUE_SCORERS, LEAGUE),
+        ("locm_scorer_league3.toml", LEAGUE3_SCORERS, LEAGUE3),
     ],
 )
 def test_each_shipped_scorer_was_trained_by_the_recipe_from_its_teacher_and_seed(k, recipe, scorers, teachers):
@@ -103,6 +112,12 @@ def test_each_shipped_scorer_was_trained_by_the_recipe_from_its_teacher_and_seed
     [
         ("locm_afterstate_robust.toml", ROBUST, COPIES, [BEST_RESPONSE]),
         ("locm_afterstate_league.toml", LEAGUE, ROBUST, [BEST_RESPONSE, ROBUST_BEST_RESPONSE]),
+        (
+            "locm_afterstate_league3.toml",
+            LEAGUE3,
+            LEAGUE,
+            [BEST_RESPONSE, ROBUST_BEST_RESPONSE, LEAGUE_BEST_RESPONSE],
+        ),
     ],
 )
 def test_each_copy_trained_on_was_trained_by_its_recipe_from_its_start_against_the_best_responses(
@@ -121,6 +136,7 @@ def test_each_copy_trained_on_was_trained_by_its_recipe_from_its_start_against_t
     [
         (ROBUST_BEST_RESPONSE, "locm_robust_scorer_panel", ROBUST[0], 0),
         (LEAGUE_BEST_RESPONSE, "locm_league_scorer_panel", LEAGUE[0], 1),
+        (LEAGUE3_BEST_RESPONSE, "locm_league3_scorer_panel", LEAGUE3[0], 1),
     ],
 )
 def test_a_shipped_best_response_is_the_one_its_panels_exploitability_command_trains(best_response, panel, start, seed):

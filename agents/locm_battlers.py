@@ -1,8 +1,8 @@
 """LOCM battlers on the vectorised engine (games.locm_batch.LocmBatch), by spec: a scripted battler of
 the competition's field by name (agents.heuristics.locm_field.BATTLERS_BATCH), or a learned one, an
 agent spec of a LOCM model (a model file such as agents/pretrained/locm_0.npz, a run folder) or of a
-panel of them (a named panel such as `locm_panel`, or a comma list), each member loaded once per
-process (`batch_battler`), so work units carry the spec alone.
+panel of them (a named panel such as `locm_league3_scorer_panel`, or a comma list), each member loaded
+once per process (`batch_battler`), so work units carry the spec alone.
 
 Several battlers take the games in turn by draw: the game of draw d is battled by battler
 d mod B, and a panel's game by its member (d // B) mod n (`battle_actions`); every battler plays all

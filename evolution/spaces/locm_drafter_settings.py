@@ -46,7 +46,7 @@ class LocmDrafterSettings(SpaceSettings):
         factory=lambda: ["max-attack"],
         metavar="NAMES",
         help=f"the battler both players battle with, in turn by draft with several ({', '.join(BATTLERS)}, "
-        "or a learned one: a LOCM model file (.npz) or a named LOCM panel such as locm_panel)",
+        "or a learned one: a LOCM model file (.npz) or a named LOCM panel such as locm_league3_scorer_panel)",
     )
     games_per_opponent: int = setting(
         40,

@@ -27,6 +27,7 @@ TESTED = {
     "locm_drafter_replay",
     "locm_drafter_curves",
     "locm_battler",
+    "training_curves",
 }
 
 
@@ -351,3 +352,22 @@ def test_locm_battler_plays_every_drafters_decks_against_every_opponent(capsys):
     assert all(r[1] >= 0.75 for r in rates)
     assert "games/s against itself" in out
     assert script.main(args) == 0 and capsys.readouterr().out.split("games/s")[0] == out.split("games/s")[0]
+
+
+def test_training_curves_draws_and_tabulates_each_runs_evaluations(tmp_path, capsys):
+    for name, wins in (("a", ["", "0.25", "0.5"]), ("b", ["0.75", "", "0.5"])):
+        run = tmp_path / name
+        run.mkdir()
+        (run / "config.json").write_text(json.dumps({"eval_games": 40}))
+        lines = ["episodes,seconds,loss,greedy_win,greedy_loss"]
+        lines += [f"{(i + 1) * 256},{i + 1.5},0.1,{w},{w and 1 - float(w)}" for i, w in enumerate(wins)]
+        (run / "metrics.csv").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "curves.png"
+    _load("training_curves").main(["--run", f"a={tmp_path / 'a'}", "--run", f"b={tmp_path / 'b'}", "--out", str(out)])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head == ["run", "games", "seconds", "last vs greedy", "best vs greedy"]
+    assert rows[0][:3] == ["a", "768", "3.5"] and rows[0][3].startswith("0.500 [") and rows[0][4] == "0.500 at 768"
+    assert rows[1][3].startswith("0.500 [") and rows[1][4] == "0.750 at 256"
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(SystemExit, match="not a training run folder"):
+        _load("training_curves").main(["--run", f"c={tmp_path}", "--out", str(out)])

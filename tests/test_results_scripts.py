@@ -371,3 +371,5 @@ def test_training_curves_draws_and_tabulates_each_runs_evaluations(tmp_path, cap
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(SystemExit, match="not a training run folder"):
         _load("training_curves").main(["--run", f"c={tmp_path}", "--out", str(out)])
+    with pytest.raises(SystemExit, match="no run was evaluated against 'random'"):
+        _load("training_curves").main(["--run", f"a={tmp_path / 'a'}", "--opponents", "random", "--out", str(out)])

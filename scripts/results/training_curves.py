@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+from matplotlib.figure import Figure
 
 from agents.stats import wilson_ci
 from evolution.designer.plots import png_bytes
@@ -26,8 +27,8 @@ from games.fileio import atomic_write_bytes
 
 
 def read_run(path: Path) -> tuple[list[dict], int]:
-    """The evaluation rows of a run folder's metrics.csv and its games an evaluation; SystemExit in one
-    line if the folder is not a training run."""
+    """The rows of a run folder's metrics.csv and its games an evaluation; SystemExit in one line if the
+    folder is not a training run."""
     metrics, config = path / "metrics.csv", path / "config.json"
     if not metrics.is_file() or not config.is_file():
         raise SystemExit(f"{path}: not a training run folder (no metrics.csv and config.json)")
@@ -44,8 +45,6 @@ def evaluations(rows: list[dict], opponent: str) -> np.ndarray:
 
 
 def plot(runs: dict[str, tuple[list[dict], int]], opponents: list[str]) -> bytes:
-    from matplotlib.figure import Figure
-
     fig = Figure(figsize=(11, 3.6 * len(opponents)))
     axes = fig.subplots(len(opponents), 2, squeeze=False)
     for row, opponent in enumerate(opponents):
@@ -97,6 +96,9 @@ def main(argv: list[str] | None = None) -> None:
         if not sep or not label or not folder:
             raise SystemExit(f"--run takes LABEL=RUN_DIR, got {item!r}")
         runs[label] = read_run(Path(folder))
+    for opponent in args.opponents:
+        if not any(len(evaluations(rows, opponent)) for rows, _ in runs.values()):
+            raise SystemExit(f"--opponents: no run was evaluated against {opponent!r}")
     atomic_write_bytes(args.out, plot(runs, args.opponents))
     print(table(runs, args.opponents))
     print(f"\nwrote {args.out}")

@@ -23,7 +23,7 @@ from agents.alphazero.agent import make_agent as make_az_agent
 from agents.base import Agent, RandomAgent, masked_argmax
 from agents.heuristics import BOTS, bot_owners, bots, make_heuristic, make_named
 from agents.learned import load_agent
-from agents.panel import NAMED_PANELS, AgentPanel, trust_figures
+from agents.panel import NAMED_PANELS, AgentPanel, is_panel_file, read_panel_file, trust_figures
 from agents.search.evaluators import make_value_fn
 from agents.search.mcts_spec import parse_spec as parse_mcts_spec
 from agents.search.uct import MCTSAgent
@@ -44,7 +44,8 @@ def _rule_agents_help() -> str:
 
 SPEC_HELP = (
     f"random, heuristic, a game's named rule agents: {_rule_agents_help()} or a plug-in's; mcts:SIMS, "
-    "az:MODEL[,sims=N], pretrained, or a model path / run folder; a panel: a comma list of specs, or "
+    "az:MODEL[,sims=N], pretrained, or a model path / run folder; a panel: a comma list of specs, a panel file "
+    "(PANEL.toml, as `deckopt evaluator` writes), or "
     + " or ".join(f"{name} ({panel['game']})" for name, panel in NAMED_PANELS.items())
 )
 
@@ -58,13 +59,15 @@ PANELS = {name: tuple(p["members"]) for name, p in NAMED_PANELS.items()}
 def split_agent_specs(spec: str) -> list[str]:
     """'pretrained,mcts:100,rollout=heuristic,runs/b' -> ['pretrained', 'mcts:100,rollout=heuristic', 'runs/b']:
     a part with '=' is an option of the spec before it (a comma list of specs is a panel of agents); a
-    named panel (`PANELS`) stands for its members."""
+    named panel (`PANELS`) or a panel file (agents.panel.read_panel_file) stands for its members."""
     out: list[str] = []
     for part in (p.strip() for p in spec.split(",")):
         if "=" in part and out:
             out[-1] += "," + part
         elif part in PANELS:
             out += PANELS[part]
+        elif is_panel_file(part):
+            out += read_panel_file(part)["members"]
         elif part:
             out.append(part)
     return out
@@ -75,6 +78,8 @@ def make_panel(spec: str, game: Game, seed: int | np.random.Generator | None = 0
     or a named panel (every member made by `make` from `seed`). UserError in one line naming the
     agent at fault (a named panel of another game, too)."""
     panel = NAMED_PANELS.get(str(spec).strip())
+    if panel is None and is_panel_file(spec):
+        panel = read_panel_file(spec)
     if panel is not None and panel["game"] != game.name:
         raise UserError(
             f"agent {str(spec).strip()!r} is the {panel['game']} evaluator panel, not an agent for {game.name}; "

@@ -8,6 +8,10 @@ pairing's index, a match's seed) keeps short matches from always starting with t
 The named panels and what is known about them live in agents/pretrained/panels.toml (`NAMED_PANELS`):
 each one's game and members, and, once measured, its trust figures (exploitability where its verdicts are made,
 agreement between its copies, the commands that measured them), which `trust_figures` finds for a spec.
+
+A panel file (`PANEL_FILE`, what `deckopt evaluator` writes) is one such panel in a TOML file of its
+own, its members' paths relative to the file: its path is an agent spec wherever one is taken
+(`is_panel_file`, `read_panel_file`), and its trust figures are found as a named panel's are.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from games.schema import ANYTHING, Int, List, Num, Record, Str, read_checked
 
 #: the named panels' metadata: game, members, recipe, results page, exploitability and agreement
 NAMED_PANELS_FILE = Path(__file__).resolve().parent / "pretrained" / "panels.toml"
@@ -30,6 +36,53 @@ def load_named_panels(path: Path = NAMED_PANELS_FILE) -> dict[str, dict]:
 NAMED_PANELS = load_named_panels()
 
 
+#: the trust figures of a panel, as panels.toml and a panel file hold them (the keys every reader uses)
+EXPLOITABILITY = Record(
+    {
+        "score": Num(0.0, 1.0),
+        "ci95": List(Num(0.0, 1.0), least=2, most=2),
+        "best_response": Str(),
+        "where": Str(),
+        "commands": List(Str(), most=64),
+    }
+)
+AGREEMENT = Record(
+    {
+        "decks": Int(1),
+        "games_per_deck": Int(1),
+        "spearman": List(Num(-1.0, 1.0, nan=True), least=2, most=2),
+        "spearman_ceiling": List(Num(-1.0, 1.0, nan=True), least=2, most=2),
+        "worst_difference": Num(-1.0, 1.0),
+        "worst_deck": Str(),
+        "noise_difference": List(Num(0.0, 1.0, nan=True), least=2, most=2),
+        "commands": List(Str(), most=64),
+    }
+)
+#: a panel file: its game and members (model paths relative to the file), and once measured its trust
+#: figures and whatever else its maker records (strength, cost, the commands of its recipe)
+PANEL_FILE = Record(
+    {"game": Str(most=200), "members": List(Str(), least=1, most=64)},
+    optional={"exploitability": EXPLOITABILITY, "agreement": AGREEMENT, "results": Str(), "recipe": ANYTHING},
+)
+#: the largest panel file read
+MAX_PANEL_FILE_BYTES = 1024 * 1024
+
+
+def is_panel_file(spec: str) -> bool:
+    """Whether the agent spec `spec` names a panel file: an existing file whose name ends in .toml."""
+    spec = str(spec).strip()
+    return spec.endswith(".toml") and Path(spec).is_file()
+
+
+def read_panel_file(path: str | Path) -> dict:
+    """The panel file at `path`, checked against PANEL_FILE, its members as paths from the current folder
+    (each relative one taken from the file's folder); UserError in one line if it does not fit."""
+    path = Path(str(path).strip())
+    panel = read_checked(path, PANEL_FILE, "panel file", MAX_PANEL_FILE_BYTES)
+    panel["members"] = [str(m) if Path(m).is_absolute() else str(path.parent / m) for m in panel["members"]]
+    return panel
+
+
 def named_panel_of(spec: str, member_specs: Sequence[str] = ()) -> str | None:
     """The name of the named panel that `spec` is (its name, or a comma list of exactly its members
     in order, given as `member_specs`), or None."""
@@ -41,14 +94,19 @@ def named_panel_of(spec: str, member_specs: Sequence[str] = ()) -> str | None:
 
 
 def trust_figures(spec: str, member_specs: Sequence[str] = ()) -> dict | None:
-    """The trust figures of the named panel that `spec` is (`named_panel_of`): {panel, game, results,
-    exploitability: {score, ci95, best_response, where, commands}, agreement: {decks, games_per_deck,
-    spearman, spearman_ceiling, worst_difference, worst_deck, noise_difference, commands}}; None for an
-    agent or panel with none recorded (a named panel whose trust has not been measured carries none)."""
-    name = named_panel_of(spec, member_specs)
-    if name is None:
-        return None
-    p = NAMED_PANELS[name]
+    """The trust figures of the named panel that `spec` is (`named_panel_of`) or of the panel file it
+    names: {panel, game, results, exploitability: {score, ci95, best_response, where, commands},
+    agreement: {decks, games_per_deck, spearman, spearman_ceiling, worst_difference, worst_deck,
+    noise_difference, commands}}; None for an agent or panel with none recorded (a named panel whose
+    trust has not been measured carries none)."""
+    if is_panel_file(spec):
+        name, p = str(spec).strip(), read_panel_file(spec)
+        p.setdefault("results", name)
+    else:
+        name = named_panel_of(spec, member_specs)
+        if name is None:
+            return None
+        p = NAMED_PANELS[name]
     if "exploitability" not in p or "agreement" not in p:
         return None
     return {

@@ -20,6 +20,7 @@ from deckopt.commands import (
     check,
     decks,
     eval,
+    evaluator,
     evolve,
     exploit,
     match,
@@ -40,6 +41,7 @@ COMMAND_MODULES = [play, match, eval, train, evolve, sweep, decks, tournament, b
 COMMAND_MODULES += [matchups, advise, report]  # deck designer tools
 COMMAND_MODULES += [pruning]  # train-pruning: the MCTS pruning networks
 COMMAND_MODULES += [exploit]  # approximate exploitability of an agent
+COMMAND_MODULES += [evaluator]  # a deck game's evaluator panel and its trust figures
 COMMAND_MODULES += [check]  # the conformance suite on a game
 
 

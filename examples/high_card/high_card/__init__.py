@@ -61,6 +61,10 @@ def beats(a: int, b: int) -> bool:
 class HighCardConfig:
     decks: list[list[int]] | None = setting(None, "each player's deck of 8 cards (default 1..8 for both)", flag=False)
     hand_size: int = setting(5, "cards drawn, and tricks played", metavar="N")
+    deck_pool: list[list[int]] | None = setting(
+        None, "decks each seat's deck is drawn from, each game (training on many decks)", flag=False
+    )
+    pool_share: float = setting(1.0, "with a deck_pool: the chance that a seat's deck comes from it", metavar="P")
 
     def __post_init__(self):
         need(is_whole(self.hand_size) and 1 <= self.hand_size <= DECK_SIZE, "hand_size must be 1..8")
@@ -70,6 +74,13 @@ class HighCardConfig:
                 problems = deck_problems(deck)
                 need(not problems, f"decks: player {p}'s deck: {'; '.join(problems)}")
             self.decks = [sorted(int(c) for c in deck) for deck in self.decks]
+        need(isinstance(self.pool_share, (int, float)) and 0.0 <= self.pool_share <= 1.0, "pool_share must be 0..1")
+        if self.deck_pool is not None:
+            need(isinstance(self.deck_pool, list) and len(self.deck_pool) >= 1, "deck_pool: give a list of decks")
+            for i, deck in enumerate(self.deck_pool):
+                problems = deck_problems(deck)
+                need(not problems, f"deck_pool[{i}]: {'; '.join(problems)}")
+            self.deck_pool = [sorted(int(c) for c in deck) for deck in self.deck_pool]
 
 
 class HighestCard(RuleAgent):
@@ -122,7 +133,10 @@ class HighCardState(State):
         self.game = game
         size = game.config.hand_size
         self._hands, self._piles = [], []
-        for deck in game.decks:
+        decks, pool = game.decks, game.config.deck_pool
+        if pool:  # each seat's deck from the pool with chance pool_share, else the game's own
+            decks = [pool[rng.integers(len(pool))] if rng.random() < game.config.pool_share else d for d in decks]
+        for deck in decks:
             order = rng.permutation(deck).tolist()
             self._hands.append(sorted(order[:size]))
             self._piles.append(sorted(order[size:]))

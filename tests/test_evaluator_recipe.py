@@ -1,0 +1,157 @@
+"""`deckopt evaluator`: a deck game's evaluator panel built and measured in one command, its panel file
+an agent spec everywhere, its stages resumed where they stopped; and panel files as agent specs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import agents
+import games
+from agents.panel import AgentPanel, read_panel_file, trust_figures
+from deckopt.cli import main
+from games.errors import UserError
+
+ROOT = Path(__file__).resolve().parent.parent
+GA_MODELS = [ROOT / "agents" / "pretrained" / f"gwent_abilities_{k}.npz" for k in (0, 1)]
+FIGURES = """
+[exploitability]
+score = 0.55
+ci95 = [0.53, 0.57]
+best_response = "1000 episodes"
+where = "somewhere"
+commands = ["deckopt exploit ..."]
+
+[agreement]
+decks = 3
+games_per_deck = 80
+spearman = [0.9, 0.95]
+spearman_ceiling = [0.97, 0.99]
+worst_difference = 0.05
+worst_deck = "random_01"
+noise_difference = [0.01, 0.02]
+commands = ["deckopt study agents ..."]
+"""
+
+
+def cli(*args) -> int:
+    return main([str(a) for a in args])
+
+
+def _panel_file(folder: Path, game: str = "gwent_abilities", figures: str = "") -> Path:
+    (folder / "nets").mkdir(parents=True)
+    for path in GA_MODELS:
+        shutil.copy(path, folder / "nets" / path.name)
+    members = ", ".join(f'"nets/{p.name}"' for p in GA_MODELS)
+    path = folder / "panel.toml"
+    path.write_text(f'game = "{game}"\nmembers = [{members}]\n{figures}', encoding="utf-8")
+    return path
+
+
+def test_a_panel_file_is_an_agent_spec_with_members_beside_it(tmp_path):
+    path = _panel_file(tmp_path / "p")
+    game = games.make("gwent_abilities")
+    panel = agents.make_panel(str(path), game)
+    assert isinstance(panel, AgentPanel)
+    assert panel.specs == tuple(str(tmp_path / "p" / "nets" / p.name) for p in GA_MODELS)
+    assert agents.split_agent_specs(str(path)) == list(panel.specs)
+    assert trust_figures(str(path)) is None  # no figures recorded yet
+    with pytest.raises(UserError, match="gwent_abilities evaluator panel, not an agent for gwent_lite"):
+        agents.make_panel(str(path), games.make("gwent_lite"))
+
+
+def test_a_panel_files_trust_figures_are_found_as_a_named_panels(tmp_path):
+    path = _panel_file(tmp_path / "p", figures=FIGURES)
+    trust = trust_figures(str(path))
+    assert trust["panel"] == str(path) and trust["game"] == "gwent_abilities"
+    assert trust["exploitability"]["score"] == 0.55
+    assert trust["agreement"]["worst_deck"] == "random_01"
+
+
+def test_a_panel_file_that_breaks_its_schema_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('game = "gwent_abilities"\nmembers = []\n', encoding="utf-8")
+    with pytest.raises(UserError, match="panel file .*members"):
+        read_panel_file(path)
+
+
+def test_the_recipe_refuses_a_game_it_cannot_train_in_one_line(tmp_path, capsys):
+    assert cli("evaluator", "tic_tac_toe", "--out", tmp_path / "x") == 2
+    assert "not a deck game whose decks play each other" in capsys.readouterr().err
+    assert cli("evaluator", "high_card", "--resume", tmp_path) == 2
+    assert "holds no evaluator recipe" in capsys.readouterr().err
+
+
+def test_exploit_of_a_deck_game_without_reference_decks_asks_for_their_opponents(tmp_path, capsys):
+    code = cli(
+        "exploit", "high_card", "heuristic", "--decks", ROOT / "examples/high_card/decks", "--out", tmp_path / "b"
+    )
+    assert code == 2
+    assert "ships no reference decks; name the judged decks' opponents with --panel" in capsys.readouterr().err
+
+
+TINY = ["--episodes", 300, "--games", 40, "--agreement-games", 10, "--generations", 1, "--pool", 4, "--jobs", 2]
+
+
+def _wait_for(path: Path, proc: subprocess.Popen, limit: float = 600.0) -> None:
+    """Wait until `path` exists (the event), failing if `proc` ends first or after a generous `limit`."""
+    deadline = time.monotonic() + limit
+    while not path.exists():
+        assert proc.poll() is None, f"ended with {proc.returncode} before {path} appeared"
+        assert time.monotonic() < deadline, f"{path} did not appear"
+        time.sleep(0.1)
+
+
+def test_the_recipe_builds_a_measured_panel_of_a_plugin_game_and_resumes_where_it_stopped(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.chdir(tmp_path)
+    # Ctrl-C while the first copies train: each stops at a checkpoint, the recipe says how to continue
+    argv = [sys.executable, "-m", "deckopt", "evaluator", "high_card", "--algo", "afterstate", "--out", "ev", *TINY]
+    proc = subprocess.Popen([str(a) for a in argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(tmp_path / "ev" / "copies" / "0" / "first" / "config.json", proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 130, err
+    assert "continue with: deckopt evaluator high_card --resume ev" in err.splitlines()[-1]
+    assert "first" not in json.loads(Path("ev/recipe.json").read_text())["stages"]
+    assert not Path("ev/copies/2").exists()  # the third copy never started
+    assert cli("evaluator", "high_card", "--resume", "ev") == 0
+    out = capsys.readouterr().out
+    assert "evaluator panel of high_card: ev/panel.toml (3 copies)" in out
+    panel = read_panel_file("ev/panel.toml")
+    assert panel["game"] == "high_card"
+    assert [Path(m) for m in panel["members"]] == [Path(f"ev/copies/{k}/final/model.npz") for k in range(3)]
+    assert all(Path(m).is_file() for m in panel["members"])
+    e = panel["exploitability"]  # measured by a best response: a score inside its interval
+    assert e["ci95"][0] <= e["score"] <= e["ci95"][1] and e["commands"][0].startswith("deckopt exploit high_card")
+    a = panel["agreement"]
+    assert a["decks"] >= 3 and a["games_per_deck"] > 0 and -1 <= a["spearman"][0] <= a["spearman"][1] <= 1
+    strength = panel["recipe"]["strength"]
+    assert set(strength) == {f"copy_{k}_{o}" for k in range(3) for o in ("heuristic", "random")} | {"heuristic_random"}
+    assert all(row["games"] == 40 and row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] for row in strength.values())
+    cost = panel["recipe"]["cost"]
+    assert cost["cpu_minutes"] > 0 and set(cost["stages"]) == {
+        "first", "explore", "final", "panel", "strength", "agreement", "exploit"
+    }  # fmt: skip
+    # the panel file is an agent spec; with its figures, a validation shows them
+    assert trust_figures("ev/panel.toml")["exploitability"]["score"] == e["score"]
+    assert cli("match", "high_card", "ev/panel.toml", "heuristic", "--games", 4) == 0
+    # a recipe resumed before its last stage continues there: the finished stages are not run again
+    recipe = json.loads(Path("ev/recipe.json").read_text())
+    first = recipe["stages"]["first"]
+    del recipe["stages"]["exploit"]
+    Path("ev/recipe.json").write_text(json.dumps(recipe))
+    shutil.rmtree("ev/exploit")
+    capsys.readouterr()
+    assert cli("evaluator", "high_card", "--resume", "ev") == 0
+    again = json.loads(Path("ev/recipe.json").read_text())
+    assert again["stages"]["first"] == first and "exploit" in again["stages"]
+    assert Path("ev/exploit/exploit.json").is_file()

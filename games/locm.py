@@ -692,6 +692,13 @@ class LocmState(State):
     def is_terminal(self) -> bool:
         return self._phase == ENDED
 
+    def forfeit(self, player: int) -> None:
+        """End the game now, lost by `player` (a hosted bot that crashed, hung or sent what the
+        referee cannot read loses so)."""
+        self._winner = 1 - player
+        self._phase = ENDED
+        self._player = TERMINAL
+
     def returns(self) -> np.ndarray:
         if self._winner is None:
             return np.zeros(2)

@@ -4,10 +4,11 @@ its own process and plays in deckopt's engine.
     agent = agents.make("native:python3 bot.py", game)          # or native:CMD,slack=2,stderr=bot.log
 
 Every game starts the command afresh (split like a shell line, run without a shell, in its own process
-group, single-threaded thread pools). On each of its turns the bot gets the referee's input
-(games/locm_referee.referee_input) on stdin and answers one line on stdout, read as the referee reads
-it (games/locm_referee.battle_commands, draft_choice): a battle turn's commands are played in order,
-each one the referee would cancel (not legal then) skipped, and the turn ends when they run out.
+group, its thread pools held to one thread, a Python bot's output unbuffered). On each of its turns the
+bot gets the referee's input (games/locm_referee.referee_input) on stdin and answers one line on stdout,
+read as the referee reads it (games/locm_referee.battle_commands, draft_choice): a battle turn's
+commands are played in order, each one the referee would cancel (not legal then) skipped, and the
+turn ends when they run out.
 
 The competition's time limits are measured per reply, from the input's last byte to the reply's
 newline: 1000 ms on the first draft turn and on the bot's first battle turn, 200 ms on every other
@@ -47,9 +48,11 @@ from games.locm_referee import InvalidCommand, action_of, battle_commands, draft
 FIRST_TURN_LIMIT = 1.0
 TURN_LIMIT = 0.2
 MAX_SLACK = 1000.0
-#: thread pools of the usual runtimes held to one thread: each bot is one core's worth
-SINGLE_THREAD = {
-    name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS")
+#: the bot's environment: the thread pools of the usual runtimes held to one thread (each bot is one
+#: core's worth), and Python bots' output unbuffered (each `print` reaches the host, as in a terminal)
+BOT_ENVIRONMENT = {
+    **{name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS")},
+    "PYTHONUNBUFFERED": "1",
 }
 PR_SET_PDEATHSIG = 1
 
@@ -120,7 +123,7 @@ class BotProcess:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
-            env={**os.environ, **SINGLE_THREAD},
+            env={**os.environ, **BOT_ENVIRONMENT},
             preexec_fn=_die_with_parent,
             bufsize=0,
         )

@@ -354,7 +354,7 @@ class LocmState(State):
     __slots__ = (
         "game", "_offers", "_shuffles", "_phase", "_player", "_turn", "_winner", "_picks", "_played",
         "_card_of", "_hands", "_decks", "_board", "_lane_sizes", "_health", "_base_mana", "_bonus_mana",
-        "_mana", "_rune", "_bonus_draw", "_drawn", "_turn_log", "_summoned",
+        "_mana", "_rune", "_bonus_draw", "_drawn", "_turn_log", "_summoned", "_engaged",
     )
     # fmt: on
 
@@ -380,6 +380,7 @@ class LocmState(State):
         self._drawn = [0, 0]  # cards each player drew at the start of their latest turn
         self._turn_log = [[], []]  # each player's actions of their latest turn (`turn_actions`)
         self._summoned = []  # instances in the order they were summoned, both players
+        self._engaged = 0  # bit i: creature i has attacked, been attacked or been the target of an item
         self._turn = 1
         self._player = 0
         if offers is None:
@@ -461,8 +462,8 @@ class LocmState(State):
         if self._turn > LAST_TURN_WITH_DECK:
             self._decks[p] = []
         self._turn_log[p] = []
+        self._drawn[p] = 1 + self._bonus_draw[p]  # runes an empty deck breaks now add no draws
         self._draw(p, 1 + self._bonus_draw[p])
-        self._drawn[p] = 1 + self._bonus_draw[p]  # the referee counts the runes the draw broke
         self._bonus_draw[p] = 0
 
     def _summon(self, p: int, h: int, lane: int) -> None:
@@ -494,6 +495,7 @@ class LocmState(State):
             lane, i = divmod(place, 3)
             at = (2 * owner + lane) * LANE_SPAN + i * FIELDS
             self._turn_log[p].append((card, "USE", instance, board[at + INSTANCE]))
+            self._engaged |= 1 << board[at + INSTANCE]
             board[at + ATK] = max(0, board[at + ATK] + _ATK[card])
             if _TYPE[card] == GREEN:
                 board[at + DEF] += _DEF[card]
@@ -515,12 +517,14 @@ class LocmState(State):
         lane, i = divmod(c, 3)
         at = (2 * p + lane) * LANE_SPAN + i * FIELDS
         power = board[at + ATK]
+        self._engaged |= 1 << board[at + INSTANCE]
         if target == 0:
             self._turn_log[p].append((board[at + CARD], "ATTACK", board[at + INSTANCE], -1))
             dealt = self._damage_player(o, power)
         else:
             to = (2 * o + lane) * LANE_SPAN + (target - 1) * FIELDS
             self._turn_log[p].append((board[at + CARD], "ATTACK", board[at + INSTANCE], board[to + INSTANCE]))
+            self._engaged |= 1 << board[to + INSTANCE]
             defense = board[to + DEF]
             dealt = self._damage_creature(to, power, bool(board[at + KW] & LETHAL))
             self._damage_creature(at, board[to + ATK], bool(board[to + KW] & LETHAL))
@@ -776,6 +780,7 @@ class LocmState(State):
         s._drawn = self._drawn[:]
         s._turn_log = [self._turn_log[0][:], self._turn_log[1][:]]
         s._summoned = self._summoned[:]
+        s._engaged = self._engaged
         return s
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> LocmState:
@@ -914,6 +919,11 @@ class LocmState(State):
     def summon_order(self, instance: int) -> int:
         """When the creature `instance` was summoned: lower is earlier, over both players' creatures."""
         return self._summoned.index(instance)
+
+    def engaged(self, instance: int) -> bool:
+        """True once the creature `instance` has attacked, been attacked or been the target of an item
+        (the referee then shows it without its card's health changes and card draw)."""
+        return bool(self._engaged >> instance & 1)
 
     def player_facts(self, player: int) -> dict:
         """Health, mana (left and maximum with bonus), next rune and pending card draws of `player`."""

@@ -156,6 +156,7 @@ class LocmBatch(BatchState):
         self.drawn = np.zeros((n, 2), dtype=np.int64)
         self.summoned = np.zeros((n, INSTANCES), dtype=np.int16)
         self.nsummoned = np.zeros(n, dtype=np.int64)
+        self.engaged = np.zeros(n, dtype=np.int64)  # LocmState._engaged: a bit per instance
         self.turn_log = np.zeros((n, 2, TURN_LOG, 4), dtype=np.int16)
         self.nlog = np.zeros((n, 2), dtype=np.int64)
 
@@ -186,6 +187,7 @@ class LocmBatch(BatchState):
             b.health[g], b.base_mana[g], b.bonus_mana[g] = s._health, s._base_mana, s._bonus_mana
             b.mana[g], b.rune[g], b.bonus_draw[g] = s._mana, s._rune, s._bonus_draw
             b.drawn[g] = s._drawn
+            b.engaged[g] = s._engaged
             b.nsummoned[g] = len(s._summoned)
             b.summoned[g, : len(s._summoned)] = s._summoned
             for p in (0, 1):
@@ -287,6 +289,7 @@ class LocmBatch(BatchState):
         s._bonus_mana, s._mana = self.bonus_mana[g].tolist(), self.mana[g].tolist()
         s._rune, s._bonus_draw = self.rune[g].tolist(), self.bonus_draw[g].tolist()
         s._drawn = self.drawn[g].tolist()
+        s._engaged = int(self.engaged[g])
         s._summoned = self.summoned[g, : self.nsummoned[g]].tolist()
         s._turn_log = [
             [(c, VERBS[v], o, t) for c, v, o, t in self.turn_log[g, p, : self.nlog[g, p]].tolist()] for p in (0, 1)
@@ -591,6 +594,7 @@ class LocmBatch(BatchState):
             self.decks[g[late], p[late]] = 0
             self.deck_len[g[late], p[late]] = 0
         draws = 1 + np.take(self.bonus_draw, rows)
+        np.put(self.drawn, rows, draws)  # runes an empty deck breaks now add no draws
         np.put(self.nlog, rows, 0)
         drawing = np.ones(len(g), dtype=bool)
         for k in range(int(draws.max())):
@@ -606,7 +610,6 @@ class LocmBatch(BatchState):
             draw = active & ~empty & ~full
             if draw.any():
                 self._draw_one(g[draw], p[draw])
-        np.put(self.drawn, rows, 1 + np.take(self.bonus_draw, rows))  # the referee counts the runes the draw broke
         np.put(self.bonus_draw, rows, 0)
 
     def _take_from_hand(self, g: np.ndarray, p: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -686,7 +689,9 @@ class LocmBatch(BatchState):
         side, place = np.divmod(np.maximum(target, 1) - 1, 6)
         lane, i = np.divmod(place, 3)
         where = self._place(g, 2 * np.where(side == 0, p, o) + lane, i)
-        self._log(g, p, card, USE_VERB, instance, np.where(at_player, -1, np.take(self.board, where + INSTANCE)))
+        target_instance = np.take(self.board, where + INSTANCE).astype(np.int64)
+        self._log(g, p, card, USE_VERB, instance, np.where(at_player, -1, target_instance))
+        self.engaged[g] |= np.where(at_player, 0, np.left_shift(1, target_instance))
         if at_player.any():
             self._damage_player(g[at_player], o[at_player], -CARD_DEF[card[at_player]])
         on = ~at_player
@@ -717,6 +722,8 @@ class LocmBatch(BatchState):
         foes = self._place(g, 2 * o + lane, np.maximum(target, 1) - 1)
         foe_instance = np.where(target == 0, -1, np.take(board, foes + INSTANCE))
         self._log(g, p, np.take(board, me + CARD), ATTACK_VERB, np.take(board, me + INSTANCE), foe_instance)
+        self.engaged[g] |= np.left_shift(1, np.take(board, me + INSTANCE).astype(np.int64))
+        self.engaged[g] |= np.where(target == 0, 0, np.left_shift(1, np.maximum(foe_instance, 0).astype(np.int64)))
         dealt = np.zeros(len(g), dtype=np.int64)
         face = target == 0
         if face.any():

@@ -1,18 +1,18 @@
 """The LOCM 1.2 competition referee's text protocol: the input it writes to the player to move
-(`referee_input`) and how it reads their reply (`battle_commands`, `draft_choice`); and matches recorded by the
-referee, replayed in games/locm.py: the draft's offers
-and picks and each deck's draw order are read from the players' inputs and outputs, every turn's
-output is played (actions the referee cancels are not legal here either and are skipped), and at the
-start of every turn the referee's input to the player to move is compared with our state.
+(`referee_input`, the very text of every input of the recorded matches but for the space the log
+drops at its end) and how it reads their reply (`battle_commands`, `draft_choice`); and matches
+recorded by the referee, replayed in games/locm.py (`replay_match`): the draft's offers and picks and
+each deck's draw order are read from the players' inputs and outputs, every turn's output is played
+(actions the referee cancels are not legal here either and are skipped), and at the start of every
+turn the referee's input to the player to move is compared with our state.
 
 A match is a line of the referee's JSON log as gym-locm's consistency dataset holds them
 (`consistency-dataset-v1.2.txt`): `errors` holds each player's inputs (one per turn: 30 draft
 turns, then one per battle turn), `outputs` each player's commands, `scores` the result.
 
-Compared at each turn: both players' health, mana, deck size and next rune, the opponent's hand
-size, and every card the player sees (hand and both boards: instance, card, where, lane, attack,
-defense, keywords). Not compared: the players' card-draw counts and the health changes and card
-draws printed for cards on the board (the referee shows them as played; our board does not keep them).
+Compared at each turn by `replay_match`: both players' health, mana, deck size and next rune, the
+opponent's hand size, and every card the player sees (hand and both boards: instance, card, where,
+lane, attack, defense, keywords); the whole text is `referee_input`'s (tests/test_locm_referee.py).
 """
 
 from __future__ import annotations
@@ -90,9 +90,12 @@ def seen_by(state: LocmState, p: int) -> tuple:
     return facts(p), facts(o), state.hand_sizes[o], sorted(cards)
 
 
-def _card_line(c: Card, instance: int, location: int, attack: int, defense: int, keywords: str, lane: int) -> str:
-    fields = (c.number, instance, location, c.type, c.cost, attack, defense, keywords, c.own_health, c.enemy_health)
-    return " ".join(str(x) for x in fields) + f" {c.draw} {lane} "
+def _card_line(
+    c: Card, instance: int, location: int, attack: int, defense: int, keywords: str, lane: int, engaged: bool = False
+) -> str:
+    effects = (0, 0, 0) if engaged else (c.own_health, c.enemy_health, c.draw)
+    fields = (c.number, instance, location, c.type, c.cost, attack, defense, keywords, *effects, lane)
+    return " ".join(str(x) for x in fields) + " "
 
 
 def referee_input(state: LocmState) -> str:
@@ -102,7 +105,9 @@ def referee_input(state: LocmState) -> str:
     the three offered cards with instance -1. In the battle: both players (health, mana with the
     bonus, deck size, next rune, draws: the cards the player drew this turn, the opponent's next
     turn's), the opponent's hand size and their last turn's actions (card number and command), then
-    the player's hand, their creatures and the opponent's, each board in the order it was summoned."""
+    the player's hand, their creatures and the opponent's, each board in the order it was summoned (a
+    creature that has attacked, been attacked or been the target of an item without its card's health
+    changes and card draw, as the referee's copy of it loses them)."""
     p = state.current_player
     o = 1 - p
     if state.phase == "draft":
@@ -128,7 +133,16 @@ def referee_input(state: LocmState) -> str:
         board = [(lane, c) for lane, creatures in enumerate(state.lanes(q)) for c in creatures]
         board.sort(key=lambda x: state.summon_order(x[1]["instance"]))
         cards += [
-            _card_line(CARDS[c["card"]], c["instance"], location, c["attack"], c["defense"], c["keywords"], lane)
+            _card_line(
+                CARDS[c["card"]],
+                c["instance"],
+                location,
+                c["attack"],
+                c["defense"],
+                c["keywords"],
+                lane,
+                state.engaged(c["instance"]),
+            )
             for lane, c in board
         ]
     lines.append(str(len(cards)))

@@ -23,6 +23,7 @@ TESTED = {
     "cpu_kernels",
     "locm_oracle",
     "locm_field_check",
+    "locm_native_check",
     "locm_tournament",
     "locm_drafter_replay",
     "locm_drafter_curves",
@@ -158,6 +159,57 @@ def test_locm_oracle_counts_the_games_that_agree_with_gym_locm(capsys):
     assert head[:4] == ["battler", "games", "agree", "actions compared"]
     assert [r[0] for r in rows] == ["`random`", "`max-attack`"]
     assert all(r[1] == r[2] == "3" and int(r[3]) > 150 and r[4] == "none" for r in rows)
+
+
+#: a deterministic bot whose every choice hangs on the whole input it read (a hash of its words), so any
+#: difference between two hosts' inputs shows in its moves; many of its commands are cancelled
+HASH_BOT = """
+import sys, zlib
+def read():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return line.split()
+while True:
+    lines = [read(), read(), read()]
+    lines += [read() for _ in range(int(lines[2][1]))]
+    lines.append(read())
+    cards = [read() for _ in range(int(lines[-1][0]))]
+    h = zlib.crc32(" ".join(w for line in lines + cards for w in line).encode())
+    if lines[0][1] == "0":
+        print("PICK %d" % (h % 3))
+        continue
+    enemy = ["-1"] + [c[1] for c in cards if c[2] == "-1"]
+    mine = [c[1] for c in cards if c[2] == "1"]
+    out = []
+    for i, c in enumerate(cards):
+        k = (h >> (i % 24)) & 255
+        if c[2] == "0" and c[3] == "0":
+            out.append("SUMMON %s %d" % (c[1], k & 1))
+        elif c[2] == "0":
+            out.append("USE %s %s" % (c[1], (enemy + mine)[k % (len(enemy) + len(mine))]))
+        elif c[2] == "1":
+            out.append("ATTACK %s %s" % (c[1], enemy[k % len(enemy)]))
+    print(";".join(out) or "PASS")
+"""
+
+
+def test_locm_native_check_plays_the_same_games_in_both_hosts(capsys, tmp_path):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    bot = tmp_path / "hash_bot.py"
+    bot.write_text(HASH_BOT)
+    command = f"python3 {bot}"
+    script = _load("locm_native_check")
+    script.main(["--games", "3", "--bot", command])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[:6] == ["seat 0", "seat 1", "games", "identical", "actions compared", "first difference"]
+    assert rows[0][:4] == ["`hash_bot`", "`hash_bot`", "3", "3"] and int(rows[0][4]) > 150 and rows[0][5] == "none"
+    record = script.gym_locm_games([command, command], 1, 11, script.ORACLE_PYTHON)[0]
+    assert record["skipped"] > 0  # both hosts cancelled the same commands
+    record["actions"][70] = 0 if record["actions"][70] else 1  # a move that differs is caught where it is
+    agreed, difference = script.compare_game(record, [command, command], 10.0)
+    assert agreed == 70 and difference.startswith("action 70 ")
 
 
 def test_locm_field_check_compares_every_agent_with_gym_locm_s(capsys):

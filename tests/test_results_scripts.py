@@ -161,50 +161,42 @@ def test_locm_oracle_counts_the_games_that_agree_with_gym_locm(capsys):
     assert all(r[1] == r[2] == "3" and int(r[3]) > 150 and r[4] == "none" for r in rows)
 
 
-#: a deterministic bot whose every choice hangs on the whole input it read (a hash of its words), so any
-#: difference between two hosts' inputs shows in its moves; many of its commands are cancelled
-HASH_BOT = """
-import sys, zlib
-def read():
-    line = sys.stdin.readline()
-    if not line:
-        sys.exit(0)
-    return line.split()
+#: a deterministic bot of the test's own: it picks by the length of the whole input; it summons each
+#: creature of its hand into the lane of its instance's parity, uses each item on the last creature
+#: listed and sends each of its creatures at the last enemy listed (or the opponent): its moves hang
+#: on every count and on the order of the cards the host writes; many are cancelled
+ORDER_BOT = """
+import sys
 while True:
-    lines = [read(), read(), read()]
-    lines += [read() for _ in range(int(lines[2][1]))]
-    lines.append(read())
-    cards = [read() for _ in range(int(lines[-1][0]))]
-    h = zlib.crc32(" ".join(w for line in lines + cards for w in line).encode())
-    if lines[0][1] == "0":
-        print("PICK %d" % (h % 3))
+    head = [sys.stdin.readline() for _ in range(3)]
+    if not head[0]:
+        sys.exit(0)
+    seen = head + [sys.stdin.readline() for _ in range(int(head[2].split()[1]))]
+    count = sys.stdin.readline()
+    cards = [sys.stdin.readline().split() for _ in range(int(count))]
+    if head[0].split()[1] == "0":
+        print("PICK", len(" ".join(seen + [count]).split() + sum(cards, [])) % 3)
         continue
-    enemy = ["-1"] + [c[1] for c in cards if c[2] == "-1"]
-    mine = [c[1] for c in cards if c[2] == "1"]
-    out = []
-    for i, c in enumerate(cards):
-        k = (h >> (i % 24)) & 255
-        if c[2] == "0" and c[3] == "0":
-            out.append("SUMMON %s %d" % (c[1], k & 1))
-        elif c[2] == "0":
-            out.append("USE %s %s" % (c[1], (enemy + mine)[k % (len(enemy) + len(mine))]))
-        elif c[2] == "1":
-            out.append("ATTACK %s %s" % (c[1], enemy[k % len(enemy)]))
-    print(";".join(out) or "PASS")
+    board = [c[1] for c in cards if c[2] != "0"]
+    foe = ([c[1] for c in cards if c[2] == "-1"] or ["-1"])[-1]
+    moves = ["SUMMON %s %d" % (c[1], int(c[1]) % 2) for c in cards if c[2] == "0" and c[3] == "0"]
+    moves += ["USE %s %s" % (c[1], board[-1] if board else -1) for c in cards if c[2] == "0" and c[3] != "0"]
+    moves += ["ATTACK %s %s" % (c[1], foe) for c in cards if c[2] == "1"]
+    print(";".join(moves) or "PASS")
 """
 
 
 def test_locm_native_check_plays_the_same_games_in_both_hosts(capsys, tmp_path):
     if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
         pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
-    bot = tmp_path / "hash_bot.py"
-    bot.write_text(HASH_BOT)
+    bot = tmp_path / "order_bot.py"
+    bot.write_text(ORDER_BOT)
     command = f"python3 {bot}"
     script = _load("locm_native_check")
     script.main(["--games", "3", "--bot", command])
     head, *rows = _rows(capsys.readouterr().out)
     assert head[:6] == ["seat 0", "seat 1", "games", "identical", "actions compared", "first difference"]
-    assert rows[0][:4] == ["`hash_bot`", "`hash_bot`", "3", "3"] and int(rows[0][4]) > 150 and rows[0][5] == "none"
+    assert rows[0][:4] == ["`order_bot`", "`order_bot`", "3", "3"] and int(rows[0][4]) > 150 and rows[0][5] == "none"
     record = script.gym_locm_games([command, command], 1, 11, script.ORACLE_PYTHON)[0]
     assert record["skipped"] > 0  # both hosts cancelled the same commands
     record["actions"][70] = 0 if record["actions"][70] else 1  # a move that differs is caught where it is

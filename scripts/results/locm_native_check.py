@@ -7,7 +7,7 @@ ordered pair of bots: games, games identical throughout, actions compared, the f
     .venv/bin/python scripts/results/locm_native_check.py --games 50
     .venv/bin/python scripts/results/locm_native_check.py --games 50 --competition PATH
 
-Bots: `--bot CMD` (repeatable; default the deterministic bot of scripts/results/locm_bots/), and with
+Bots: `--bot CMD` (repeatable; default the two deterministic bots of scripts/results/locm_bots/), and with
 `--competition PATH` (a checkout of acatai/Strategy-Card-Game-AI-Competition) its CEC 2020 Python
 baselines Baseline1 and Baseline2. Our host runs with `slack` (default 10) so that a loaded machine
 does not make a bot forfeit: the check is of the moves, not of the clock.
@@ -29,7 +29,10 @@ from games.locm import Locm
 ROOT = Path(__file__).resolve().parent.parent.parent
 ORACLE_PYTHON = ROOT / ".venv-oracle" / "bin" / "python"
 DRIVER = ROOT / "scripts" / "locm_gym_driver.py"
-OWN_BOTS = [f"{sys.executable} {ROOT / 'scripts' / 'results' / 'locm_bots' / 'lane_greedy.py'}"]
+OWN_BOTS = [
+    f"{sys.executable} {ROOT / 'scripts' / 'results' / 'locm_bots' / name}"
+    for name in ("lane_greedy.py", "input_hash.py")
+]
 COMPETITION_BOTS = ("Baseline1", "Baseline2")
 SEED = 7_000_000
 

@@ -27,7 +27,9 @@ def register(sub) -> None:
         help="play agents against each other (seats rotated, chance mirrored)",
         description="Play N games between agents, rotating seats; every block of seat rotations shares one "
         "chance seed so luck is mirrored (a deal). Agent specs: random, heuristic, the game's named rule agents "
-        f"(minimax, aggressive, a plug-in's), mcts:SIMS, pretrained, or a model path / run folder; {PANEL_HELP}.",
+        f"(minimax, aggressive, a plug-in's), mcts:SIMS, pretrained, a model path / run folder, or for locm "
+        f"native:CMD (a competition bot run as its own process: its timing and lost games print under the table); "
+        f"{PANEL_HELP}.",
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument(

@@ -4,9 +4,11 @@ host of native bots with its processes) play in parallel too.
 
     result, hosted = play_spec_match(game, ["native:./bot", "greedy"], 100, seed=0, mapper=pmap)
 
-The games are cut into tasks by the games alone (whole deals of `TASK_GAMES` games, fewer for agents
-that play few games at once), never by the workers, so a match gives the same results with any
-number of workers; each task's agents are made afresh from the match's seed.
+The games are cut into tasks by the agents and the games alone, never by the workers, so a match gives
+the same results with any number of workers: a match of agents that play any number of games at once
+is one task (one process plays it vectorised, as `play_match` does), one with an agent that plays few
+at once (a native bot: a process per game) is cut into tasks of `FEW_AT_ONCE_DEALS` deals, each
+task's agents made afresh from the match's seed.
 """
 
 from __future__ import annotations
@@ -19,20 +21,17 @@ from agents.arena import AgentResult, MatchResult, play_match
 from agents.native import HostStats, close_agents, host_stats
 from games import Game
 
-#: games a task plays (rounded to whole deals), as many as one batch of agents/arena.play_match
-TASK_GAMES = 512
 #: deals a task plays when an agent plays few games at once (a native bot: a process per game)
 FEW_AT_ONCE_DEALS = 8
 
 
-def task_games(game: Game, specs: Sequence[str], seed: int) -> int:
-    """The games of one task: whole deals, TASK_GAMES or FEW_AT_ONCE_DEALS deals when an agent limits
-    the games it plays at once."""
-    n = game.num_players
+def task_games(game: Game, specs: Sequence[str], seed: int, num_games: int) -> int:
+    """The games of one task: FEW_AT_ONCE_DEALS deals when an agent limits the games it plays at
+    once, else the whole match."""
     players = make_players(game, specs, seed)
     limited = any(getattr(a, "games_at_once", None) for a in players)
     close_agents(players)
-    return n * FEW_AT_ONCE_DEALS if limited else n * -(-TASK_GAMES // n)
+    return game.num_players * FEW_AT_ONCE_DEALS if limited else max(1, num_games)
 
 
 def make_players(game: Game, specs: Sequence[str], seed: int) -> list:
@@ -63,7 +62,7 @@ def play_spec_match(
     """`play_match` of the agents of `specs` over `mapper`'s workers: the merged result (seconds: the
     whole match's) and the hosted bots' stats summed over the tasks."""
     start = time.perf_counter()
-    size = task_games(game, specs, seed)
+    size = task_games(game, specs, seed, num_games)
     tasks = [(game, list(specs), seed, first, min(size, num_games - first)) for first in range(0, num_games, size)]
     done = 0
     what = what or game.name

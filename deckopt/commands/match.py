@@ -38,7 +38,7 @@ def register(sub) -> None:
     p.add_argument("--games", type=game_count, required=True, help="number of games")
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    worker_args(p, what="games shared among ")
+    worker_args(p, what="with a native bot: its games shared among ")
     game_config_args(p)
     p.set_defaults(func=run)
 

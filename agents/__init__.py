@@ -6,6 +6,7 @@
 Specs: `random`, `heuristic`, a game's named rule agents (agents/heuristics: `minimax` for Tic Tac Toe,
 `aggressive` and `defensive` for Durak, LOCM's competition field as `DRAFTER+BATTLER`, e.g.
 `coac+greedy`, see agents/heuristics/locm_field.py; a plug-in's from its `GameFacts.bots`),
+`native:CMD[,slack=F][,stderr=FILE]` (a LOCM competition bot run as its own process, agents/native.py),
 `mcts:SIMS[,options]` (see
 agents/search/uct.py), `az:MODEL[,sims=N][,c=F]` (PUCT search with a policy+value network, see
 agents.alphazero), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
@@ -23,6 +24,7 @@ from agents.alphazero.agent import make_agent as make_az_agent
 from agents.base import Agent, RandomAgent, masked_argmax
 from agents.heuristics import BOTS, bot_owners, bots, make_heuristic, make_named
 from agents.learned import load_agent
+from agents.native import make_native
 from agents.panel import NAMED_PANELS, AgentPanel, is_panel_file, read_panel_file, trust_figures
 from agents.search.evaluators import make_value_fn
 from agents.search.mcts_spec import parse_spec as parse_mcts_spec
@@ -43,9 +45,9 @@ def _rule_agents_help() -> str:
 
 
 SPEC_HELP = (
-    f"random, heuristic, a game's named rule agents: {_rule_agents_help()} or a plug-in's; mcts:SIMS, "
-    "az:MODEL[,sims=N], pretrained, or a model path / run folder; a panel: a comma list of specs, a panel file "
-    "(PANEL.toml, as `deckopt evaluator` writes), or "
+    f"random, heuristic, a game's named rule agents: {_rule_agents_help()} or a plug-in's; native:CMD (locm), "
+    "mcts:SIMS, az:MODEL[,sims=N], pretrained, or a model path / run folder; a panel: a comma list of specs, a "
+    "panel file (PANEL.toml, as `deckopt evaluator` writes), or "
     + " or ".join(f"{name} ({panel['game']})" for name, panel in NAMED_PANELS.items())
 )
 
@@ -117,6 +119,8 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
         agent = _make_mcts(spec, game, rng)
     elif spec == "az" or spec.startswith("az:"):
         agent = make_az_agent(spec, game, rng)
+    elif spec.startswith("native:"):
+        agent = make_native(spec, game)
     elif named := make_named(spec, game, rng):
         agent = named  # a game's own rule bots, e.g. Durak's aggressive and defensive
     elif spec == "pretrained" or spec.endswith((".keras", ".npz")) or Path(spec).is_dir() or "/" in spec:

@@ -200,21 +200,25 @@ def play_match(
     batch_size: int = 512,
     progress: Callable[[int, int, str], None] | None = None,
     what: str = "",
+    first_game: int = 0,
 ) -> MatchResult:
     """Play `num_games` between `agents` (one per seat, in seat order for game 0). With `rotate`,
     seats rotate every game and each block of `num_players` games shares one chance seed, so luck
     (shuffles, who starts) is mirrored across the seats. Games stream in batches of `batch_size`:
     memory does not grow with `num_games`. `progress(done, total, what)` after each batch. A panel
     (agents.panel) plays each block of games sharing a chance seed (a deal) with one of its members,
-    member (deal + seed) mod n."""
+    member (deal + seed) mod n. `first_game`: play games first_game .. first_game + num_games - 1 of the
+    match (a share of it: a worker's; start it at a multiple of the players, at a deal's first game)."""
     n = game.num_players
     if len(agents) > n:
         raise ValueError(f"{game.name} seats {n} players, got {len(agents)} agents")
+    batch_size = min([batch_size] + [a.games_at_once for a in agents if getattr(a, "games_at_once", None)])
     t0 = time.perf_counter()
     results = [AgentResult(spec=getattr(a, "spec", "?")) for a in agents]
     steps = 0
-    for start in range(0, num_games, batch_size):
-        idx = range(start, min(num_games, start + batch_size))
+    end = first_game + num_games
+    for start in range(first_game, end, batch_size):
+        idx = range(start, min(end, start + batch_size))
         # games g and its mirror share a chance seed (a deal): deal = g // n when rotating
         deals = [g // n if rotate else g for g in idx]
         states = [game.new_initial_state(np.random.default_rng([seed, d])) for d in deals]
@@ -227,5 +231,5 @@ def play_match(
             for p, a in enumerate(seats):
                 results[a].add(p, int(o[p]), float(r[p]))
         if progress is not None:
-            progress(idx.stop, num_games, what or game.name)
+            progress(idx.stop - first_game, num_games, what or game.name)
     return MatchResult(game.name, num_games, seed, results, steps, time.perf_counter() - t0)

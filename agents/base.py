@@ -22,6 +22,9 @@ class Agent(abc.ABC):
     #: True when the agent always plays the same move in the same position (whatever its generator),
     #: so an exact best response can be searched against it (agents/evaluate.exploitability)
     deterministic: bool = False
+    #: the most games the agent plays at once (agents/arena.play_match's batches), None for any number:
+    #: a host of native bots runs a process per game
+    games_at_once: int | None = None
 
     @abc.abstractmethod
     def act(self, states: Sequence[State]) -> np.ndarray:

@@ -375,8 +375,9 @@ def play_tournament(
         for j in range(i + 1, k):
             pair_seed = int(np.random.SeedSequence([seed, i, j]).generate_state(1)[0])
             roster = [players[i], players[j]] + ([filler_agent] if filler_agent is not None else [])
-            for start in range(0, games_per_pair, BATCH):
-                idx = range(start, min(games_per_pair, start + BATCH))
+            batch = min([BATCH] + [a.games_at_once for a in roster if getattr(a, "games_at_once", None)])
+            for start in range(0, games_per_pair, batch):
+                idx = range(start, min(games_per_pair, start + batch))
                 seats = []
                 for g in idx:
                     si, sj = assignments[g % len(assignments)]

@@ -96,7 +96,8 @@ class StateBatch(BatchState):
     def apply_actions(self, games: np.ndarray, actions: np.ndarray) -> None:
         states = self.states
         for g, a in zip(games.tolist(), actions.tolist()):
-            states[g].apply_action(a)
+            if not states[g].is_terminal():  # an agent may end a game while choosing (a bot that forfeits)
+                states[g].apply_action(a)
 
     def returns(self) -> np.ndarray:
         n = self.game.num_players if self.game else 0

@@ -354,7 +354,7 @@ class LocmState(State):
     __slots__ = (
         "game", "_offers", "_shuffles", "_phase", "_player", "_turn", "_winner", "_picks", "_played",
         "_card_of", "_hands", "_decks", "_board", "_lane_sizes", "_health", "_base_mana", "_bonus_mana",
-        "_mana", "_rune", "_bonus_draw",
+        "_mana", "_rune", "_bonus_draw", "_drawn", "_turn_log", "_summoned", "_engaged",
     )
     # fmt: on
 
@@ -377,6 +377,10 @@ class LocmState(State):
         self._mana = [0, 0]
         self._rune = [FIRST_RUNE, FIRST_RUNE]
         self._bonus_draw = [0, 0]
+        self._drawn = [0, 0]  # cards each player drew at the start of their latest turn
+        self._turn_log = [[], []]  # each player's actions of their latest turn (`turn_actions`)
+        self._summoned = []  # instances in the order they were summoned, both players
+        self._engaged = 0  # bit i: creature i has attacked, been attacked or been the target of an item
         self._turn = 1
         self._player = 0
         if offers is None:
@@ -457,6 +461,8 @@ class LocmState(State):
         self._mana[p] = self._base_mana[p] + self._bonus_mana[p]
         if self._turn > LAST_TURN_WITH_DECK:
             self._decks[p] = []
+        self._turn_log[p] = []
+        self._drawn[p] = 1 + self._bonus_draw[p]  # runes an empty deck breaks now add no draws
         self._draw(p, 1 + self._bonus_draw[p])
         self._bonus_draw[p] = 0
 
@@ -467,6 +473,8 @@ class LocmState(State):
         at = slot * LANE_SPAN + self._lane_sizes[slot] * FIELDS
         self._board[at : at + FIELDS] = [instance, card, _ATK[card], _DEF[card], _KW[card], 0, 0, 0]
         self._lane_sizes[slot] += 1
+        self._summoned.append(instance)
+        self._turn_log[p].append((card, "SUMMON", instance, lane))
         self._played[p].append(card)
         self._bonus_draw[p] += _DRAW[card]
         self._damage_player(p, -_OWN_HP[card])
@@ -479,12 +487,15 @@ class LocmState(State):
         card = self._card_of[instance]
         board = self._board
         if target == 0:  # a blue item on no creature
+            self._turn_log[p].append((card, "USE", instance, -1))
             self._damage_player(o, -_DEF[card])
         else:
             side, place = divmod(target - 1, 6)  # side 0: own, 1: enemy
             owner = p if side == 0 else o
             lane, i = divmod(place, 3)
             at = (2 * owner + lane) * LANE_SPAN + i * FIELDS
+            self._turn_log[p].append((card, "USE", instance, board[at + INSTANCE]))
+            self._engaged |= 1 << board[at + INSTANCE]
             board[at + ATK] = max(0, board[at + ATK] + _ATK[card])
             if _TYPE[card] == GREEN:
                 board[at + DEF] += _DEF[card]
@@ -506,10 +517,14 @@ class LocmState(State):
         lane, i = divmod(c, 3)
         at = (2 * p + lane) * LANE_SPAN + i * FIELDS
         power = board[at + ATK]
+        self._engaged |= 1 << board[at + INSTANCE]
         if target == 0:
+            self._turn_log[p].append((board[at + CARD], "ATTACK", board[at + INSTANCE], -1))
             dealt = self._damage_player(o, power)
         else:
             to = (2 * o + lane) * LANE_SPAN + (target - 1) * FIELDS
+            self._turn_log[p].append((board[at + CARD], "ATTACK", board[at + INSTANCE], board[to + INSTANCE]))
+            self._engaged |= 1 << board[to + INSTANCE]
             defense = board[to + DEF]
             dealt = self._damage_creature(to, power, bool(board[at + KW] & LETHAL))
             self._damage_creature(at, board[to + ATK], bool(board[to + KW] & LETHAL))
@@ -681,6 +696,13 @@ class LocmState(State):
     def is_terminal(self) -> bool:
         return self._phase == ENDED
 
+    def forfeit(self, player: int) -> None:
+        """End the game now, lost by `player` (a hosted bot that crashed, hung or sent what the
+        referee cannot read loses so)."""
+        self._winner = 1 - player
+        self._phase = ENDED
+        self._player = TERMINAL
+
     def returns(self) -> np.ndarray:
         if self._winner is None:
             return np.zeros(2)
@@ -755,6 +777,10 @@ class LocmState(State):
         s._mana = self._mana[:]
         s._rune = self._rune[:]
         s._bonus_draw = self._bonus_draw[:]
+        s._drawn = self._drawn[:]
+        s._turn_log = [self._turn_log[0][:], self._turn_log[1][:]]
+        s._summoned = self._summoned[:]
+        s._engaged = self._engaged
         return s
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> LocmState:
@@ -879,6 +905,25 @@ class LocmState(State):
                 )
             out.append(creatures)
         return out
+
+    def turn_actions(self, player: int) -> list[tuple[int, str, int, int]]:
+        """`player`'s actions of their turn in progress or, once it ended, of their latest turn, in
+        order, as the referee lists them: (card number, SUMMON, instance, lane), (card number, USE,
+        instance, target instance or -1), (card number, ATTACK, attacker, target instance or -1)."""
+        return self._turn_log[player][:]
+
+    def cards_drawn(self, player: int) -> int:
+        """The cards `player` drew at the start of their latest turn (1 and the bonus draws)."""
+        return self._drawn[player]
+
+    def summon_order(self, instance: int) -> int:
+        """When the creature `instance` was summoned: lower is earlier, over both players' creatures."""
+        return self._summoned.index(instance)
+
+    def engaged(self, instance: int) -> bool:
+        """True once the creature `instance` has attacked, been attacked or been the target of an item
+        (the referee then shows it without its card's health changes and card draw)."""
+        return bool(self._engaged >> instance & 1)
 
     def player_facts(self, player: int) -> dict:
         """Health, mana (left and maximum with bonus), next rune and pending card draws of `player`."""

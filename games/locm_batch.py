@@ -77,6 +77,11 @@ OWN_HP = np.array(_OWN_HP, dtype=np.int64)
 ENEMY_HP = np.array(_ENEMY_HP, dtype=np.int64)
 DRAW = np.array(_DRAW, dtype=np.int64)
 INSTANCES = 2 * DECK_SIZE + 1
+#: a turn's actions at most: the 8 cards of a full hand played, and 14 attacks (the 6 creatures on
+#: the board and 8 summoned with Charge)
+TURN_LOG = 24
+VERBS = ("SUMMON", "USE", "ATTACK")  # LocmState.turn_actions' verbs, by their codes in `turn_log`
+SUMMON_VERB, USE_VERB, ATTACK_VERB = range(3)
 CARD_FEATURE_TABLE = np.array([[0.0] * CARD_FEATURES] + list(_CARD_FEATURES[1:]), dtype=np.float32)  # by card number
 # the divisors of each seat's features in the observation: health, mana, mana of the turn, deck, rune,
 # bonus draws, hand (games/locm.py LocmState._features)
@@ -147,6 +152,13 @@ class LocmBatch(BatchState):
         self.mana = np.zeros((n, 2), dtype=np.int64)
         self.rune = np.zeros((n, 2), dtype=np.int64)
         self.bonus_draw = np.zeros((n, 2), dtype=np.int64)
+        # the referee's facts of the turns (LocmState.cards_drawn, summon_order, turn_actions)
+        self.drawn = np.zeros((n, 2), dtype=np.int64)
+        self.summoned = np.zeros((n, INSTANCES), dtype=np.int16)
+        self.nsummoned = np.zeros(n, dtype=np.int64)
+        self.engaged = np.zeros(n, dtype=np.int64)  # LocmState._engaged: a bit per instance
+        self.turn_log = np.zeros((n, 2, TURN_LOG, 4), dtype=np.int16)
+        self.nlog = np.zeros((n, 2), dtype=np.int64)
 
     # states in and out ---------------------------------------------------------------------------
     @classmethod
@@ -174,6 +186,14 @@ class LocmBatch(BatchState):
             b.lane_sizes[g] = s._lane_sizes
             b.health[g], b.base_mana[g], b.bonus_mana[g] = s._health, s._base_mana, s._bonus_mana
             b.mana[g], b.rune[g], b.bonus_draw[g] = s._mana, s._rune, s._bonus_draw
+            b.drawn[g] = s._drawn
+            b.engaged[g] = s._engaged
+            b.nsummoned[g] = len(s._summoned)
+            b.summoned[g, : len(s._summoned)] = s._summoned
+            for p in (0, 1):
+                b.nlog[g, p] = len(s._turn_log[p])
+                for k, (card, verb, origin, target) in enumerate(s._turn_log[p]):
+                    b.turn_log[g, p, k] = (card, VERBS.index(verb), origin, target)
         b.curves[:] = curve_counts(b.picks, b.npicks)
         return b
 
@@ -268,6 +288,12 @@ class LocmBatch(BatchState):
         s._health, s._base_mana = self.health[g].tolist(), self.base_mana[g].tolist()
         s._bonus_mana, s._mana = self.bonus_mana[g].tolist(), self.mana[g].tolist()
         s._rune, s._bonus_draw = self.rune[g].tolist(), self.bonus_draw[g].tolist()
+        s._drawn = self.drawn[g].tolist()
+        s._engaged = int(self.engaged[g])
+        s._summoned = self.summoned[g, : self.nsummoned[g]].tolist()
+        s._turn_log = [
+            [(c, VERBS[v], o, t) for c, v, o, t in self.turn_log[g, p, : self.nlog[g, p]].tolist()] for p in (0, 1)
+        ]
         return s
 
     # the interface -------------------------------------------------------------------------------
@@ -568,6 +594,8 @@ class LocmBatch(BatchState):
             self.decks[g[late], p[late]] = 0
             self.deck_len[g[late], p[late]] = 0
         draws = 1 + np.take(self.bonus_draw, rows)
+        np.put(self.drawn, rows, draws)  # runes an empty deck breaks now add no draws
+        np.put(self.nlog, rows, 0)
         drawing = np.ones(len(g), dtype=bool)
         for k in range(int(draws.max())):
             active = drawing & (k < draws)
@@ -621,7 +649,18 @@ class LocmBatch(BatchState):
         fields[:, ATK], fields[:, DEF], fields[:, KW] = CARD_ATK[card], CARD_DEF[card], CARD_KW[card]
         self.board.reshape(-1, FIELDS)[LANE_LIMIT * lanes + at] = fields
         np.put(self.lane_sizes, lanes, at + 1)
+        np.put(self.summoned, INSTANCES * g + self.nsummoned[g], instance)
+        self.nsummoned[g] += 1
+        self._log(g, p, card, SUMMON_VERB, instance, lane)
         self._card_effects(g, p, card)
+
+    def _log(self, g: np.ndarray, p: np.ndarray, card, verb: int, origin, target) -> None:
+        """Append (card, verb, origin, target) to each game's log of the turn of its player `p`."""
+        rows = 2 * g + p
+        k = np.take(self.nlog, rows)
+        logs = self.turn_log.reshape(-1, TURN_LOG, 4)
+        logs[rows, k] = np.stack(np.broadcast_arrays(card, verb, origin, target), axis=1)
+        np.put(self.nlog, rows, k + 1)
 
     def _place(self, g: np.ndarray, slot: np.ndarray, at: np.ndarray) -> np.ndarray:
         """Where the fields of the creature at (lane `slot`, place `at`) of each game begin in the flat
@@ -645,8 +684,14 @@ class LocmBatch(BatchState):
     def _use(self, g: np.ndarray, h: np.ndarray, target: np.ndarray) -> None:
         p = self.player[g]
         o = 1 - p
-        _, card = self._take_from_hand(g, p, h)
+        instance, card = self._take_from_hand(g, p, h)
         at_player = target == 0
+        side, place = np.divmod(np.maximum(target, 1) - 1, 6)
+        lane, i = np.divmod(place, 3)
+        where = self._place(g, 2 * np.where(side == 0, p, o) + lane, i)
+        target_instance = np.take(self.board, where + INSTANCE).astype(np.int64)
+        self._log(g, p, card, USE_VERB, instance, np.where(at_player, -1, target_instance))
+        self.engaged[g] |= np.where(at_player, 0, np.left_shift(1, target_instance))
         if at_player.any():
             self._damage_player(g[at_player], o[at_player], -CARD_DEF[card[at_player]])
         on = ~at_player
@@ -674,6 +719,11 @@ class LocmBatch(BatchState):
         lane, i = np.divmod(c, 3)
         me = self._place(g, 2 * p + lane, i)
         power = np.take(board, me + ATK)
+        foes = self._place(g, 2 * o + lane, np.maximum(target, 1) - 1)
+        foe_instance = np.where(target == 0, -1, np.take(board, foes + INSTANCE))
+        self._log(g, p, np.take(board, me + CARD), ATTACK_VERB, np.take(board, me + INSTANCE), foe_instance)
+        self.engaged[g] |= np.left_shift(1, np.take(board, me + INSTANCE).astype(np.int64))
+        self.engaged[g] |= np.where(target == 0, 0, np.left_shift(1, np.maximum(foe_instance, 0).astype(np.int64)))
         dealt = np.zeros(len(g), dtype=np.int64)
         face = target == 0
         if face.any():

@@ -1,21 +1,24 @@
-"""Matches recorded by the LOCM 1.2 competition referee, replayed in games/locm.py: the draft's offers
-and picks and each deck's draw order are read from the players' inputs and outputs, every turn's
-output is played (actions the referee cancels are not legal here either and are skipped), and at the
-start of every turn the referee's input to the player to move is compared with our state.
+"""The LOCM 1.2 competition referee's text protocol: the input it writes to the player to move
+(`referee_input`, the very text of every input of the recorded matches but for the space the log
+drops at its end) and how it reads their reply (`battle_commands`, `draft_choice`); and matches
+recorded by the referee, replayed in games/locm.py (`replay_match`): the draft's offers and picks and
+each deck's draw order are read from the players' inputs and outputs, every turn's output is played
+(actions the referee cancels are not legal here either and are skipped), and at the start of every
+turn the referee's input to the player to move is compared with our state.
 
 A match is a line of the referee's JSON log as gym-locm's consistency dataset holds them
 (`consistency-dataset-v1.2.txt`): `errors` holds each player's inputs (one per turn: 30 draft
 turns, then one per battle turn), `outputs` each player's commands, `scores` the result.
 
-Compared at each turn: both players' health, mana, deck size and next rune, the opponent's hand
-size, and every card the player sees (hand and both boards: instance, card, where, lane, attack,
-defense, keywords). Not compared: the players' card-draw counts and the health changes and card
-draws printed for cards on the board (the referee shows them as played; our board does not keep them).
+Compared at each turn by `replay_match`: both players' health, mana, deck size and next rune, the
+opponent's hand size, and every card the player sees (hand and both boards: instance, card, where,
+lane, attack, defense, keywords); the whole text is `referee_input`'s (tests/test_locm_referee.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from games.locm import (
@@ -23,10 +26,13 @@ from games.locm import (
     CARDS,
     DECK_SIZE,
     DRAFT_TURNS,
+    FIRST_RUNE,
     PASS,
     PICK,
+    START_HEALTH,
     SUMMON,
     USE,
+    Card,
     Locm,
     LocmState,
     keyword_letters,
@@ -82,6 +88,113 @@ def seen_by(state: LocmState, p: int) -> tuple:
             for c in creatures:
                 cards.append((c["instance"], c["card"], location, lane, c["attack"], c["defense"], c["keywords"]))
     return facts(p), facts(o), state.hand_sizes[o], sorted(cards)
+
+
+def _card_line(
+    c: Card, instance: int, location: int, attack: int, defense: int, keywords: str, lane: int, engaged: bool = False
+) -> str:
+    effects = (0, 0, 0) if engaged else (c.own_health, c.enemy_health, c.draw)
+    fields = (c.number, instance, location, c.type, c.cost, attack, defense, keywords, *effects, lane)
+    return " ".join(str(x) for x in fields) + " "
+
+
+def referee_input(state: LocmState) -> str:
+    """The referee's input to the player to move, as it writes it (lines end in newlines, card lines
+    in a space and a newline). In the draft: both players as (30 health, 0 mana, the draft turn as
+    deck size (the opponent's one more for player 1), rune 25, 0 draws), no hand and no actions, then
+    the three offered cards with instance -1. In the battle: both players (health, mana with the
+    bonus, deck size, next rune, draws: the cards the player drew this turn, the opponent's next
+    turn's), the opponent's hand size and their last turn's actions (card number and command), then
+    the player's hand, their creatures and the opponent's, each board in the order it was summoned (a
+    creature that has attacked, been attacked or been the target of an item without its card's health
+    changes and card draw, as the referee's copy of it loses them)."""
+    p = state.current_player
+    o = 1 - p
+    if state.phase == "draft":
+        turn = len(state.picks(1))
+        lines = [f"{START_HEALTH} 0 {turn} {FIRST_RUNE} 0", f"{START_HEALTH} 0 {turn + p} {FIRST_RUNE} 0", "0 0", "3"]
+        lines += [
+            _card_line(CARDS[n], -1, 0, CARDS[n].attack, CARDS[n].defense, keyword_letters(CARDS[n].keywords), -1)
+            for n in state.offers()
+        ]
+        return "\n".join(lines) + "\n"
+    lines = []
+    for q, draws in ((p, state.cards_drawn(p)), (o, 1 + state.player_facts(o)["bonus_draw"])):
+        f = state.player_facts(q)
+        lines.append(f"{f['health']} {f['max_mana']} {state.deck_sizes[q]} {f['rune']} {draws}")
+    actions = state.turn_actions(o)
+    lines.append(f"{state.hand_sizes[o]} {len(actions)}")
+    lines += [f"{card} {verb} {origin} {target}" for card, verb, origin, target in actions]
+    cards = [
+        _card_line(CARDS[n], i, 0, CARDS[n].attack, CARDS[n].defense, keyword_letters(CARDS[n].keywords), -1)
+        for i, n in zip(state._hands[p], state.hand(p))
+    ]
+    for q, location in ((p, 1), (o, -1)):
+        board = [(lane, c) for lane, creatures in enumerate(state.lanes(q)) for c in creatures]
+        board.sort(key=lambda x: state.summon_order(x[1]["instance"]))
+        cards += [
+            _card_line(
+                CARDS[c["card"]],
+                c["instance"],
+                location,
+                c["attack"],
+                c["defense"],
+                c["keywords"],
+                lane,
+                state.engaged(c["instance"]),
+            )
+            for lane, c in board
+        ]
+    lines.append(str(len(cards)))
+    return "\n".join(lines + cards) + "\n"
+
+
+class InvalidCommand(ValueError):
+    """A reply the referee cannot read (its InvalidActionHard): the player loses the game."""
+
+
+_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def _ints(words: list[str], n: int, what: str) -> list[int]:
+    if len(words) < n or not all(_INT.fullmatch(w) for w in words[:n]):
+        raise InvalidCommand(f"invalid {what} arguments: expected {n} integers")
+    return [int(w) for w in words[:n]]
+
+
+def battle_commands(reply: str) -> list[str]:
+    """A battle turn's reply read as the referee reads it: commands split at ';', blanks and PASS
+    skipped, each SUMMON, ATTACK or USE with two integers (text after them is the player's comment),
+    as 'VERB a b'. InvalidCommand for any other word or missing or malformed numbers."""
+    out = []
+    for part in reply.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        verb, _, rest = part.partition(" ")
+        if verb == "PASS":
+            continue
+        if verb not in ("SUMMON", "ATTACK", "USE"):
+            raise InvalidCommand(f"invalid action name {verb[:20]!r}: should be SUMMON, ATTACK, USE or PASS")
+        a, b = _ints(rest.split(" ", 2), 2, verb)
+        out.append(f"{verb} {a} {b}")
+    return out
+
+
+def draft_choice(reply: str, offered: tuple[int, ...]) -> int:
+    """A draft turn's reply read as the referee reads it: the place 0..2 of the chosen offer (PICK n;
+    CHOOSE card number; PASS takes the first). InvalidCommand otherwise."""
+    words = reply.strip("\n").split(" ", 2)
+    if words[0] == "PASS":
+        return 0
+    if words[0] in ("PICK", "CHOOSE"):
+        (value,) = _ints(words[1:], 1, words[0])
+        if words[0] == "PICK" and 0 <= value <= 2:
+            return value
+        if words[0] == "CHOOSE" and value in offered:
+            return offered.index(value)
+        raise InvalidCommand(f"invalid {words[0]} argument {value}: not one of the offered cards")
+    raise InvalidCommand('invalid draft action: expected "PICK [0,1,2]" or "PASS"')
 
 
 def picks_of(match: dict) -> list[list[int]]:

@@ -32,6 +32,14 @@ or one per seat) drafts for seat P and gym-locm's drafter NAME for the other, an
 seats' picks and the winner.
 
     .venv-oracle/bin/python scripts/locm_gym_driver.py --games 5 --seed 0 --drafter-file d.toml --against coac
+
+With `--native CMD` (once: both seats; twice: seat 0's, then seat 1's) bots speaking the competition
+referee's protocol play whole games in gym-locm's host (`gym_locm.agents.NativeAgent`, a process per
+seat and game): a command the referee would cancel (not among gym-locm's available actions, which
+would raise) is skipped, as the referee skips it. Each game is one JSON line: its chance, every
+action played in order, the commands skipped and the winner.
+
+    .venv-oracle/bin/python scripts/locm_gym_driver.py --games 5 --seed 0 --native "python3 bot.py"
 """
 
 from __future__ import annotations
@@ -52,6 +60,7 @@ from gym_locm.agents import (
     IceboxDraftAgent,
     MaxAttackBattleAgent,
     MaxAttackDraftAgent,
+    NativeAgent,
     RuleBasedBattleAgent,
     RuleBasedDraftAgent,
     UJI1DraftAgent,
@@ -312,6 +321,49 @@ def drafter_match(seed: int, scores: list[list[float]], against: str, seat: int,
     return {"seed": seed, "offers": offers, "shuffles": shuffles, "picks": picks, "winner": int(state.winner)}
 
 
+def legal_index(state: State, action: Action) -> int | None:
+    """`action`'s number if it is among the state's available actions, else None (the referee cancels it)."""
+    try:
+        index = action_index(state, action)
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return index if index in {action_index(state, a) for a in state.available_actions} else None
+
+
+def native_game(seed: int, commands: list[str]) -> dict:
+    """The game of seed `seed` played by native bots (`commands[p]` for seat p) in gym-locm's host."""
+    state = State(seed=seed, version="1.2")
+    offers = [[c.id for c in turn] for turn in state._phase._draft_cards]
+    bots = [NativeAgent(commands[p]) for p in (0, 1)]
+    for bot in bots:
+        bot.initialize()
+        bot._process.delaybeforesend = None  # pexpect waits 50 ms before each write by default
+    picks = [[], []]
+    actions = []
+    shuffles = None
+    skipped = 0
+    try:
+        while state.phase != Phase.ENDED:
+            p = int(state._current_player)
+            action = bots[p].act(state)
+            index = legal_index(state, action)
+            while index is None:
+                skipped += 1
+                action = bots[p].act(state)  # the next buffered command; the buffer ends with PASS
+                index = legal_index(state, action)
+            if action.type == ActionType.PICK:
+                picks[p].append(state.current_player.hand[action.origin or 0].id)
+            actions.append(index)
+            state.act(action)
+            if shuffles is None and state.phase != Phase.DRAFT:
+                shuffles = shuffles_of(state, picks)
+    finally:
+        for bot in bots:
+            bot.close()
+    record = {"seed": seed, "offers": offers, "shuffles": shuffles, "actions": actions, "skipped": skipped}
+    return record | {"winner": int(state.winner)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
@@ -339,7 +391,18 @@ def main() -> None:
     parser.add_argument("--drafter-file", help="play this drafter file's drafter against --against")
     parser.add_argument("--against", choices=sorted(DRAFTERS), default="coac", help="with --drafter-file")
     parser.add_argument("--seat", type=int, choices=[0, 1], default=0, help="the drafter file's seat")
+    parser.add_argument(
+        "--native", action="append", metavar="CMD", help="a native bot's command (twice: seat 0's, then seat 1's)"
+    )
     args = parser.parse_args()
+    if args.native:
+        if len(args.native) > 2:
+            parser.error("--native: one command (both seats) or two (seat 0's, seat 1's)")
+        commands = args.native * 2 if len(args.native) == 1 else args.native
+        for i in range(args.games):
+            sys.stdout.write(json.dumps(native_game(args.seed + i, commands), separators=(",", ":")) + "\n")
+            sys.stdout.flush()
+        return
     if args.drafter_file:
         if args.battler not in PLAYING_BATTLERS:
             parser.error(f"--drafter-file needs --battler among {', '.join(PLAYING_BATTLERS)}")

@@ -23,6 +23,8 @@ TESTED = {
     "cpu_kernels",
     "locm_oracle",
     "locm_field_check",
+    "locm_native_check",
+    "locm_cec2020",
     "locm_tournament",
     "locm_drafter_replay",
     "locm_drafter_curves",
@@ -158,6 +160,126 @@ def test_locm_oracle_counts_the_games_that_agree_with_gym_locm(capsys):
     assert head[:4] == ["battler", "games", "agree", "actions compared"]
     assert [r[0] for r in rows] == ["`random`", "`max-attack`"]
     assert all(r[1] == r[2] == "3" and int(r[3]) > 150 and r[4] == "none" for r in rows)
+
+
+#: a deterministic bot of the test's own: it picks by the length of the whole input; it summons each
+#: creature of its hand into the lane of its instance's parity, uses each item on the last creature
+#: listed and sends each of its creatures at the last enemy listed (or the opponent): its moves hang
+#: on every count and on the order of the cards the host writes; many are cancelled
+ORDER_BOT = """
+import sys
+while True:
+    head = [sys.stdin.readline() for _ in range(3)]
+    if not head[0]:
+        sys.exit(0)
+    seen = head + [sys.stdin.readline() for _ in range(int(head[2].split()[1]))]
+    count = sys.stdin.readline()
+    cards = [sys.stdin.readline().split() for _ in range(int(count))]
+    if head[0].split()[1] == "0":
+        print("PICK", len(" ".join(seen + [count]).split() + sum(cards, [])) % 3)
+        continue
+    board = [c[1] for c in cards if c[2] != "0"]
+    foe = ([c[1] for c in cards if c[2] == "-1"] or ["-1"])[-1]
+    moves = ["SUMMON %s %d" % (c[1], int(c[1]) % 2) for c in cards if c[2] == "0" and c[3] == "0"]
+    moves += ["USE %s %s" % (c[1], board[-1] if board else -1) for c in cards if c[2] == "0" and c[3] != "0"]
+    moves += ["ATTACK %s %s" % (c[1], foe) for c in cards if c[2] == "1"]
+    print(";".join(moves) or "PASS")
+"""
+
+
+def test_locm_native_check_plays_the_same_games_in_both_hosts(capsys, tmp_path):
+    if not (ROOT / ".venv-oracle" / "bin" / "python").exists():
+        pytest.fail("the LOCM oracle environment .venv-oracle is missing: `make oracle` builds it")
+    bot = tmp_path / "order_bot.py"
+    bot.write_text(ORDER_BOT)
+    command = f"python3 {bot}"
+    script = _load("locm_native_check")
+    script.main(["--games", "3", "--bot", command])
+    head, *rows = _rows(capsys.readouterr().out)
+    assert head[:6] == ["seat 0", "seat 1", "games", "identical", "actions compared", "first difference"]
+    assert rows[0][:4] == ["`order_bot`", "`order_bot`", "3", "3"] and int(rows[0][4]) > 150 and rows[0][5] == "none"
+    record = script.gym_locm_games([command, command], 1, 11, script.ORACLE_PYTHON)[0]
+    assert record["skipped"] > 0  # both hosts cancelled the same commands
+    record["actions"][70] = 0 if record["actions"][70] else 1  # a move that differs is caught where it is
+    agreed, difference = script.compare_game(record, [command, command], 10.0)
+    assert agreed == 70 and difference.startswith("action 70 ")
+
+
+#: the field's bots of a checkout the test makes: Python bots that pick the first card and summon all
+#: they hold into lane SIDE (most of it cancelled), and a C++ one that picks the last card and passes
+SUMMONING_BOT = """
+import sys
+while True:
+    head = [sys.stdin.readline() for _ in range(3)]
+    if not head[0]:
+        sys.exit(0)
+    for _ in range(int(head[2].split()[1])):
+        sys.stdin.readline()
+    cards = [sys.stdin.readline().split() for _ in range(int(sys.stdin.readline()))]
+    mana = int(head[0].split()[1])
+    if mana == 0:
+        print("PICK 0")
+    else:
+        print(";".join("SUMMON %s %d" % (c[1], SIDE) for c in cards if c[2] == "0") or "PASS")
+"""
+CPP_BOT = """
+#include <iostream>
+#include <string>
+int main() {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        int health, mana;
+        sscanf(line.c_str(), "%d %d", &health, &mana);
+        std::getline(std::cin, line);
+        int hand, actions;
+        std::cin >> hand >> actions;
+        std::getline(std::cin, line);
+        for (int i = 0; i < actions; i++) std::getline(std::cin, line);
+        int count;
+        std::cin >> count;
+        std::getline(std::cin, line);
+        for (int i = 0; i < count; i++) std::getline(std::cin, line);
+        std::cout << (mana == 0 ? "PICK 2" : "PASS") << std::endl;
+    }
+}
+"""
+
+
+def test_locm_cec2020_builds_the_field_plays_every_pair_and_resumes(capsys, tmp_path):
+    contest = tmp_path / "checkout" / "contest-2020-07-CEC"
+    for name, lane in (("Baseline1", "1"), ("Baseline2", "0")):
+        (contest / name).mkdir(parents=True)
+        (contest / name / "main.py").write_text(SUMMONING_BOT.replace("SIDE", lane))
+    (contest / "Marasbot").mkdir()
+    (contest / "Marasbot" / "Marasbot.cpp").write_text(CPP_BOT)
+    (contest / "Fabbiamo").mkdir()
+    (contest / "Fabbiamo" / "Fabbiamo.cpp").write_text("int main( {")
+    (contest / "graph.data").write_text(
+        "Baseline1;Baseline2;Marasbot\n 20.00; 30.00; 50.00\n  Marasbot Baseline1 wins= 60.00% errs=  0.00% alls=20\n"
+        "  Marasbot wins= 50.00% errs=  0.00% alls=29 avg= 1.0±  1.0ms\n"
+        " Baseline2 wins= 30.00% errs=  0.00% alls=29 avg= 1.0±  1.0ms\n"
+        " Baseline1 wins= 20.00% errs=  0.00% alls=29 avg= 1.0±  1.0ms\n"
+    )
+    args = ["--competition", str(tmp_path / "checkout"), "--out", str(tmp_path / "run"), "--deals", "2"]
+    script = _load("locm_cec2020")
+    script.main(args)
+    out = capsys.readouterr().out
+    builds, ranking = out.split("\n\n")[:2]
+    rows = dict(r[:2] for r in _rows(builds)[1:])
+    assert rows["Marasbot"] == "g++ -O2" and rows["Baseline1"] == "Python"
+    assert rows["Fabbiamo"].startswith("does not build: g++ failed") and rows["Coac"] == (
+        "does not build: no Coac/main.cpp in the checkout"
+    )
+    head, *table = _rows(ranking)
+    assert head[:3] == ["bot", "games", "win rate (deckopt's host)"]
+    assert sorted(r[0] for r in table) == ["Baseline1", "Baseline2", "Marasbot"]
+    assert all(r[1] == "8" for r in table)  # two pairs of 2 deals in both seats each
+    assert {r[0]: r[4] for r in table} == {"Baseline1": "0.200", "Baseline2": "0.300", "Marasbot": "0.500"}
+    pairs = (tmp_path / "run" / "pairs.jsonl").read_text()
+    assert len(pairs.splitlines()) == 3 and all(json.loads(line)["games"] == 4 for line in pairs.splitlines())
+    script.main(args)  # every pair is done: the run resumes with nothing left to play
+    assert (tmp_path / "run" / "pairs.jsonl").read_text() == pairs
+    assert capsys.readouterr().out.split("\n\n")[1] == ranking
 
 
 def test_locm_field_check_compares_every_agent_with_gym_locm_s(capsys):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-import agents
-from agents.arena import play_match
+from agents.parallel import Mapper, WorkerFailure
+from agents.spec_match import play_spec_match
 from deckopt.commands._common import (
     GAME_HELP,
     PANEL_HELP,
@@ -16,6 +16,7 @@ from deckopt.commands._common import (
     make_game,
     print_json,
     seed_int,
+    worker_args,
 )
 from games import UserError
 
@@ -26,7 +27,9 @@ def register(sub) -> None:
         help="play agents against each other (seats rotated, chance mirrored)",
         description="Play N games between agents, rotating seats; every block of seat rotations shares one "
         "chance seed so luck is mirrored (a deal). Agent specs: random, heuristic, the game's named rule agents "
-        f"(minimax, aggressive, a plug-in's), mcts:SIMS, pretrained, or a model path / run folder; {PANEL_HELP}.",
+        f"(minimax, aggressive, a plug-in's), mcts:SIMS, pretrained, a model path / run folder, or for locm "
+        f"native:CMD (a competition bot run as its own process: its timing and lost games print under the table); "
+        f"{PANEL_HELP}.",
     )
     p.add_argument("game", help=GAME_HELP)
     p.add_argument(
@@ -35,6 +38,7 @@ def register(sub) -> None:
     p.add_argument("--games", type=game_count, required=True, help="number of games")
     p.add_argument("--seed", type=seed_int, default=0, help="root seed of every game and agent (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    worker_args(p, what="with a native bot: its games shared among ")
     game_config_args(p)
     p.set_defaults(func=run)
 
@@ -47,13 +51,21 @@ def run(args: argparse.Namespace) -> int:
         game = make_game(args)
     if len(args.specs) > game.num_players:
         raise UserError(f"{args.game} seats {game.num_players} players, got {len(args.specs)} specs")
-    players = [agents.make_panel(spec, game, seed=[args.seed, 1000 + i]) for i, spec in enumerate(args.specs)]
-    with Progress() as progress:
-        result = play_match(game, players, args.games, seed=args.seed, progress=progress, what=f"match {args.game}")
+    try:
+        with Mapper(args.jobs, task_timeout=args.task_timeout) as pmap, Progress() as progress:
+            result, hosted = play_spec_match(
+                game, args.specs, args.games, args.seed, pmap, progress=progress, what=f"match {args.game}"
+            )
+    except WorkerFailure as exc:
+        raise UserError(str(exc)) from None
     if args.json:
-        print_json(result.as_dict())
+        print_json(result.as_dict() | {"hosted": {str(i): stats.as_dict() for i, stats in hosted}})
     else:
         print_table(result, game.num_players)
+        for i, stats in hosted:
+            print(stats.summary(result.agents[i].spec))
+            for line in stats.failures:
+                print(line)
     return 0
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from agents.alphazero.agent import make_agent as make_az_agent
 from agents.base import Agent, RandomAgent, masked_argmax
+from agents.draft_battle import DraftThenBattle, drafter_and_battler
 from agents.heuristics import BOTS, bot_owners, bots, make_heuristic, make_named
 from agents.learned import load_agent
 from agents.native import make_native
@@ -61,15 +62,19 @@ PANELS = {name: tuple(p["members"]) for name, p in NAMED_PANELS.items()}
 def split_agent_specs(spec: str) -> list[str]:
     """'pretrained,mcts:100,rollout=heuristic,runs/b' -> ['pretrained', 'mcts:100,rollout=heuristic', 'runs/b']:
     a part with '=' is an option of the spec before it (a comma list of specs is a panel of agents); a
-    named panel (`PANELS`) or a panel file (agents.panel.read_panel_file) stands for its members."""
+    named panel (`PANELS`) or a panel file (agents.panel.read_panel_file) stands for its members, also
+    as the battler of a LOCM `DRAFTER+PANEL` (each member behind the drafter: agents.draft_battle)."""
     out: list[str] = []
     for part in (p.strip() for p in spec.split(",")):
+        drafter, plus, battler = part.rpartition("+")
         if "=" in part and out:
             out[-1] += "," + part
         elif part in PANELS:
             out += PANELS[part]
         elif is_panel_file(part):
             out += read_panel_file(part)["members"]
+        elif plus and drafter and (battler in PANELS or is_panel_file(battler)):
+            out += [f"{drafter}+{member}" for member in split_agent_specs(battler)]
         elif part:
             out.append(part)
     return out
@@ -78,7 +83,9 @@ def split_agent_specs(spec: str) -> list[str]:
 def make_panel(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> Agent | AgentPanel:
     """The player named by `spec` for `game`: one agent, or an AgentPanel for a comma list of specs
     or a named panel (every member made by `make` from `seed`). UserError in one line naming the
-    agent at fault (a named panel of another game, too)."""
+    agent at fault (a named panel of another game, too). `pretrained` stands for the game's shipped
+    agent where it is not a model file of agents/pretrained (`GameFacts.pretrained`, e.g. a named panel)."""
+    spec = pretrained_spec(str(spec).strip(), game)
     panel = NAMED_PANELS.get(str(spec).strip())
     if panel is None and is_panel_file(spec):
         panel = read_panel_file(spec)
@@ -121,6 +128,8 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
         agent = make_az_agent(spec, game, rng)
     elif spec.startswith("native:"):
         agent = make_native(spec, game)
+    elif parts := drafter_and_battler(spec, game):  # a LOCM drafter with a learned battler
+        agent = DraftThenBattle(make(parts[0], game, rng), make(parts[1], game, rng))
     elif named := make_named(spec, game, rng):
         agent = named  # a game's own rule bots, e.g. Durak's aggressive and defensive
     elif spec == "pretrained" or spec.endswith((".keras", ".npz")) or Path(spec).is_dir() or "/" in spec:
@@ -134,6 +143,19 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
         )
     agent.spec = spec
     return agent
+
+
+def pretrained_spec(spec: str, game: Game) -> str:
+    """`spec` with `pretrained` (alone, or as the battler of `DRAFTER+pretrained`) replaced by the
+    game's `GameFacts.pretrained` where the game names one."""
+    shipped = game.facts.pretrained
+    if not shipped:
+        return spec
+    parts = []
+    for part in spec.split(","):
+        head, plus, tail = part.strip().rpartition("+")
+        parts.append(f"{head}{plus}{shipped}" if tail == "pretrained" else part)
+    return ",".join(parts)
 
 
 def _make_mcts(spec: str, game: Game, rng: np.random.Generator) -> MCTSAgent:

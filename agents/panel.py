@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from games.schema import ANYTHING, Int, List, Num, Record, Str, read_checked
+from games.errors import UserError
+from games.schema import ANYTHING, Int, List, Num, Record, Str, read_checked, read_data
 
 #: the named panels' metadata: game, members, recipe, results page, exploitability and agreement
 NAMED_PANELS_FILE = Path(__file__).resolve().parent / "pretrained" / "panels.toml"
@@ -69,9 +70,16 @@ MAX_PANEL_FILE_BYTES = 1024 * 1024
 
 
 def is_panel_file(spec: str) -> bool:
-    """Whether the agent spec `spec` names a panel file: an existing file whose name ends in .toml."""
+    """Whether the agent spec `spec` names a panel file: an existing .toml file that names `members`
+    (a LOCM drafter file, `PATH.toml`, names `scores`)."""
     spec = str(spec).strip()
-    return spec.endswith(".toml") and Path(spec).is_file()
+    if not spec.endswith(".toml") or not Path(spec).is_file():
+        return False
+    try:
+        data = read_data(spec, "panel file", MAX_PANEL_FILE_BYTES)
+    except UserError:
+        return False
+    return isinstance(data, dict) and "members" in data
 
 
 def read_panel_file(path: str | Path) -> dict:

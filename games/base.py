@@ -60,6 +60,8 @@ class GameFacts:
     eval_opponents: the opponents `deckopt eval` plays by default.
     default_agent: the agent spec that plays where a command needs an agent and none is given
       (deck evolution's `--agent`), or None: the command asks for one (`default_agent_spec`).
+    pretrained: the agent spec `pretrained` stands for (the game's shipped learned agent) where it is
+      not the model file agents/pretrained/GAME.npz, e.g. a named panel; None: that file.
     deck_files: for a game with decks, the function from deck files (`--deck FILE`, one path per
       seat) to the game's config keywords, e.g. games.deckfile.deck_settings (the files' cards become
       the `decks` setting); None: the game takes no deck files.
@@ -74,6 +76,7 @@ class GameFacts:
     perfect_play_note: str = ""
     eval_opponents: tuple[str, ...] = ("random", "heuristic")
     default_agent: str | None = None
+    pretrained: str | None = None
     deck_files: Callable[[Sequence[str]], dict] | None = None
     bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
 

@@ -276,7 +276,7 @@ class Locm(Game):
     config_class = LocmConfig
     #: deck files (`--deck FILE`, games.deckfile's `name` and `cards`: 30 card numbers) give the
     #: `decks` setting: the battle without a draft (the locm_constructed deck space writes such files)
-    facts = GameFacts(deck_files=deck_settings)
+    facts = GameFacts(deck_files=deck_settings, pretrained="locm_league3_scorer_panel")
     action_feature_index = action_feature_index()
 
     def __init__(self, config: LocmConfig | None = None):

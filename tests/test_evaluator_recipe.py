@@ -11,10 +11,12 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import agents
 import games
+from agents.arena import play_match
 from agents.panel import AgentPanel, read_panel_file, trust_figures
 from deckopt.cli import main
 from games.errors import UserError
@@ -155,3 +157,48 @@ def test_the_recipe_builds_a_measured_panel_of_a_plugin_game_and_resumes_where_i
     again = json.loads(Path("ev/recipe.json").read_text())
     assert again["stages"]["first"] == first and "exploit" in again["stages"]
     assert Path("ev/exploit/exploit.json").is_file()
+
+
+def test_pretrained_names_the_shipped_panel_where_a_game_declares_one():
+    locm = games.make("locm")
+    panel = agents.make_panel("pretrained", locm)
+    assert isinstance(panel, AgentPanel) and panel.specs == agents.PANELS["locm_league3_scorer_panel"]
+    ga = agents.make_panel("pretrained", games.make("gwent_abilities"))
+    assert ga.specs == agents.PANELS["gwent_abilities_evaluator"]
+    with pytest.raises(UserError, match="no pretrained agent for high_card"):
+        agents.make_panel("pretrained", games.make("high_card"))
+
+
+def test_a_field_drafter_drafts_and_a_learned_battler_battles_in_one_spec():
+    locm = games.make("locm")
+    panel = agents.make_panel("coac+pretrained", locm, seed=3)
+    members = agents.PANELS["locm_league3_scorer_panel"]
+    assert panel.specs == tuple(f"coac+{m}" for m in members)
+    agent = panel.agents[0]
+    coac = agents.make("coac", locm, seed=3)
+    battler = agents.make(members[0], locm, seed=3)
+    rng = np.random.default_rng(5)
+    state = locm.new_initial_state(rng)
+    drafts = battles = 0
+    while not state.is_terminal():
+        [action] = agent.act([state])
+        expected = coac if state.phase == "draft" else battler
+        assert action == expected.act([state])[0]
+        drafts, battles = drafts + (state.phase == "draft"), battles + (state.phase == "battle")
+        state.apply_action(action if state.current_player == 0 else coac.act([state])[0])
+    assert drafts >= 30 and battles > 0
+    result = play_match(locm, [panel, agents.make_panel("greedy", locm)], 6, seed=1)
+    assert result.games == 6
+
+
+def test_a_run_played_by_an_agent_without_trust_figures_says_how_to_build_them(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    args = ["evolve", "--game", "high_card", "--generations", 1, "--pool", 4, "--jobs", 1, "--quiet", "--out", "r"]
+    assert cli(*args) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "deckopt evolve: high_card's decks are played by 'heuristic', an agent with no trust figures recorded; build a "
+        "trusted evaluator with `deckopt evaluator high_card --out runs/high_card_evaluator` and play it with --agent "
+        "runs/high_card_evaluator/panel.toml"
+    ]
+    assert cli(*args[:-1], "r2", "--agent", ROOT / "examples" / "high_card" / "no_such.toml") == 2

@@ -44,7 +44,7 @@ def space() -> LocmConstructedSpace:
 def test_the_space_is_registered_with_its_battler_and_the_fields_decks():
     assert SPACES["locm_constructed"] is LocmConstructedSpace
     config = EvolveConfig(game="locm_constructed")
-    assert config.agent == "max-attack" and config.settings.rules == LocmConstructedRules(copy_limit=2)
+    assert config.agent == "locm_league3_scorer_panel" and config.settings.rules == LocmConstructedRules(copy_limit=2)
     assert config.settings.yardstick == [f"decks/locm/yardstick/{d}" for d in DRAFTERS]
     assert config.settings.validation_panel == [f"decks/locm/field/{d}" for d in DRAFTERS]
     assert FIELD_DRAFTERS == tuple(DRAFTERS)

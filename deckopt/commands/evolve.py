@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from agents import split_agent_specs, trust_figures
 from agents.parallel import WorkerFailure
 from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
@@ -25,7 +26,7 @@ from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
 from evolution.spaces.settings import HeadToHeadSettings, SpaceSettings
-from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, space_names
+from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class, space_names
 from games.config import read_settings
 from games.errors import UserError
 from games.fileio import DISK_ERRORS
@@ -188,7 +189,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"deckopt evolve: {stop.why}; {_saved(out)}", file=sys.stderr, flush=True)
         return 130
     _print_summary(summary, args.json)
+    note = untrusted_agent_note(RunFolder(out).read_config())
+    if note and not args.json:
+        print(f"deckopt evolve: {note}", file=sys.stderr, flush=True)
     return 0
+
+
+def untrusted_agent_note(config: EvolveConfig) -> str:
+    """One line for a run whose games are played by an agent with no recorded trust figures: which
+    agent plays, and (for decks that play each other) how to build a trusted evaluator; "" otherwise."""
+    if trust_figures(config.agent, split_agent_specs(config.agent)) is not None:
+        return ""
+    line = f"{config.game}'s decks are played by {config.agent!r}, an agent with no trust figures recorded"
+    if settings_class(config.game).head_to_head:
+        folder = f"runs/{config.game}_evaluator"
+        line += (
+            f"; build a trusted evaluator with `deckopt evaluator {config.game} --out {folder}` and play it with "
+            f"--agent {folder}/panel.toml"
+        )
+    return line
 
 
 def _saved(out: Path) -> str:

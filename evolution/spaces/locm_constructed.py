@@ -7,8 +7,8 @@ battle with no draft (games/RULES.md §9.2, the `decks` setting), dealt as one b
 engine (games/locm_batch.py, `LocmBatch.from_decks`): a game's two deck orders come from its seed,
 seat by seat, so a deal's mirrored game (decks swapped) gives each deck the order its opponent drew
 in, as every head-to-head space's pairings want (evolution.scoring.fitness). The run's agent plays
-every seat; its default is the competition's max-attack battler (`--agent greedy`, a comma list of
-battlers for a panel, or any LOCM agent spec).
+every seat; its default is the trusted panel of learned battlers `locm_league3_scorer_panel` (`--agent
+max-attack` for the competition's battler, a comma list of battlers for a panel, or any LOCM agent spec).
 
 The yardstick (decks/locm/yardstick) and the validation panel (decks/locm/field, one folder per
 drafter) are decks the competition's nine drafters drafted on fresh offers (scripts/locm_deck_pool.py

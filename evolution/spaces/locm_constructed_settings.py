@@ -21,8 +21,8 @@ from games.locm import DECK_SIZE
 
 #: the most copies of a card a constructed deck may hold by default (LOCM 1.5's constructed phase)
 COPY_LIMIT = 2
-#: the default agent: the competition's max-attack battler (`max-attack`, agents.heuristics.locm_field)
-BATTLER = "max-attack"
+#: the default agent: the trusted panel of learned battlers (its trust figures in agents/pretrained/panels.toml)
+BATTLER = "locm_league3_scorer_panel"
 #: the competition's drafters (agents.heuristics.locm_field.DRAFTERS), whose decks are the reference decks
 FIELD_DRAFTERS = ("random", "max-attack", "rule-based", "icebox", "closet-ai", "uji1", "uji2", "coac", "chad")
 #: the fixed decks the best decks of every generation are measured against: one draft of each drafter
@@ -51,14 +51,15 @@ class LocmConstructedRules:
 @dataclass
 class LocmConstructedSettings(HeadToHeadSettings):
     """30 of the 160 cards under `LocmConstructedRules` (`[locm_constructed.rules]`); decks play each
-    other with a battler (the run's agent, default max-attack); the yardstick and the validation panel
+    other with a battler (the run's agent, default the learned panel locm_league3_scorer_panel); the yardstick
+    and the validation panel
     are decks the competition's drafters drafted."""
 
     game = "locm_constructed"
     table = "locm_constructed"
     #: `curve`: the deck's mean mana cost and its share of creatures
     descriptor_sets = ("curve",)
-    #: LOCM names no default agent of its own; its decks are played by the competition's battler
+    #: its decks are played by the trusted panel of learned battlers
     default_agent = BATTLER
     default_yardstick = tuple(YARDSTICK)
     default_validation_panel = tuple(REFERENCE_DECKS)
@@ -71,7 +72,7 @@ class LocmConstructedSettings(HeadToHeadSettings):
         return games.make("locm")
 
     def check(self, config) -> None:
-        """`evaluator` and `pretrained` (another game's default agents by name) read as the max-attack
+        """`evaluator` and `pretrained` (another game's default agents by name) read as the default
         battler."""
         if config.agent in OTHER_DEFAULT_AGENTS:
             config.agent = BATTLER

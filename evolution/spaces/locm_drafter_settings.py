@@ -14,6 +14,8 @@ DRAFTERS = ("random", "max-attack", "rule-based", "icebox", "closet-ai", "uji1",
 #: the scripted battlers with a batch form (agents.heuristics.locm_field.BATTLERS_BATCH); a learned
 #: battler is an agent spec beside them, checked where the space is made (agents.locm_battlers)
 BATTLERS = ("random", "max-attack", "greedy", "greedy-count")
+#: the default battler: the trusted panel of learned battlers (its trust figures in agents/pretrained/panels.toml)
+DEFAULT_BATTLER = "locm_league3_scorer_panel"
 
 
 @dataclass
@@ -25,8 +27,8 @@ class LocmDrafterSettings(SpaceSettings):
     table = "locm_drafter"
     #: one descriptor pair: the mean mana cost and the creature share of the decks it drafts
     descriptor_sets = ("curve",)
-    #: LOCM names no default agent of its own: the competition's max-attack battler stands for `battlers`
-    default_agent = "max-attack"
+    #: the trusted panel of learned battlers stands for `battlers` (agents/pretrained/panels.toml)
+    default_agent = DEFAULT_BATTLER
     #: its drafters draft; both seats battle with the run's battlers (`deckopt matchups --agent`)
     agent_role = "battler"
     agent_settings = ("battlers",)
@@ -43,10 +45,10 @@ class LocmDrafterSettings(SpaceSettings):
         help=f"the field's drafters every drafter plays, both seats (default all: {', '.join(DRAFTERS)})",
     )
     battlers: list[str] = setting(
-        factory=lambda: ["max-attack"],
+        factory=lambda: [DEFAULT_BATTLER],
         metavar="NAMES",
         help=f"the battler both players battle with, in turn by draft with several ({', '.join(BATTLERS)}, "
-        "or a learned one: a LOCM model file (.npz) or a named LOCM panel such as locm_league3_scorer_panel)",
+        f"or a learned one: a LOCM model file (.npz) or a named LOCM panel; default {DEFAULT_BATTLER})",
     )
     games_per_opponent: int = setting(
         40,
@@ -98,12 +100,13 @@ class LocmDrafterSettings(SpaceSettings):
         return games.make("locm")
 
     def check(self, config) -> None:
-        """The run's agent is its battlers (LOCM's default agent, max-attack, stands for them); no racing
-        (every drafter meets the same drafts) and no reference decks."""
+        """The run's agent is its battlers (the default agent stands for them, as max-attack does in a run
+        folder written when it was the default); no racing (every drafter meets the same drafts) and no
+        reference decks."""
         super().check(config)
         battlers = ",".join(self.battlers)
         need(
-            config.agent in (battlers, "max-attack"),
+            config.agent in (battlers, DEFAULT_BATTLER, "max-attack"),
             f"locm_drafter: the battlers setting names who battles ({battlers}), not --agent {config.agent!r}",
         )
         config.agent = battlers

@@ -1,0 +1,59 @@
+"""A Legends of Code and Magic agent made of two: one agent's picks in the draft, another's actions in
+the battle. The spec `DRAFTER+BATTLER` with a learned battler (`coac+agents/pretrained/locm_0.npz`, a
+drafter file `mine.toml+RUN_FOLDER`): a field drafter (agents/heuristics/locm_field.py) or a drafter
+file drafts, a LOCM model battles; with a panel of learned battlers (`coac+locm_league3_scorer_panel`,
+a panel file) each member battles behind the same drafter (`agents.split_agent_specs`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import Agent
+from games import Game, State
+from games.batch import BatchState
+from games.locm import DRAFT, Locm
+from games.locm_batch import LocmBatch
+
+
+def is_model_spec(spec: str) -> bool:
+    """Whether `spec` names a learned agent by its model: a .npz/.keras path, a run folder, `pretrained`."""
+    return spec == "pretrained" or spec.endswith((".keras", ".npz")) or "/" in spec or Path(spec).is_dir()
+
+
+def drafter_and_battler(spec: str, game: Game) -> tuple[str, str] | None:
+    """(drafter spec, battler spec) of a LOCM spec `DRAFTER+BATTLER` whose battler is a learned agent
+    (`is_model_spec`); None for any other spec or game."""
+    drafter, plus, battler = spec.rpartition("+")
+    if not plus or not drafter or not isinstance(game, Locm) or not is_model_spec(battler):
+        return None
+    return drafter, battler
+
+
+class DraftThenBattle(Agent):
+    """`drafter` picks in the draft, `battler` acts in the battle (each asked for its own games only)."""
+
+    def __init__(self, drafter: Agent, battler: Agent):
+        self.drafter, self.battler = drafter, battler
+        self.deterministic = drafter.deterministic and battler.deterministic
+
+    def act(self, states: Sequence[State]) -> np.ndarray:
+        draft = np.array([s.phase == "draft" for s in states], dtype=bool)
+        out = np.empty(len(states), dtype=np.int64)
+        for agent, mask in ((self.drafter, draft), (self.battler, ~draft)):
+            if mask.any():
+                out[mask] = agent.act([s for s, m in zip(states, mask, strict=True) if m])
+        return out
+
+    def act_batch(self, batch: BatchState, games: np.ndarray) -> np.ndarray:
+        if isinstance(batch, LocmBatch):
+            draft = batch.phase[games] == DRAFT
+        else:
+            draft = np.array([batch.state(int(g)).phase == "draft" for g in games], dtype=bool)
+        out = np.empty(len(games), dtype=np.int64)
+        for agent, mask in ((self.drafter, draft), (self.battler, ~draft)):
+            if mask.any():
+                out[mask] = agent.act_batch(batch, games[mask])
+        return out

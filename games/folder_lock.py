@@ -9,6 +9,11 @@ of a dead process is never in the way: the next writer takes it over. A second w
 with a UserError in one line naming the holder's pid. Within one process the lock is re-entrant
 (a command and the library function it calls may both lock the same folder). The lock file goes
 when the lock is released, and so does a folder the lock made that stayed empty.
+
+The lock file is data like the rest of the folder: it is opened without following a symbolic link,
+and anything at its place that is not a regular file of one name (a link, a hard link to another
+file, a FIFO, a device) is refused in one line before a byte is written, so a folder received from
+anyone never makes the lock write through to another file.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,9 +105,16 @@ def _acquire(folder: Path, what: str) -> int:
     lock = folder / LOCK_NAME
     while True:
         try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
         except OSError as exc:
+            if os.path.islink(lock):
+                raise UserError(f"{what} {str(folder)!r}: its lock file {LOCK_NAME} is a link; remove it") from None
             raise UserError(f"{what} {str(folder)!r} cannot be written: {exc.strerror}") from None
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or opened.st_nlink != 1:
+            os.close(fd)
+            kind = "a hard link to another file" if stat.S_ISREG(opened.st_mode) else "not a regular file"
+            raise UserError(f"{what} {str(folder)!r}: its lock file {LOCK_NAME} is {kind}; remove it")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

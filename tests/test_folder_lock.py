@@ -145,3 +145,38 @@ def test_concurrent_writers_leave_exactly_one_run_equal_to_a_run_made_alone():
     lines = []
     failed = _load_script("concurrent_writers").run_repeats(repeats=1, writers=5, log=lines.append)
     assert failed == 0, lines
+
+
+def _plant(kind: str, lock: Path, victim: Path) -> None:
+    if kind == "link":
+        lock.symlink_to(victim)
+    elif kind == "dangling link":
+        lock.symlink_to(victim.with_name("made-by-the-lock.txt"))
+    elif kind == "hard link":
+        os.link(victim, lock)
+    else:
+        os.mkfifo(lock)
+
+
+@pytest.mark.parametrize("kind", ["link", "dangling link", "hard link", "fifo"])
+@pytest.mark.parametrize("command", ["report", "evolve --out"])
+def test_a_lock_file_that_is_not_a_plain_file_is_refused_in_one_line_and_its_target_untouched(
+    kind, command, tmp_path, evolution_run, capsys
+):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    folder = evolution_run if command == "report" else tmp_path / "out"
+    folder.mkdir(exist_ok=True)
+    lock = folder / LOCK_NAME
+    _plant(kind, lock, victim)
+    argv = ["report", str(folder)] if command == "report" else ["evolve", *TINY, "--out", str(folder)]
+    capsys.readouterr()
+    try:
+        assert main(argv) == 2
+    finally:
+        lock.unlink()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"its lock file {LOCK_NAME} is" in err, err
+    assert victim.read_text() == "precious\n"
+    assert not (tmp_path / "made-by-the-lock.txt").exists()
+    assert {p.name for p in tmp_path.iterdir()} <= {"victim.txt", "out"}

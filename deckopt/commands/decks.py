@@ -213,7 +213,7 @@ def _archive_json(r) -> dict:
     path = r.folder.path / "archive.json"
     if not path.is_file():
         raise UserError(f"run {str(r.folder.path)!r} has no archive (evolve it with --archive)")
-    return r.folder.read_json(path)
+    return r.folder.read_archive()
 
 
 def _archetypes(r, space, args) -> int:

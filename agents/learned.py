@@ -40,7 +40,7 @@ from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
 from agents.tensorflow_import import import_tensorflow
 from games import Game, State, UserError
 from games.batch import BatchState
-from games.npz import MODEL_LIMITS, read_npz_arrays
+from games.npz import MODEL_LIMITS, check_archive, read_npz_arrays
 
 MODEL_FORMAT = "deckopt-q-network-1"
 KERAS_NAME_PREFIX = "q_network__"
@@ -297,6 +297,7 @@ def read_keras(path: str | Path) -> tuple[NumpyNetwork, dict]:
     if not zipfile.is_zipfile(path):
         raise UserError(f"{path} is not a readable Keras model (not a .keras archive)")
     try:
+        check_archive(path, MODEL_LIMITS)  # its real inflated size, before Keras reads it
         import_tensorflow()  # without TensorFlow's C++ start-up lines
         import keras
 

@@ -47,8 +47,8 @@ class NpzLimits:
 MODEL_LIMITS = NpzLimits("model", max_bytes=512 * MB, max_text_chars=1_000_000)
 #: a training checkpoint: the learner's arrays (replay buffers) and its state as JSON (its log rows)
 CHECKPOINT_LIMITS = NpzLimits("checkpoint", max_bytes=8192 * MB, max_text_chars=200_000_000)
-#: the ground truth of a racing study: one score per deck, opponent and deal, and its settings
-TRUTH_LIMITS = NpzLimits("ground truth", max_bytes=4096 * MB, max_text_chars=100_000)
+#: the ground truth of a racing study: one score per deck, opponent and deal, its decks and settings
+TRUTH_LIMITS = NpzLimits("ground truth", max_bytes=4096 * MB, max_text_chars=10_000_000)
 
 _HEADER_SLACK = 4096  # a member's header and alignment, beyond its data
 _KINDS = "biufcUS"  # booleans, integers, floats, complex numbers, text

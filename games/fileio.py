@@ -78,6 +78,29 @@ def _within(path: Path, folder: Path) -> bool:
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
+#: the folder holding the installed packages (the repository root of a source checkout) and the
+#: decks and agents shipped with them
+INSTALL_ROOT = Path(__file__).resolve().parents[1]
+#: the folders of INSTALL_ROOT whose files settings and named agents refer to by relative path
+SHIPPED_FOLDERS = ("decks", "agents/pretrained")
+
+
+def resolve_path(path: str | os.PathLike) -> Path:
+    """The file or folder a setting, a named agent or the command line names. A relative path into
+    the shipped folders (`decks/yardstick`, `agents/pretrained/gwent_lite_evaluator_0.npz`) that the
+    installation holds is the installation's, whatever the current folder holds: a folder's own
+    copies are used only when named as such (`./decks/...`, an absolute path). Any other path is
+    taken as given when it exists, else from the installation when it holds it."""
+    text = os.fspath(path)
+    p = Path(text).expanduser()
+    if p.is_absolute() or text.startswith(("./", "../", "~")):
+        return p
+    shipped = INSTALL_ROOT / p
+    if any(p.is_relative_to(folder) for folder in SHIPPED_FOLDERS) and shipped.exists():
+        return shipped
+    return p if p.exists() or not shipped.exists() else shipped
+
+
 def _read_umask() -> int:
     mask = os.umask(0)  # the only way to read it; done once at import, not per write (not thread-safe)
     os.umask(mask)

@@ -40,7 +40,6 @@ from deckopt.commands._common import (
 )
 from evolution.config import EvolveConfig, load_config
 from evolution.runfolder import Run
-from evolution.scoring.panel import resolve_path
 from evolution.spaces import kittens_objectives
 from evolution.spaces.kittens_settings import KittensSettings
 from evolution.spaces.registry import space_for
@@ -50,7 +49,7 @@ from evolution.studies import kittens as kittens_study
 from evolution.studies.drafts import DRAFTED_GAMES, field_drafts, space_game
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
-from games.fileio import atomic_write_bytes, atomic_write_json, check_writable_dir, finite_json
+from games.fileio import atomic_write_bytes, atomic_write_json, check_writable_dir, finite_json, resolve_path
 from games.folder_lock import folder_lock
 from games.npz import TRUTH_LIMITS, read_npz_arrays
 from games.schema import shown

@@ -1,6 +1,7 @@
 """The run folder of an evolution: every file a run reads and writes, in one place.
 
     runs/NAME/config.json               the resolved config (EvolveConfig)
+    runs/NAME/start_decks.json          the decks its `start` files held when it began (with `start`)
     runs/NAME/generations/gen_NNNN.json every deck of a generation, best first, with score and interval
     runs/NAME/logbook.csv               one row per generation (DEAP logbook)
     runs/NAME/best_decks.json           the best deck of every generation
@@ -32,6 +33,7 @@ from evolution.runfiles import (
     GENERATION_FILE,
     HALL_OF_FAME_FILE,
     SETTINGS_TABLE,
+    START_DECKS_FILE,
     VALIDATION_FILE,
 )
 from evolution.state import LOGBOOK_FIELDS, EvolutionState
@@ -58,6 +60,7 @@ class RunFolder:
     best_decks = property(lambda self: self.path / "best_decks.json")
     hall_of_fame = property(lambda self: self.path / "hall_of_fame.json")
     archive = property(lambda self: self.path / "archive.json")
+    start_decks = property(lambda self: self.path / "start_decks.json")
     champion = property(lambda self: self.path / "champion.json")
     champion_deck = property(lambda self: self.path / "champion.toml")
     validation = property(lambda self: self.path / "validation.json")
@@ -109,6 +112,20 @@ class RunFolder:
     def read_archive(self):
         """The run's archive.json (an archive run's elites), read up to MAX_RUN_FILE_BYTES."""
         return self.read_json(self.archive, ANYTHING, "archive file", MAX_RUN_FILE_BYTES)
+
+    def read_start_decks(self, space) -> list[list[int]] | None:
+        """The start decks recorded when the run began (None for a run that recorded none), each
+        checked against the run's deck `space`; UserError in one line if one is not its deck."""
+        if not os.path.lexists(self.start_decks):
+            return None
+        decks = self.read_json(self.start_decks, START_DECKS_FILE, "start-decks file")
+        for cards in decks:
+            problems = space.problems(cards)
+            if problems:
+                raise UserError(
+                    f"start-decks file {str(self.start_decks)!r}: a deck that is not the run's: {problems[0]}"
+                )
+        return decks
 
     def read_champion(self) -> dict:
         return self.read_json(self.champion, CHAMPION_FILE, "champion file")
@@ -202,6 +219,11 @@ class RunFolder:
     def write_config(self, config: EvolveConfig) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         atomic_write_json(self.config, config.to_dict())
+
+    def write_start_decks(self, decks: list[list[int]]) -> None:
+        """The start decks as read when the run began: a resume before its first generation is saved
+        starts from these, whatever the start files hold by then."""
+        atomic_write_json(self.start_decks, [[int(c) for c in d] for d in decks], indent=None)
 
     def write_generation(
         self, state: EvolutionState, games: int, seconds: float, config: EvolveConfig, space, header: dict

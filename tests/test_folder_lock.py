@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -82,6 +83,17 @@ def _writers(folder: Path, run: Path) -> dict[str, list[str]]:
         "tournament": ["tournament", "tic_tac_toe", "random", "heuristic", "--games", "2", "--out", str(folder)],
         "matchups": ["matchups", *decks, "--games", "2", "--out", str(folder)],
         "report": ["report", str(run)],
+        "train-pruning": [
+            "train-pruning",
+            "--arms",
+            "uniform",
+            "--simulations",
+            "10",
+            "--epochs",
+            "1",
+            "--out",
+            str(folder),
+        ],
         "decks --archetypes": ["decks", str(run), "--archetypes", "2", "--games", "2"],
     }
 
@@ -180,3 +192,18 @@ def test_a_lock_file_that_is_not_a_plain_file_is_refused_in_one_line_and_its_tar
     assert victim.read_text() == "precious\n"
     assert not (tmp_path / "made-by-the-lock.txt").exists()
     assert {p.name for p in tmp_path.iterdir()} <= {"victim.txt", "out"}
+
+
+def test_a_folder_inside_one_another_process_writes_is_refused_in_one_line(tmp_path, evolution_run, holder, capsys):
+    outer = tmp_path / "sweep"
+    shutil.copytree(evolution_run, outer / "sub")
+    before = {p: p.read_bytes() for p in outer.rglob("*") if p.is_file() and p.name != LOCK_NAME}
+    held = holder(outer)
+    capsys.readouterr()
+    assert main(["evolve", "--resume", str(outer / "sub"), "--generations", "3", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"which is being written by another deckopt process (pid {held.proc.pid})" in err
+    assert {p: p.read_bytes() for p in outer.rglob("*") if p.is_file() and p.name != LOCK_NAME} == before
+    held.close()
+    with folder_lock(outer), folder_lock(outer / "sub"):  # the same process: a command writing its own sub-folder
+        pass

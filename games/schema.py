@@ -29,8 +29,16 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_TEXT = 4096
 #: the most items a list or table takes by default
 MAX_ITEMS = 100_000
+#: the longest name of a deck or a drafter
+MAX_NAME = 200
 #: the largest magnitude of a whole number (seeds, counts) a schema takes by default
 MAX_INT = 2**63 - 1
+
+
+def is_name(value: Any) -> bool:
+    """Whether `value` is a name fit to show on a terminal: text of at most MAX_NAME printable
+    characters (no control character, so no escape sequence a terminal would act on)."""
+    return isinstance(value, str) and len(value) <= MAX_NAME and value.isprintable()
 
 
 class Invalid(Exception):

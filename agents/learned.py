@@ -40,12 +40,12 @@ from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent
 from agents.tensorflow_import import import_tensorflow
 from games import Game, State, UserError
 from games.batch import BatchState
-from games.npz import MODEL_LIMITS, read_npz_arrays
+from games.fileio import resolve_path
+from games.npz import MODEL_LIMITS, check_archive, read_npz_arrays
 
 MODEL_FORMAT = "deckopt-q-network-1"
 KERAS_NAME_PREFIX = "q_network__"
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
-PROJECT_ROOT = PRETRAINED_DIR.parents[1]
 
 _ACTIVATIONS = {
     "relu": lambda x: np.maximum(x, 0.0, out=x),
@@ -297,6 +297,7 @@ def read_keras(path: str | Path) -> tuple[NumpyNetwork, dict]:
     if not zipfile.is_zipfile(path):
         raise UserError(f"{path} is not a readable Keras model (not a .keras archive)")
     try:
+        check_archive(path, MODEL_LIMITS)  # its real inflated size, before Keras reads it
         import_tensorflow()  # without TensorFlow's C++ start-up lines
         import keras
 
@@ -353,9 +354,7 @@ def resolve_model_path(spec: str, game: Game) -> Path:
     path with a sibling `.npz` of the same stem resolves to the `.npz` (no TensorFlow needed)."""
     if spec == "pretrained":
         return _pretrained_path(game)
-    path = Path(spec)
-    if not path.exists() and not path.is_absolute() and (PROJECT_ROOT / path).exists():
-        path = PROJECT_ROOT / path  # `agents/pretrained/...` from any folder of a source checkout
+    path = resolve_path(spec)  # `agents/pretrained/...`: the installation's, from any folder
     if path.is_dir():
         for name in ("model.npz", "model.keras"):
             if (path / name).is_file():

@@ -81,7 +81,10 @@ def _evolve_in_locked_folder(
         active_genes.check_space(space)
     scorer = space.scorer(config)  # the agent and deck files: everything a user can get wrong, before a file is written
     state = (folder.read_state(config, space) if resume else None) or EvolutionState.start(config)
-    starts = start_decks(config, space) if state.next_generation == 0 else []  # read before a file is written
+    starts = []  # read before a file is written; a resume takes those recorded when the run began
+    if state.next_generation == 0:
+        recorded = folder.read_start_decks(space) if resume else None
+        starts = start_decks(config, space) if recorded is None else recorded
     archive = _archive(config, space, folder, state)
     mapper = (
         Mapper(config.jobs, config.backend, config.scheduler, task_timeout=config.task_timeout)
@@ -94,6 +97,8 @@ def _evolve_in_locked_folder(
         log(f"resuming {folder.path} {after} on {where} (the cluster is the command line's, never the run folder's)")
     with mapper as pm:  # a Dask scheduler is reached here
         folder.write_config(config)
+        if starts:
+            folder.write_start_decks(starts)
         tb = build_toolbox(config, space, state.rng, pm)
         if state.next_generation < config.generations:
             where = pm.describe() if hasattr(pm, "describe") else "a custom map"

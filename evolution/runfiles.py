@@ -76,6 +76,8 @@ BEST_OF_GENERATION = Record(
 )
 BEST_DECKS_FILE = Record({"generations": List(BEST_OF_GENERATION, most=MAX_GENERATIONS)}, optional={"run": Str()})
 HALL_OF_FAME_FILE = List(DECK_ENTRY, most=MAX_DECKS)
+#: the start decks of a run, as read when it began
+START_DECKS_FILE = List(CARDS, most=MAX_DECKS)
 
 #: the state of numpy's default generator (PCG64); its two numbers are 128-bit
 RNG_STATE = Record(

@@ -1,6 +1,7 @@
 """The run folder of an evolution: every file a run reads and writes, in one place.
 
     runs/NAME/config.json               the resolved config (EvolveConfig)
+    runs/NAME/start_decks.json          the decks its `start` files held when it began (with `start`)
     runs/NAME/generations/gen_NNNN.json every deck of a generation, best first, with score and interval
     runs/NAME/logbook.csv               one row per generation (DEAP logbook)
     runs/NAME/best_decks.json           the best deck of every generation
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from pathlib import Path
 
 import numpy as np
@@ -31,16 +33,20 @@ from evolution.runfiles import (
     GENERATION_FILE,
     HALL_OF_FAME_FILE,
     SETTINGS_TABLE,
+    START_DECKS_FILE,
     VALIDATION_FILE,
 )
 from evolution.state import LOGBOOK_FIELDS, EvolutionState
 from games.errors import UserError
-from games.fileio import atomic_write_json, atomic_write_text, check_writable_dir
+from games.fileio import atomic_write_json, atomic_write_text, check_writable_dir, read_file_bytes
 from games.folder_lock import folder_entries
-from games.schema import ANYTHING, Schema, read_checked
+from games.schema import ANYTHING, MAX_FILE_BYTES, Schema, read_checked
 
-#: the largest JSON file of a run folder read (a checkpoint holds every deck's past deal scores)
+#: the largest checkpoint or archive of a run folder read (a checkpoint holds every deck's past deal
+#: scores); its other JSON files are read up to games.schema.MAX_FILE_BYTES
 MAX_RUN_FILE_BYTES = 128 * 1024 * 1024
+#: the largest logbook read (one short row a generation)
+MAX_LOGBOOK_BYTES = 8 * 1024 * 1024
 
 
 class RunFolder:
@@ -53,6 +59,8 @@ class RunFolder:
     logbook = property(lambda self: self.path / "logbook.csv")
     best_decks = property(lambda self: self.path / "best_decks.json")
     hall_of_fame = property(lambda self: self.path / "hall_of_fame.json")
+    archive = property(lambda self: self.path / "archive.json")
+    start_decks = property(lambda self: self.path / "start_decks.json")
     champion = property(lambda self: self.path / "champion.json")
     champion_deck = property(lambda self: self.path / "champion.toml")
     validation = property(lambda self: self.path / "validation.json")
@@ -93,12 +101,31 @@ class RunFolder:
                 raise UserError(f"run folder {str(p)!r}: {folder.name} is a file, not a folder")
 
     # --- reading -------------------------------------------------------------------------------
-    def read_json(self, path: Path, schema: Schema = ANYTHING, what: str = "run file"):
+    def read_json(self, path: Path, schema: Schema = ANYTHING, what: str = "run file", max_bytes: int = MAX_FILE_BYTES):
         """The JSON file at `path` of this folder, checked against `schema`; UserError in one line if
-        it is missing, too large, malformed or does not fit."""
-        if not path.exists():
+        it is missing, not a regular file, a link leading out of the folder, larger than `max_bytes`,
+        malformed or does not fit."""
+        if not os.path.lexists(path):
             raise UserError(f"run folder {str(self.path)!r}: {path.relative_to(self.path)} is missing")
-        return read_checked(path, schema, what, max_bytes=MAX_RUN_FILE_BYTES)
+        return read_checked(path, schema, what, max_bytes=max_bytes, inside=self.path)
+
+    def read_archive(self):
+        """The run's archive.json (an archive run's elites), read up to MAX_RUN_FILE_BYTES."""
+        return self.read_json(self.archive, ANYTHING, "archive file", MAX_RUN_FILE_BYTES)
+
+    def read_start_decks(self, space) -> list[list[int]] | None:
+        """The start decks recorded when the run began (None for a run that recorded none), each
+        checked against the run's deck `space`; UserError in one line if one is not its deck."""
+        if not os.path.lexists(self.start_decks):
+            return None
+        decks = self.read_json(self.start_decks, START_DECKS_FILE, "start-decks file")
+        for cards in decks:
+            problems = space.problems(cards)
+            if problems:
+                raise UserError(
+                    f"start-decks file {str(self.start_decks)!r}: a deck that is not the run's: {problems[0]}"
+                )
+        return decks
 
     def read_champion(self) -> dict:
         return self.read_json(self.champion, CHAMPION_FILE, "champion file")
@@ -122,7 +149,7 @@ class RunFolder:
                     "generations were saved; cannot resume without it (restore it, or start a new run)"
                 )
             return None
-        data = self.read_json(self.checkpoint, CHECKPOINT_FILE, "checkpoint")
+        data = self.read_json(self.checkpoint, CHECKPOINT_FILE, "checkpoint", MAX_RUN_FILE_BYTES)
         for path in sorted(self.generations.glob("gen_*.json")):  # a resumed run reads them back at its end
             self._generation(path)
         where = f"run folder {str(self.path)!r}: {self.checkpoint.relative_to(self.path)}"
@@ -150,7 +177,7 @@ class RunFolder:
     def saved_generation(self) -> int | None:
         """The last generation the checkpoint holds (None: none, or a checkpoint that cannot be read)."""
         try:
-            return self.read_json(self.checkpoint, CHECKPOINT_FILE, "checkpoint")["generation"]
+            return self.read_json(self.checkpoint, CHECKPOINT_FILE, "checkpoint", MAX_RUN_FILE_BYTES)["generation"]
         except UserError:
             return None
 
@@ -179,16 +206,24 @@ class RunFolder:
 
     def read_logbook(self) -> list[dict]:
         """Logbook rows as floats (nan where a column is empty)."""
-        if not self.logbook.is_file():
+        if not os.path.lexists(self.logbook):
             return []
-        with open(self.logbook, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-        return [{k: (float(v) if v not in ("", None) else float("nan")) for k, v in r.items()} for r in rows]
+        raw = read_file_bytes(self.logbook, "logbook", MAX_LOGBOOK_BYTES, inside=self.path)
+        try:
+            rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8"), newline="")))
+            return [{k: (float(v) if v not in ("", None) else float("nan")) for k, v in r.items()} for r in rows]
+        except (UnicodeDecodeError, ValueError, TypeError, csv.Error) as exc:
+            raise UserError(f"logbook {str(self.logbook)!r} is damaged: {' '.join(str(exc).split())[:200]}") from None
 
     # --- writing -------------------------------------------------------------------------------
     def write_config(self, config: EvolveConfig) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         atomic_write_json(self.config, config.to_dict())
+
+    def write_start_decks(self, decks: list[list[int]]) -> None:
+        """The start decks as read when the run began: a resume before its first generation is saved
+        starts from these, whatever the start files hold by then."""
+        atomic_write_json(self.start_decks, [[int(c) for c in d] for d in decks], indent=None)
 
     def write_generation(
         self, state: EvolutionState, games: int, seconds: float, config: EvolveConfig, space, header: dict

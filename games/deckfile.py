@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from games.config import config_from_dict, need, read_settings, setting
 from games.errors import UserError
+from games.schema import MAX_NAME, is_name
 
 T = TypeVar("T")
 
@@ -41,6 +42,10 @@ def read_deck(path: str | os.PathLike, deck_class: type[T]) -> T:
     path = Path(path)
     data = read_settings(path, what="deck file")
     need("cards" in data, f"deck file {str(path)!r} has no 'cards' list")
+    need(
+        is_name(data.get("name", "")),
+        f"deck file {str(path)!r}: 'name' must be one line of at most {MAX_NAME} printable characters",
+    )
     data.setdefault("name", path.stem)
     return config_from_dict(deck_class, data, where=f"deck file {str(path)!r}")
 

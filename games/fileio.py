@@ -1,7 +1,15 @@
-"""Atomic file writes (temp file + rename): an interrupted run never leaves a torn file; and the
-check that a folder can be written before any work starts.
+"""Reading and writing the files of run folders, deck files and checkpoints.
 
-Used by every package that writes run folders, deck files or checkpoints."""
+    with open_for_reading(path, "model", max_bytes=512 * MB) as f: ...   # regular files only, capped
+    raw = read_file_bytes(path, "run file", max_bytes, inside=run_folder)
+    atomic_write_json(path, obj)                                         # temp file + rename
+
+Every file read as data is opened by `open_for_reading`: a regular file only (a FIFO, a device or a
+socket is refused before it is opened, so no read ever waits on one), no link leading out of the
+folder it is read from, and its size checked against a cap of its kind before a byte is read. Every
+file written goes through a temp file renamed over its name: an interrupted run never leaves a torn
+file, and the rename replaces a link at that name instead of writing through it. And the check that
+a folder can be written before any work starts."""
 
 from __future__ import annotations
 
@@ -9,10 +17,88 @@ import errno
 import json
 import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from games.errors import UserError
+
+MB = 1 << 20
+
+
+def open_for_reading(path: str | os.PathLike, what: str, max_bytes: int, inside: str | os.PathLike | None = None):
+    """The regular file at `path`, open for reading in binary mode. UserError in one line, before a
+    byte is read, when it is missing, a folder, not a regular file (a FIFO, a device, a socket: never
+    opened, so never waited on), a link leading out of folder `inside` (when given), or larger than
+    `max_bytes`."""
+    path = Path(path)
+    where = f"{what} {str(path)!r}"
+    try:
+        _check_regular(os.stat(path), where)
+        if inside is not None and not _within(path, Path(inside)):
+            raise UserError(f"{where} is a link leading out of its folder {str(inside)!r}; not read")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise UserError(f"{where} not found") from None
+    except OSError as exc:
+        raise UserError(f"{where} cannot be read: {exc.strerror}") from None
+    try:
+        opened = os.fstat(fd)
+        _check_regular(opened, where)  # replaced between the check and the opening
+        if opened.st_size > max_bytes:
+            raise UserError(f"{where} is too large ({opened.st_size} bytes; at most {max_bytes})")
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def read_file_bytes(
+    path: str | os.PathLike, what: str, max_bytes: int, inside: str | os.PathLike | None = None
+) -> bytes:
+    """The bytes of the regular file at `path`, opened by `open_for_reading` (same refusals); also
+    refused when it grows past `max_bytes` while read."""
+    with open_for_reading(path, what, max_bytes, inside) as f:
+        raw = f.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise UserError(f"{what} {str(path)!r} is too large (more than {max_bytes} bytes)")
+    return raw
+
+
+def _check_regular(status: os.stat_result, where: str) -> None:
+    if stat.S_ISDIR(status.st_mode):
+        raise UserError(f"{where} is a folder, not a file")
+    if not stat.S_ISREG(status.st_mode):
+        raise UserError(f"{where} is not a regular file (a FIFO, a device or a socket); not read")
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """Whether `path`, its links followed, lies inside `folder` (its links followed)."""
+    real, base = os.path.realpath(path), os.path.realpath(folder)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+#: the folder holding the installed packages (the repository root of a source checkout) and the
+#: decks and agents shipped with them
+INSTALL_ROOT = Path(__file__).resolve().parents[1]
+#: the folders of INSTALL_ROOT whose files settings and named agents refer to by relative path
+SHIPPED_FOLDERS = ("decks", "agents/pretrained")
+
+
+def resolve_path(path: str | os.PathLike) -> Path:
+    """The file or folder a setting, a named agent or the command line names. A relative path into
+    the shipped folders (`decks/yardstick`, `agents/pretrained/gwent_lite_evaluator_0.npz`) that the
+    installation holds is the installation's, whatever the current folder holds: a folder's own
+    copies are used only when named as such (`./decks/...`, an absolute path). Any other path is
+    taken as given when it exists, else from the installation when it holds it."""
+    text = os.fspath(path)
+    p = Path(text).expanduser()
+    if p.is_absolute() or text.startswith(("./", "../", "~")):
+        return p
+    shipped = INSTALL_ROOT / p
+    if any(p.is_relative_to(folder) for folder in SHIPPED_FOLDERS) and shipped.exists():
+        return shipped
+    return p if p.exists() or not shipped.exists() else shipped
 
 
 def _read_umask() -> int:

@@ -7,8 +7,15 @@ The lock is `fcntl.flock` on OUT/.deckopt.lock, a file that holds the writer's p
 The kernel releases the lock when its process ends, however it ends (kill -9 included), so the lock
 of a dead process is never in the way: the next writer takes it over. A second writer is refused
 with a UserError in one line naming the holder's pid. Within one process the lock is re-entrant
-(a command and the library function it calls may both lock the same folder). The lock file goes
-when the lock is released, and so does a folder the lock made that stayed empty.
+(a command and the library function it calls may both lock the same folder). A lock covers the
+folder's sub-folders too: a folder inside one that another process holds is refused the same way
+(a sweep's runs while the sweep writes them). The lock file goes when the lock is released, and so
+does a folder the lock made that stayed empty.
+
+The lock file is data like the rest of the folder: it is opened without following a symbolic link,
+and anything at its place that is not a regular file of one name (a link, a hard link to another
+file, a FIFO, a device) is refused in one line before a byte is written, so a folder received from
+anyone never makes the lock write through to another file.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,6 +66,7 @@ def folder_lock(path: str | os.PathLike, what: str = "run folder", create: bool 
         return
     made = _make_folders(folder, what)
     try:
+        _check_enclosing(key, folder, what)
         fd = _acquire(folder, what)
     except BaseException:
         _remove_if_empty(made)
@@ -99,9 +108,16 @@ def _acquire(folder: Path, what: str) -> int:
     lock = folder / LOCK_NAME
     while True:
         try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
         except OSError as exc:
+            if os.path.islink(lock):
+                raise UserError(f"{what} {str(folder)!r}: its lock file {LOCK_NAME} is a link; remove it") from None
             raise UserError(f"{what} {str(folder)!r} cannot be written: {exc.strerror}") from None
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or opened.st_nlink != 1:
+            os.close(fd)
+            kind = "a hard link to another file" if stat.S_ISREG(opened.st_mode) else "not a regular file"
+            raise UserError(f"{what} {str(folder)!r}: its lock file {LOCK_NAME} is {kind}; remove it")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -121,6 +137,31 @@ def _acquire(folder: Path, what: str) -> int:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
     return fd
+
+
+def _check_enclosing(key: Path, folder: Path, what: str) -> None:
+    """UserError in one line when a folder enclosing `key` (resolved) is held by another process."""
+    for outer in key.parents:
+        if outer in _held:
+            continue  # this process writes it: the command writing its own sub-folder
+        try:
+            fd = os.open(outer / LOCK_NAME, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue  # no lock file there (or none that could be one)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise UserError(
+                    f"{what} {str(folder)!r} is inside {str(outer)!r}, which is being written by another deckopt "
+                    f"process (pid {_holder(fd)}); wait for it to end or choose another folder"
+                ) from None
+            except OSError:
+                continue
+        finally:
+            os.close(fd)  # releases the shared lock taken to test it
 
 
 def _is_current(fd: int, lock: Path) -> bool:

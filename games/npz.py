@@ -1,26 +1,33 @@
-"""Bounded reads of `.npz` files (models, training checkpoints, a racing study's ground truth).
+"""Bounded reads of `.npz` files (models, training checkpoints, a racing study's ground truth) and
+of other zip archives read as data (`.keras` models).
 
     arrays = read_npz_arrays(path, MODEL_LIMITS)      # {name: array}; ValueError in one line
+    check_archive(path, MODEL_LIMITS)                 # any zip (a .keras): its real inflated size bounded
 
 A `.npz` file is a zip of `.npy` members, and each member's header declares its array's shape and
 dtype; numpy allocates what the header declares and a compressed member can declare gigabytes in a
 few kilobytes. So every header is read first (from the zip member's first bytes, without reading
 any data) and checked against the limits of the reader: the dtype (numbers or text, never objects),
 the bytes of all arrays, the characters of a text array, and the bytes a member may declare for
-each byte it occupies in the file (a compression bomb declares far more). Only when every header
-passes is any data read, and numpy reads no more than the headers declared.
+each byte it occupies in the file (a compression bomb declares far more). The zip's own headers
+(each member's compressed and inflated size) are not trusted: every member is inflated once in
+small chunks and counted, all members together bounded by the limits and by `max_expansion` times
+the file's size, and no array may declare more than its member really holds. Only then is any
+array read, and numpy reads no more than the headers declared.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-MB = 1 << 20
+from games.fileio import MB, open_for_reading
 
 
 @dataclass(frozen=True)
@@ -40,33 +47,79 @@ class NpzLimits:
 MODEL_LIMITS = NpzLimits("model", max_bytes=512 * MB, max_text_chars=1_000_000)
 #: a training checkpoint: the learner's arrays (replay buffers) and its state as JSON (its log rows)
 CHECKPOINT_LIMITS = NpzLimits("checkpoint", max_bytes=8192 * MB, max_text_chars=200_000_000)
-#: the ground truth of a racing study: one score per deck, opponent and deal, and its settings
-TRUTH_LIMITS = NpzLimits("ground truth", max_bytes=4096 * MB, max_text_chars=100_000)
+#: the ground truth of a racing study: one score per deck, opponent and deal, its decks and settings
+TRUTH_LIMITS = NpzLimits("ground truth", max_bytes=4096 * MB, max_text_chars=10_000_000)
 
 _HEADER_SLACK = 4096  # a member's header and alignment, beyond its data
 _KINDS = "biufcUS"  # booleans, integers, floats, complex numbers, text
+_CHUNK = 1 << 20
+
+
+def inflated_sizes(archive: zipfile.ZipFile, most: int) -> dict[str, int]:
+    """The real size of each member of `archive` by name, measured by inflating it in chunks of
+    1 MB (the sizes its headers declare are not trusted); ValueError in one line as soon as all
+    members together pass `most` bytes."""
+    sizes, total = {}, 0
+    for info in archive.infolist():
+        size = 0
+        with archive.open(info) as f:
+            while chunk := f.read(_CHUNK):
+                size += len(chunk)
+                total += len(chunk)
+                if total > most:
+                    raise ValueError(f"its members inflate to more than {most} bytes (damaged, or a compression bomb)")
+        sizes[info.filename] = size
+    return sizes
+
+
+def check_archive(path: str | os.PathLike, limits: NpzLimits) -> None:
+    """Refuse the zip archive at `path` (a `.keras` model) unless its members, inflated and counted,
+    keep within `limits` (all members' bytes, and `max_expansion` times the file's size); ValueError
+    in one line (UserError when `games.fileio.open_for_reading` refuses the file)."""
+    with _open_archive(path, limits) as (archive, file_bytes):
+        _inflated_within(archive, limits, file_bytes)
+
+
+@contextlib.contextmanager
+def _open_archive(path: str | os.PathLike, limits: NpzLimits) -> Iterator[tuple[zipfile.ZipFile, int]]:
+    with open_for_reading(path, limits.what, limits.max_bytes + limits.max_arrays * _HEADER_SLACK) as file:
+        with zipfile.ZipFile(file) as archive:
+            yield archive, os.fstat(file.fileno()).st_size
+
+
+def _inflated_within(archive: zipfile.ZipFile, limits: NpzLimits, file_bytes: int) -> dict[str, int]:
+    members = archive.infolist()
+    if len(members) > limits.max_arrays:
+        raise ValueError(f"{len(members)} members, more than the {limits.max_arrays} a {limits.what} may hold")
+    most = min(limits.max_bytes, limits.max_expansion * file_bytes) + len(members) * _HEADER_SLACK
+    return inflated_sizes(archive, most)
 
 
 def read_npz_arrays(path: str | os.PathLike, limits: NpzLimits) -> dict[str, np.ndarray]:
     """Every array of the `.npz` file at `path` by name, each header checked against `limits` before
     any data is read; ValueError in one line naming the array and the limit it breaks (also for a
     file that is not a readable `.npz`: zipfile and numpy errors pass through)."""
-    file_bytes = os.path.getsize(path)
-    with zipfile.ZipFile(path) as archive:
-        members = archive.infolist()
-        if len(members) > limits.max_arrays:
-            raise ValueError(f"{len(members)} arrays, more than the {limits.max_arrays} a {limits.what} may hold")
-        total = 0
-        for info in members:
-            total += _checked_size(archive, info, limits, file_bytes)
-            if total > limits.max_bytes:
-                raise ValueError(
-                    f"its arrays declare more than the {limits.max_bytes // MB} MB a {limits.what} may hold"
-                )
-        arrays = {}
-        for info in members:
-            with archive.open(info) as f:
-                arrays[info.filename.removesuffix(".npy")] = np.lib.format.read_array(f, allow_pickle=False)
+    with _open_archive(path, limits) as (archive, file_bytes):
+        return _read_arrays(archive, limits, file_bytes)
+
+
+def _read_arrays(archive: zipfile.ZipFile, limits: NpzLimits, file_bytes: int) -> dict[str, np.ndarray]:
+    members = archive.infolist()
+    if len(members) > limits.max_arrays:
+        raise ValueError(f"{len(members)} arrays, more than the {limits.max_arrays} a {limits.what} may hold")
+    declared, total = {}, 0
+    for info in members:
+        declared[info.filename] = _checked_size(archive, info, limits, file_bytes)
+        total += declared[info.filename]
+        if total > limits.max_bytes:
+            raise ValueError(f"its arrays declare more than the {limits.max_bytes // MB} MB a {limits.what} may hold")
+    for name, size in _inflated_within(archive, limits, file_bytes).items():
+        if declared[name] > size:
+            raise ValueError(f"{name}: declares {declared[name]} bytes of data and holds {size} (damaged)")
+    arrays = {}
+    for info in members:
+        with archive.open(info) as f:
+            arrays[info.filename.removesuffix(".npy")] = np.lib.format.read_array(f, allow_pickle=False)
     return arrays
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from games.errors import UserError
+from games.fileio import read_file_bytes
 
 #: the largest run file read by default (a generation, a study's settings, a deck file)
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -28,8 +29,16 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_TEXT = 4096
 #: the most items a list or table takes by default
 MAX_ITEMS = 100_000
+#: the longest name of a deck or a drafter
+MAX_NAME = 200
 #: the largest magnitude of a whole number (seeds, counts) a schema takes by default
 MAX_INT = 2**63 - 1
+
+
+def is_name(value: Any) -> bool:
+    """Whether `value` is a name fit to show on a terminal: text of at most MAX_NAME printable
+    characters (no control character, so no escape sequence a terminal would act on)."""
+    return isinstance(value, str) and len(value) <= MAX_NAME and value.isprintable()
 
 
 class Invalid(Exception):
@@ -218,25 +227,18 @@ def check(schema: Schema, value: Any, where: str) -> Any:
     return value
 
 
-def read_data(path: str | os.PathLike, what: str, max_bytes: int = MAX_FILE_BYTES, toml: bool | None = None) -> Any:
+def read_data(
+    path: str | os.PathLike,
+    what: str,
+    max_bytes: int = MAX_FILE_BYTES,
+    toml: bool | None = None,
+    inside: str | os.PathLike | None = None,
+) -> Any:
     """The parsed contents of a JSON or TOML file (`toml` None: TOML by the suffix .toml, JSON by
-    .json, else JSON), refused in one line if it is missing, larger than `max_bytes` (checked before
-    it is read), not UTF-8 or not valid."""
+    .json, else JSON), refused in one line if `games.fileio.read_file_bytes` refuses it (missing, not
+    a regular file, a link out of folder `inside`, larger than `max_bytes`), not UTF-8 or not valid."""
     path = Path(path)
-    if path.is_dir():
-        raise UserError(f"{what} {str(path)!r} is a folder, not a file")
-    try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size > max_bytes:
-                raise UserError(f"{what} {str(path)!r} is too large ({size} bytes; at most {max_bytes})")
-            raw = f.read(max_bytes + 1)
-    except FileNotFoundError:
-        raise UserError(f"{what} {str(path)!r} not found") from None
-    except OSError as exc:
-        raise UserError(f"{what} {str(path)!r} cannot be read: {exc.strerror}") from None
-    if len(raw) > max_bytes:  # grew while read, or a device
-        raise UserError(f"{what} {str(path)!r} is too large (more than {max_bytes} bytes)")
+    raw = read_file_bytes(path, what, max_bytes, inside)
     suffix = path.suffix.lower()
     if toml is None or suffix in (".json", ".toml"):
         toml = suffix == ".toml"
@@ -252,6 +254,12 @@ def read_data(path: str | os.PathLike, what: str, max_bytes: int = MAX_FILE_BYTE
         raise UserError(f"{what} {str(path)!r} is nested too deeply") from None
 
 
-def read_checked(path: str | os.PathLike, schema: Schema, what: str, max_bytes: int = MAX_FILE_BYTES) -> Any:
+def read_checked(
+    path: str | os.PathLike,
+    schema: Schema,
+    what: str,
+    max_bytes: int = MAX_FILE_BYTES,
+    inside: str | os.PathLike | None = None,
+) -> Any:
     """`read_data`, then `check` against `schema`."""
-    return check(schema, read_data(path, what, max_bytes), f"{what} {str(path)!r}")
+    return check(schema, read_data(path, what, max_bytes, inside=inside), f"{what} {str(path)!r}")

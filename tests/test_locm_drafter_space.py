@@ -182,6 +182,21 @@ def test_a_run_starts_from_drafter_files_and_their_mutants(tmp_path):
     assert all(0 < n < len(start) // 2 for n in changed)  # near the start drafter, not random ones
 
 
+def test_a_run_stopped_before_its_first_generation_resumes_from_the_start_decks_it_began_with(tmp_path):
+    rng = np.random.default_rng(8)
+    start, edited = (rng.integers(0, 1001, size=160).tolist() for _ in range(2))
+    write_drafter(tmp_path / "mine.toml", "mine", start)
+    config = load_config(**{**TINY, "generations": 1, "validate": False}, **SMALL, start=[str(tmp_path / "mine.toml")])
+    evolve(config, tmp_path / "whole", log=None, pmap=serial)
+    stopped = evolve(config, tmp_path / "run", log=None, pmap=serial, should_stop=lambda: True)
+    assert stopped["stopped_by"] == "interrupt" and not (tmp_path / "run" / "generations").exists()
+    write_drafter(tmp_path / "mine.toml", "mine", edited)  # the start file changed since the run began
+    evolve(None, tmp_path / "run", resume=True, log=None, pmap=serial)
+    gen_0 = [json.loads((tmp_path / r / "generations" / "gen_0000.json").read_text()) for r in ("whole", "run")]
+    assert [d["cards"] for d in gen_0[1]["decks"]] == [d["cards"] for d in gen_0[0]["decks"]]
+    assert start in [d["cards"] for d in gen_0[1]["decks"]]
+
+
 def test_a_per_seat_run_starts_from_the_shipped_coac(tmp_path):
     config = load_config(
         **{**TINY, "generations": 1, "validate": False}, **SMALL, per_seat=True, start=[str(SHIPPED / "coac.toml")]

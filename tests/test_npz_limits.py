@@ -1,5 +1,6 @@
 """Bounded `.npz` reads (games/npz.py): crafted small files whose headers declare hundreds of
-megabytes (compressed zeros, a compression bomb) or a metadata text of 50 M characters. Each reader
+megabytes (compressed zeros, a compression bomb), members lying about their compressed size, a
+`.keras` archive that inflates to hundreds of megabytes, or a metadata text of 50 M characters. Each reader
 (a model, a training checkpoint, a racing study's ground truth, pruning networks) ends in one line,
 quickly and in little memory, because the headers are checked before any data is read."""
 
@@ -125,6 +126,63 @@ def test_a_ground_truth_bomb_ends_in_one_line_quickly_and_in_little_memory(tmp_p
     assert code == 2 and err.count("\n") == 1 and "truth.npz is damaged" in err, err
     assert "compression bomb" in err
     assert peak < baseline_memory + MEMORY_ALLOWANCE and seconds < 30
+
+
+def lie_about_compressed_sizes(path: Path) -> None:
+    """Rewrite the compressed size each deflated member of the zip at `path` claims in its central
+    directory entry to the size of the whole file (a reader that trusts it lets each member declare
+    50 times the file; the inflater stops at the end of the member's stream all the same)."""
+    with zipfile.ZipFile(path) as z:
+        start = z.start_dir
+    data = bytearray(path.read_bytes())
+    at = start
+    while data[at : at + 4] == b"PK\x01\x02":
+        if data[at + 10 : at + 12] == zipfile.ZIP_DEFLATED.to_bytes(2, "little"):
+            data[at + 20 : at + 24] = len(data).to_bytes(4, "little")
+        names, extra, comment = (int.from_bytes(data[at + k : at + k + 2], "little") for k in (28, 30, 32))
+        at += 46 + names + extra + comment
+    path.write_bytes(bytes(data))
+
+
+def test_members_lying_about_their_compressed_size_end_in_one_line_in_little_memory(tmp_path, baseline_memory):
+    """Ten members of 40 MB of zeros (40 kB each deflated) before 1 MB of noise, each claiming the whole
+    file as its compressed size: each declares less than 50 times that, the ten 400 MB; measured by
+    inflating them, they are refused at 50 times the file's size."""
+    path = tmp_path / "lying.npz"
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f4", "fortran_order": False, "shape": (10 * MIB,)})
+    member = header.getvalue() + bytes(40 * MIB)
+    noise = io.BytesIO()
+    np.lib.format.write_array(noise, np.random.default_rng(0).integers(0, 255, MIB, dtype=np.uint8))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for i in range(10):
+            z.writestr(f"kernel_{i}.npy", member)
+        z.writestr("metadata.npy", _npy(model_metadata()), compress_type=zipfile.ZIP_STORED)
+        z.writestr("noise.npy", noise.getvalue(), compress_type=zipfile.ZIP_STORED)  # what the lies read into
+    lie_about_compressed_sizes(path)
+    assert path.stat().st_size < 2 * MIB
+    code, err, peak, _ = run_child("match", "tic_tac_toe", str(path), "random", "--games", "2", cwd=ROOT)
+    assert peak < baseline_memory + MEMORY_ALLOWANCE, (peak, baseline_memory)
+    assert code == 2 and err.count("\n") == 1 and "compression bomb" in err, err
+
+
+def _npy(value) -> bytes:
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, np.asarray(value), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def test_a_keras_bomb_ends_in_one_line_in_little_memory(tmp_path, baseline_memory):
+    """A `.keras` model is a zip too: 200 MB of weights in about 200 kB are refused by inflating them
+    in chunks, before Keras reads any."""
+    path = tmp_path / "bomb.keras"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        z.writestr("metadata.json", json.dumps({"keras_version": "3.0.0"}))
+        z.writestr("config.json", json.dumps({"class_name": "Sequential", "config": {"layers": []}}))
+        z.writestr("model.weights.h5", bytes(200 * MIB))
+    code, err, peak, _ = run_child("match", "tic_tac_toe", str(path), "random", "--games", "2", cwd=ROOT)
+    assert peak < baseline_memory + MEMORY_ALLOWANCE, (peak, baseline_memory)
+    assert code == 2 and err.count("\n") == 1 and "compression bomb" in err, err
 
 
 def test_the_limits_name_what_they_refuse(tmp_path):

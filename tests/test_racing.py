@@ -18,6 +18,7 @@ from evolution.scoring import racing
 from evolution.spaces.gwent import GwentDeal, build_agent
 from games.decks import DeckRules
 from games.errors import UserError
+from games.npz import TRUTH_LIMITS, read_npz_arrays
 from tests.test_evolution import snapshot, tiny
 
 
@@ -155,9 +156,19 @@ def test_study_racing_cli_on_a_stored_ground_truth(tmp_path, capsys):
         "--replicates",
         "2",
     ]
+    # its plot's name a link to a file outside: the link is replaced, the file left as it is
+    victim = tmp_path / "victim.png"
+    victim.write_bytes(b"precious")
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "racing.png").symlink_to(victim)
     assert main(["study", "racing", str(tmp_path / "new"), *small, "--agent", "heuristic", "--jobs", "1"]) == 0
-    saved = np.load(tmp_path / "new" / "truth.npz", allow_pickle=True)
-    assert saved["store"].shape == (3, 2, 2) and len(saved["decks"]) == 3 and len(saved["opponents"]) == 2
+    assert victim.read_bytes() == b"precious" and not (tmp_path / "new" / "racing.png").is_symlink()
+    saved = read_npz_arrays(tmp_path / "new" / "truth.npz", TRUTH_LIMITS)  # by the study's own reader
+    decks, opponents = (json.loads(str(saved[k][()])) for k in ("decks", "opponents"))
+    assert saved["store"].shape == (3, 2, 2) and len(decks) == 3 and len(opponents) == 2
+    played = (tmp_path / "new" / "truth.npz").stat().st_ino
+    assert main(["study", "racing", str(tmp_path / "new"), *small, "--agent", "heuristic", "--jobs", "1"]) == 0
+    assert (tmp_path / "new" / "truth.npz").stat().st_ino == played  # reused, not played and written again
 
 
 def test_split_agent_specs_keeps_options_with_their_spec():

@@ -31,6 +31,7 @@ from games.config import read_settings
 from games.errors import UserError
 from games.fileio import atomic_write_text
 from games.locm import NUM_CARDS
+from games.schema import MAX_NAME, is_name
 
 SUFFIX = ".toml"
 
@@ -75,8 +76,8 @@ def read_drafter(path: str | os.PathLike) -> ScoreDrafter:
     if "scores" not in data:
         raise UserError(f"{where} has no 'scores' list")
     name = data.get("name", path.stem)
-    if not isinstance(name, str):
-        raise UserError(f"{where}: 'name' must be a string")
+    if not is_name(name):
+        raise UserError(f"{where}: 'name' must be one line of at most {MAX_NAME} printable characters")
     _check_scores(data["scores"], where)
     return ScoreDrafter(name, score_table(data["scores"]))
 

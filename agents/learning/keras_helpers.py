@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -59,8 +60,11 @@ def set_learning_rate(optimizer, learning_rate: float) -> None:
 
 
 def save_keras_atomic(model, path: Path) -> None:
-    """model.save to a temporary name in the same folder, then os.replace."""
-    tmp = path.with_name(f".{path.stem}.tmp-{os.getpid()}.keras")
+    """model.save to a new temporary file in the same folder (made by mkstemp: never a link already
+    there), then os.replace."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp.keras")
+    os.close(fd)
+    tmp = Path(name)
     try:
         model.save(tmp)
         os.replace(tmp, path)

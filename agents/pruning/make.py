@@ -7,6 +7,7 @@ report = build("uniform", out="agents/pretrained/pruning_uniform.npz", seed=0)
 from __future__ import annotations
 
 import dataclasses
+import io
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ import games
 from agents.pruning import bandits, model
 from agents.pruning.networks import PruningNetworks, save
 from games.config import read_settings
+from games.fileio import atomic_write_bytes
 
 #: (name, settings) of the stochastic card games whose MCTS root values shape the bimodal arm distribution
 ROOT_GAMES: tuple[tuple[str, dict], ...] = tuple(
@@ -45,14 +47,15 @@ def build(
         config, seed, None if progress is None else lambda d, n: progress(f"{arms}: K {d}/{n}")
     )
     if datasets is not None:
-        Path(datasets).parent.mkdir(parents=True, exist_ok=True)
+        buffer = io.BytesIO()
         np.savez_compressed(
-            datasets,
+            buffer,
             safety_x=data.safety_x,
             safety_y=data.safety_y,
             probability_x=data.probability_x,
             probability_y=data.probability_y,
         )
+        atomic_write_bytes(datasets, buffer.getvalue())
     train = model.TrainConfig(epochs=epochs, seed=seed)
     safety, safety_mse = model.train(data.safety_x, data.safety_y, model.SAFETY_LAYERS, train)
     probability, prob_mse = model.train(data.probability_x, data.probability_y, model.PROBABILITY_LAYERS, train)

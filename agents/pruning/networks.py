@@ -12,6 +12,7 @@ memoised by input, since the schedule asks the same questions at every move.
 
 from __future__ import annotations
 
+import io
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from games import UserError
+from games.fileio import atomic_write_bytes
 from games.npz import MODEL_LIMITS, read_npz_arrays
 
 ITER_SCALE = 1000.0
@@ -89,10 +91,9 @@ def save(path, nets: PruningNetworks) -> None:
             arrays[f"{name}_b{i}"] = b.astype(np.float32)
     for key, value in nets.meta.items():
         arrays[f"meta_{key}"] = np.asarray(value)
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
-    tmp.replace(path)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    atomic_write_bytes(path, buffer.getvalue())
 
 
 def load(name_or_path) -> PruningNetworks:

@@ -24,10 +24,10 @@ from deckopt.commands.matchups import deck_files_of, game_args
 from evolution.designer.advisor import AdviceConfig, advice_table, advise, remeasure
 from evolution.designer.matchups import load_decks, load_space_decks, run_settings
 from evolution.designer.neighbourhoods import CardNeighbourhood, PowerNeighbourhood
-from evolution.scoring.panel import resolve_path
 from evolution.spaces.settings_registry import SETTINGS, settings_class
 from games.decks import load_deck
 from games.errors import UserError
+from games.fileio import resolve_path
 
 _non_negative = int_at_least(0)
 #: what advise asks of a deck space: matchups' members, and the cards a single-card change may bring in

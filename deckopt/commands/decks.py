@@ -27,10 +27,9 @@ from evolution.designer.matchups import ranking_table
 from evolution.designer.report import check_export_path, decks_report, export_deck
 from evolution.designer.tables import decks_table, validation_table
 from evolution.runfolder import Run
-from evolution.scoring.panel import resolve_path
 from evolution.spaces.registry import space_for
 from games.errors import UserError
-from games.fileio import atomic_write_json, check_writable_dir
+from games.fileio import atomic_write_json, check_writable_dir, resolve_path
 from games.folder_lock import folder_lock
 
 _non_negative = int_at_least(0)
@@ -213,7 +212,7 @@ def _archive_json(r) -> dict:
     path = r.folder.path / "archive.json"
     if not path.is_file():
         raise UserError(f"run {str(r.folder.path)!r} has no archive (evolve it with --archive)")
-    return r.folder.read_json(path)
+    return r.folder.read_archive()
 
 
 def _archetypes(r, space, args) -> int:

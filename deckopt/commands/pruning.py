@@ -14,6 +14,7 @@ from agents.search.mcts_spec import parse_spec
 from deckopt.commands._common import MAX_COUNT, int_at_least, print_json, seed_int
 from games.errors import UserError
 from games.fileio import check_writable_dir
+from games.folder_lock import folder_lock
 
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "agents" / "pretrained"
 
@@ -61,25 +62,26 @@ def main(args) -> int:
     given = _bimodal(args.bimodal) if args.bimodal is not None else None
     if args.arms != "uniform" and given is None:
         parse_spec(args.fit_spec)
-    reports = {}
-    for arms in ("uniform", "bimodal") if args.arms == "both" else (args.arms,):
-        params: tuple[float, ...] = ()
-        if arms == "bimodal":
-            if given is not None:
-                params = given
-            else:
-                params, count = make.fit_root_distribution(args.fit_spec, args.fit_games, args.seed, say)
-                say(f"bimodal fit of {count} root values: {', '.join(f'{v:.3f}' for v in params)}")
-        out = args.out / f"pruning_{arms}.npz"
-        data = args.out / f"pruning_{arms}_data.npz" if args.datasets else None
-        report = make.build(arms, out, args.seed, params, args.simulations, args.epochs, data, say)
-        report["file"] = str(out)
-        reports[arms] = report
-        say(
-            f"{arms}: {out} ({report['safety_rows']} + {report['probability_rows']} rows; "
-            f"safety MSE {report['safety_mse']:.3f}, exact {report['safety_exact']:.2f}; "
-            f"probability MSE {report['probability_mse']:.5f})"
-        )
+    with folder_lock(args.out, what="output folder (--out)"):  # one writer of its files at a time
+        reports = {}
+        for arms in ("uniform", "bimodal") if args.arms == "both" else (args.arms,):
+            params: tuple[float, ...] = ()
+            if arms == "bimodal":
+                if given is not None:
+                    params = given
+                else:
+                    params, count = make.fit_root_distribution(args.fit_spec, args.fit_games, args.seed, say)
+                    say(f"bimodal fit of {count} root values: {', '.join(f'{v:.3f}' for v in params)}")
+            out = args.out / f"pruning_{arms}.npz"
+            data = args.out / f"pruning_{arms}_data.npz" if args.datasets else None
+            report = make.build(arms, out, args.seed, params, args.simulations, args.epochs, data, say)
+            report["file"] = str(out)
+            reports[arms] = report
+            say(
+                f"{arms}: {out} ({report['safety_rows']} + {report['probability_rows']} rows; "
+                f"safety MSE {report['safety_mse']:.3f}, exact {report['safety_exact']:.2f}; "
+                f"probability MSE {report['probability_mse']:.5f})"
+            )
     if args.json:
         print_json(reports)
     else:

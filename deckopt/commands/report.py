@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
 from games.errors import UserError
 from games.folder_lock import folder_lock
+from games.schema import read_data
 
 _non_negative = int_at_least(0)
 
@@ -78,11 +78,8 @@ def _check_matchups_to_play(args) -> None:
     path = Path(args.run) / MATCHUPS_NAME
     if not path.is_file():
         return
-    try:
-        held = json.loads(path.read_text(encoding="utf-8"))
-        held = (held["agent"], held["games_per_pair"])
-    except (OSError, ValueError, KeyError, TypeError):
-        held = None
+    held = read_data(path, "matchups file", inside=args.run)
+    held = (held.get("agent"), held.get("games_per_pair")) if isinstance(held, dict) else None
     asked = (args.agent or config.agent, args.matchups)
     if held != asked:
         had = f"agent {held[0]!r}, {held[1]} games per pair" if held else "unreadable matchups"

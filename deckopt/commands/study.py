@@ -19,6 +19,7 @@ options, checks and printed tables); the statistics live in evolution/.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 from pathlib import Path
@@ -39,7 +40,6 @@ from deckopt.commands._common import (
 )
 from evolution.config import EvolveConfig, load_config
 from evolution.runfolder import Run
-from evolution.scoring.panel import resolve_path
 from evolution.spaces import kittens_objectives
 from evolution.spaces.kittens_settings import KittensSettings
 from evolution.spaces.registry import space_for
@@ -49,7 +49,7 @@ from evolution.studies import kittens as kittens_study
 from evolution.studies.drafts import DRAFTED_GAMES, field_drafts, space_game
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
-from games.fileio import atomic_write_json, check_writable_dir, finite_json
+from games.fileio import atomic_write_bytes, atomic_write_json, check_writable_dir, finite_json, resolve_path
 from games.folder_lock import folder_lock
 from games.npz import TRUTH_LIMITS, read_npz_arrays
 from games.schema import shown
@@ -245,15 +245,15 @@ def _racing(args, out: Path) -> dict:
         with Mapper(args.jobs, "loky", task_timeout=args.task_timeout) as pmap, Progress() as bar:
             play = space.matches(agent, pmap, config.games_per_task)
             store = ground_truth(decks, opponents, args.deals, play, args.seed, progress=bar)
-        with open(out / "truth.tmp.npz", "wb") as f:  # a failed save leaves no truth.npz behind
-            np.savez(
-                f,
-                store=store,
-                decks=_ragged(decks),
-                opponents=_ragged(opponents),
-                settings=np.array(json.dumps(_truth_settings(args, config))),
-            )
-        (out / "truth.tmp.npz").replace(truth_file)
+        buffer = io.BytesIO()
+        np.savez(
+            buffer,
+            store=store,
+            decks=_decks_text(decks),
+            opponents=_decks_text(opponents),
+            settings=np.array(json.dumps(_truth_settings(args, config))),
+        )
+        atomic_write_bytes(truth_file, buffer.getvalue())  # a failed save leaves no truth.npz behind
     fixed = [int(x) for x in _floats(args.fixed_games, "--fixed-games")]
     n, m, deals = store.shape
     if args.kept >= n or max(fixed) // (2 * m) > deals or min(fixed) < 2 * m:
@@ -275,7 +275,7 @@ def _racing(args, out: Path) -> dict:
             strata=[k == "strata" for k in kinds],
         )
     atomic_write_json(out / "racing.json", finite_json(res))
-    (out / "racing.png").write_bytes(plot_study(res))
+    atomic_write_bytes(out / "racing.png", plot_study(res))
     if not args.json:
         print(f"{n} decks x {m} opponents x {deals} deals of ground truth; keep {args.kept}; {args.replicates} reps")
         print(
@@ -346,12 +346,9 @@ def _racing_agent(args, config: EvolveConfig) -> str:
     return (args.agent or [config.agent])[0]
 
 
-def _ragged(decks):
-    """Decks of different sizes as a 1-d object array (numpy would refuse or make them 2-d)."""
-    rows = np.empty(len(decks), dtype=object)
-    for i, d in enumerate(decks):
-        rows[i] = list(d)
-    return rows
+def _decks_text(decks) -> np.ndarray:
+    """Decks of different sizes as one JSON text (numbers and text are all a `.npz` reader takes)."""
+    return np.array(json.dumps([[int(c) for c in d] for d in decks]))
 
 
 #: the game of `study racing` without --source and of `study agents` without --game

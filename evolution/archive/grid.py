@@ -100,7 +100,7 @@ class DeckArchive:
         into its empty cell: the same archive); UserError if the file is not that generation's."""
         archive = cls(config, space)
         path = folder.path / "archive.json"
-        data = folder.read_json(path) if path.is_file() else None
+        data = folder.read_archive() if path.is_file() else None
         if not isinstance(data, dict) or data.get("generation") != generation:
             raise UserError(f"{path} is missing or not of generation {generation}; the archive run cannot be resumed")
         entries = data["entries"]

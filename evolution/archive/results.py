@@ -73,7 +73,7 @@ def finish_archive(
     """The best elite of a finished archive run (`choose_best_elite`), written into archive.json
     (and marked on archive.png); read back if archive.json already has this generation's."""
     path = folder.path / "archive.json"
-    done = folder.read_json(path) if path.is_file() else None
+    done = folder.read_archive() if path.is_file() else None
     if isinstance(done, dict) and done.get("generation") == generation and done.get("best_elite"):
         return done["best_elite"]
     on_yardstick = {}

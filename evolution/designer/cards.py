@@ -34,7 +34,7 @@ def strong_decks(run) -> list[tuple[int, ...]]:
     decks = [tuple(sorted(int(c) for c in h["cards"])) for h in run.folder.read_hall_of_fame()]
     archive = run.folder.path / ARCHIVE_FILE
     if archive.is_file():
-        data = run.folder.read_json(archive)
+        data = run.folder.read_archive()
         decks += [tuple(sorted(int(c) for c in e["cards"])) for e in data.get("entries", [])]
     return list(dict.fromkeys(decks))
 

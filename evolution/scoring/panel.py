@@ -13,8 +13,8 @@ from pathlib import Path
 
 from games.decks import DeckRules, load_deck
 from games.errors import UserError
+from games.fileio import resolve_path
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DECK_SUFFIXES = (".toml", ".json")
 
 
@@ -24,14 +24,6 @@ class ReferenceDeck:
     group: str
     cards: tuple[int, ...]
     path: str
-
-
-def resolve_path(path: str | Path) -> Path:
-    p = Path(path).expanduser()
-    if p.exists() or p.is_absolute():
-        return p
-    alt = PROJECT_ROOT / p
-    return alt if alt.exists() else p
 
 
 def deck_files(raw, what: str = "deck") -> tuple[list[Path], str]:

@@ -48,7 +48,7 @@ from agents.parallel import group_by_games, map_tasks
 from agents.stats import score_summary
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
-from evolution.scoring.panel import ReferenceDeck, deck_files, resolve_path
+from evolution.scoring.panel import ReferenceDeck, deck_files
 from evolution.spaces.base import assert_legal
 from evolution.spaces.locm_drafter_games import (
     CURVE,
@@ -71,6 +71,7 @@ from evolution.spaces.locm_drafter_games import (
 )
 from evolution.spaces.locm_drafter_settings import DRAFTERS, LocmDrafterSettings
 from games.errors import UserError
+from games.fileio import resolve_path
 from games.locm import CARDS, CREATURE, NUM_CARDS
 from games.locm_batch import COST, TYPE
 

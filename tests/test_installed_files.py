@@ -1,0 +1,60 @@
+"""Named agents, panels and default decks come from the installation (games/fileio.py
+`resolve_path`): a current folder holding its own `agents/pretrained/` or `decks/` changes nothing
+unless its copies are named as such (`./agents/...`)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deckopt.cli import main
+from games.fileio import INSTALL_ROOT, resolve_path
+
+PRETRAINED = INSTALL_ROOT / "agents" / "pretrained"
+MATCH = ["match", "gwent_lite", "AGENT", "heuristic", "--games", "12", "--seed", "3"]
+
+
+def _match(agent: str, capsys) -> str:
+    capsys.readouterr()
+    assert main([agent if a == "AGENT" else a for a in MATCH]) == 0
+    return capsys.readouterr().out
+
+
+def _opponent_row(out: str) -> list[str]:
+    return next(line.split() for line in out.splitlines() if line.startswith("heuristic"))
+
+
+@pytest.fixture
+def impostor(tmp_path, monkeypatch) -> Path:
+    """A current folder whose agents/pretrained/ holds other networks under the evaluator panel's
+    names, and whose decks/yardstick holds other decks."""
+    own = tmp_path / "agents" / "pretrained"
+    own.mkdir(parents=True)
+    for i in range(3):
+        shutil.copy(PRETRAINED / f"gwent_lite_pool_{i}.npz", own / f"gwent_lite_evaluator_{i}.npz")
+    shutil.copytree(INSTALL_ROOT / "decks" / "ancestor", tmp_path / "decks" / "yardstick")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_named_panel_plays_the_installed_networks_whatever_the_current_folder_holds(impostor, capsys):
+    played_here = _match("evaluator", capsys)
+    shutil.rmtree(impostor / "agents")
+    assert _match("evaluator", capsys) == played_here
+    # the folder's own copies, named as such, are what they are: other networks
+    shutil.copy(PRETRAINED / "gwent_lite_pool_0.npz", impostor / "own.npz")
+    assert _opponent_row(_match("./own.npz", capsys)) == _opponent_row(
+        _match(str(PRETRAINED / "gwent_lite_pool_0.npz"), capsys)
+    )
+    assert _opponent_row(_match("./own.npz", capsys)) != _opponent_row(played_here)
+
+
+def test_shipped_paths_resolve_to_the_installation_and_own_copies_only_by_path(impostor):
+    assert resolve_path("decks/yardstick") == INSTALL_ROOT / "decks" / "yardstick"
+    assert resolve_path("agents/pretrained/gwent_lite_evaluator_0.npz") == PRETRAINED / "gwent_lite_evaluator_0.npz"
+    assert resolve_path("./decks/yardstick").resolve() == impostor / "decks" / "yardstick"
+    assert resolve_path("decks/mine") == Path("decks/mine")  # not shipped: as given
+    (impostor / "runs").mkdir()
+    assert resolve_path("runs") == Path("runs")  # not a shipped folder: the current folder's first

@@ -9,7 +9,8 @@ of a dead process is never in the way: the next writer takes it over. A second w
 with a UserError in one line naming the holder's pid. Within one process the lock is re-entrant
 (a command and the library function it calls may both lock the same folder). A lock covers the
 folder's sub-folders too: a folder inside one that another process holds is refused the same way
-(a sweep's runs while the sweep writes them). The lock file goes when the lock is released, and so
+(a sweep's runs while the sweep writes them), unless that process started this one to write there
+(the commands `deckopt evaluator` runs in its folder). The lock file goes when the lock is released, and so
 does a folder the lock made that stayed empty.
 
 The lock file is data like the rest of the folder: it is opened without following a symbolic link,
@@ -154,6 +155,8 @@ def _check_enclosing(key: Path, folder: Path, what: str) -> None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except BlockingIOError:
+                if _holder(fd) == str(os.getppid()):
+                    continue  # the holder started this command to write inside its folder (deckopt evaluator)
                 raise UserError(
                     f"{what} {str(folder)!r} is inside {str(outer)!r}, which is being written by another deckopt "
                     f"process (pid {_holder(fd)}); wait for it to end or choose another folder"

@@ -78,6 +78,19 @@ class GameFacts:
     bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class RareRule:
+    """A rule that random play seldom reaches, declared by its game (`Game.rare_rules`) so that the
+    conformance suite counts whether its games reached it. `fired(before, action, after)`: whether
+    the step that took `before` (a copy of the state) by `action` to `after` applied the rule.
+    `script`: for a rule random play almost never reaches, the actions of a game from seed 0
+    (`new_initial_state(numpy.random.default_rng(0))`) that reach it; the check plays it too."""
+
+    name: str
+    fired: Callable[[State, int, State], bool]
+    script: tuple[int, ...] = ()
+
+
 class Game(abc.ABC):
     name: str
     num_players: int
@@ -103,6 +116,9 @@ class Game(abc.ABC):
     #: score actions from features that follow a card wherever it sits; an entry equal to
     #: observation_size stands for the constant 1, observation_size + 1 for 0
     action_feature_index: np.ndarray | None = None
+    #: the rules random play seldom reaches (RareRule): the conformance check of the vectorised
+    #: engine fails when its games never fire one of them
+    rare_rules: tuple[RareRule, ...] = ()
 
     @abc.abstractmethod
     def new_initial_state(self, rng: np.random.Generator) -> State:

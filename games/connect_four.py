@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.base import TERMINAL, Game, GameFacts, State
+from games.base import TERMINAL, Game, GameFacts, RareRule, State
 
 ROWS = 6
 COLS = 7
@@ -60,6 +60,33 @@ _MASK_TABLE = np.stack(_MASKS)  # row `free`: the legal mask
 _new_state = object.__new__  # states are built field by field, skipping __init__
 
 
+#: a game that fills the board without four in a row: a draw
+DRAWN_GAME = tuple(int(c) for c in "350436003406430244555061341131625116262252")
+
+
+def _four_along(shift: int):
+    """Whether a step won by four in a line of bit `shift` (1 a column, 7 a row, 6 and 8 the diagonals)."""
+
+    def fired(before, action, after) -> bool:
+        b = after._bits[before._player]
+        return after._outcome == before._player and bool((x := b & (b >> shift)) & (x >> 2 * shift))
+
+    return fired
+
+
+RARE_RULES = (
+    RareRule("four in a column", _four_along(1)),
+    RareRule("four in a row", _four_along(_H)),
+    RareRule("four on a rising diagonal", _four_along(_H + 1)),
+    RareRule("four on a falling diagonal", _four_along(_H - 1)),
+    RareRule(
+        "a full board drawn",
+        lambda before, action, after: after._outcome == _DRAW,
+        script=DRAWN_GAME,
+    ),
+)
+
+
 @dataclass(frozen=True)
 class ConnectFourConfig:
     """Connect Four has nothing to configure."""
@@ -73,6 +100,7 @@ class ConnectFour(Game):
     observation_planes = (2, ROWS, COLS)
     config_class = ConnectFourConfig
     facts = GameFacts(perfect_play="solved_positions", default_agent="pretrained")
+    rare_rules = RARE_RULES
 
     def __init__(self, config: ConnectFourConfig | None = None):
         self.config = config or ConnectFourConfig()

@@ -61,7 +61,6 @@ DECK_POOL = np.random.default_rng(2).integers(1, 161, size=(5, 30)).tolist()
 @pytest.mark.parametrize(
     "name, config",
     [
-        ("locm", {"decks": [[3, 65, 48, 69, 39, 94] * 5, [83, 55, 117, 141, 155, 7] * 5]}),
         ("locm", {"deck_pool": DECK_POOL}),
         ("gwent_lite", {"deck_pool": [[4] * 25, [1] * 24 + [76]], "pool_share": 0.5}),
     ],

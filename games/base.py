@@ -40,6 +40,16 @@ def is_whole(value) -> bool:
 
 
 @dataclass(frozen=True)
+class Mirror:
+    """A symmetry of a game that maps a decision to an equally good one (Connect Four's left-right
+    mirror), applied to arrays of a batch of decisions."""
+
+    observations: Callable[[np.ndarray], np.ndarray]  # rows of observations
+    actions: Callable[[np.ndarray], np.ndarray]  # action numbers
+    per_action: Callable[[np.ndarray], np.ndarray]  # rows of one value per action (masks, policies)
+
+
+@dataclass(frozen=True)
 class GameFacts:
     """What a game declares about itself (as OpenSpiel's GameType), read by agents and commands
     instead of the game's name. Every field's default is right for a new game; a game whose facts
@@ -66,6 +76,10 @@ class GameFacts:
     bots: a plug-in's rule agents by name, each `callable(game, rng) -> Agent`, usable as agent
       specs in every command; `heuristic` is the one `deckopt play` faces by default. (Our games'
       are in agents/heuristics, which games/ does not import.)
+    mirror: the game's symmetry (Mirror) that learners may add mirrored decisions by
+      (`mirror_augment`), or None.
+    input_features: features a learner may append to the observation (`input_features`), by name:
+      (function of [k, observation_size] observations -> [k, size] features, size).
     """
 
     players: tuple[int, int] | None = None
@@ -76,6 +90,8 @@ class GameFacts:
     default_agent: str | None = None
     deck_files: Callable[[Sequence[str]], dict] | None = None
     bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    mirror: Mirror | None = None
+    input_features: Mapping[str, tuple[Callable[[np.ndarray], np.ndarray], int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

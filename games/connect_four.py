@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.base import TERMINAL, Game, GameFacts, RareRule, State
+from games.base import TERMINAL, Game, GameFacts, Mirror, RareRule, State
 
 ROWS = 6
 COLS = 7
@@ -87,6 +87,49 @@ RARE_RULES = (
 )
 
 
+def _mirrored_observations(obs: np.ndarray) -> np.ndarray:
+    """The observation is two 6 x 7 planes (games/RULES.md): column c becomes 6 - c."""
+    return obs.reshape(-1, 2, ROWS, COLS)[:, :, :, ::-1].reshape(len(obs), -1)
+
+
+#: the left-right mirror: a position and its mirror image are worth the same
+MIRROR = Mirror(_mirrored_observations, lambda actions: COLS - 1 - actions, lambda rows: rows[:, ::-1])
+
+
+def _lines_of_four() -> np.ndarray:
+    """[69, 42] float32: row i marks the four cells (row * 7 + column) of the i-th line of four."""
+    lines = []
+    for r in range(ROWS):
+        for c in range(COLS):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + k * dr, c + k * dc) for k in range(4)]
+                if all(0 <= rr < ROWS and 0 <= cc < COLS for rr, cc in cells):
+                    row = np.zeros(ROWS * COLS, np.float32)
+                    row[[rr * COLS + cc for rr, cc in cells]] = 1.0
+                    lines.append(row)
+    return np.array(lines)
+
+
+_LINES = _lines_of_four()
+
+
+def threats(obs: np.ndarray) -> np.ndarray:
+    """The input features `threats`: [k, 84] observations (own stones, other stones) -> [k, 84]
+    threat cells (own, other), the empty cells that would complete four in a row for that player (a
+    line of four cells holding three of the player's stones and no other stone). Which rows those
+    cells are on decides most endgames (odd and even threats), and a value head misjudges exactly
+    such positions. A function of the observation alone: a mirrored observation gives mirrored
+    features."""
+    own, other = obs[:, : ROWS * COLS], obs[:, ROWS * COLS :]
+    empty = 1.0 - own - other
+    own_count, other_count = own @ _LINES.T, other @ _LINES.T
+    own_lines = ((own_count == 3) & (other_count == 0)).astype(np.float32)
+    other_lines = ((other_count == 3) & (own_count == 0)).astype(np.float32)
+    return np.concatenate([(own_lines @ _LINES > 0) * empty, (other_lines @ _LINES > 0) * empty], axis=1).astype(
+        np.float32
+    )
+
+
 @dataclass(frozen=True)
 class ConnectFourConfig:
     """Connect Four has nothing to configure."""
@@ -99,7 +142,12 @@ class ConnectFour(Game):
     observation_size = 2 * ROWS * COLS
     observation_planes = (2, ROWS, COLS)
     config_class = ConnectFourConfig
-    facts = GameFacts(perfect_play="solved_positions", default_agent="pretrained")
+    facts = GameFacts(
+        perfect_play="solved_positions",
+        default_agent="pretrained",
+        mirror=MIRROR,
+        input_features={"threats": (threats, 2 * ROWS * COLS)},
+    )
     rare_rules = RARE_RULES
 
     def __init__(self, config: ConnectFourConfig | None = None):

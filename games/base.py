@@ -76,6 +76,9 @@ class GameFacts:
     bots: a plug-in's rule agents by name, each `callable(game, rng) -> Agent`, usable as agent
       specs in every command; `heuristic` is the one `deckopt play` faces by default. (Our games'
       are in agents/heuristics, which games/ does not import.)
+    drafted_in: for a game whose decks are drafted in the game (LOCM), the deck space that battles
+      two given decks of it (`locm_constructed`): `deckopt study` and `exploit` judge such a game on
+      drafts, played as that space plays its decks; None: a deck game or a game without decks.
     mirror: the game's symmetry (Mirror) that learners may add mirrored decisions by
       (`mirror_augment`), or None.
     input_features: features a learner may append to the observation (`input_features`), by name:
@@ -90,6 +93,7 @@ class GameFacts:
     default_agent: str | None = None
     deck_files: Callable[[Sequence[str]], dict] | None = None
     bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    drafted_in: str | None = None
     mirror: Mirror | None = None
     input_features: Mapping[str, tuple[Callable[[np.ndarray], np.ndarray], int]] = field(default_factory=dict)
 

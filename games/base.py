@@ -76,6 +76,10 @@ class GameFacts:
     bots: a plug-in's rule agents by name, each `callable(game, rng) -> Agent`, usable as agent
       specs in every command; `heuristic` is the one `deckopt play` faces by default. (Our games'
       are in agents/heuristics, which games/ does not import.)
+    hidden_information: the state holds what a player cannot see (hidden cards, a deck's order, the
+      chance events to come), so a search draws worlds with `State.resample_hidden`, which the game
+      overrides; False: perfect information, `resample_hidden` returns a clone and a solver applies
+      (the conformance check holds the fact to the override).
     drafted_in: for a game whose decks are drafted in the game (LOCM), the deck space that battles
       two given decks of it (`locm_constructed`): `deckopt study` and `exploit` judge such a game on
       drafts, played as that space plays its decks; None: a deck game or a game without decks.
@@ -93,6 +97,7 @@ class GameFacts:
     default_agent: str | None = None
     deck_files: Callable[[Sequence[str]], dict] | None = None
     bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    hidden_information: bool = False
     drafted_in: str | None = None
     mirror: Mirror | None = None
     input_features: Mapping[str, tuple[Callable[[np.ndarray], np.ndarray], int]] = field(default_factory=dict)

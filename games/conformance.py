@@ -372,11 +372,17 @@ def check_pickle(game: Game, num_games: int) -> str:
 
 def check_resample_hidden(game: Game, num_games: int) -> str:
     """`resample_hidden(p)` changes nothing `p` knows: observation, view, public facts, `p`'s own
-    choices (RULES.md §1.4); a perfect-information game returns an exact copy."""
+    choices (RULES.md §1.4); a perfect-information game returns an exact copy. A game overrides it
+    exactly when it declares hidden information (`GameFacts.hidden_information`)."""
     rng = np.random.default_rng(7)
     count = min(num_games, 40)
-    perfect_information = type(game.new_initial_state(np.random.default_rng(0))).resample_hidden is (
-        State.resample_hidden
+    perfect_information = not game.facts.hidden_information
+    overridden = type(game.new_initial_state(np.random.default_rng(0))).resample_hidden is not State.resample_hidden
+    declared = "declares no hidden information" if perfect_information else "declares hidden information"
+    need(
+        overridden != perfect_information,
+        f"the game {declared} (GameFacts.hidden_information) but "
+        + ("overrides resample_hidden" if overridden else "keeps the default resample_hidden"),
     )
     for state in random_states(game, count, seed=8):
         before = snapshot(state)

@@ -154,7 +154,9 @@ class GwentAbilities(Game):
     observation_size = 8 * K + 22
     config_class = GwentAbilitiesConfig
     facts = GameFacts(
-        default_agent="gwent_abilities_evaluator", deck_files=partial(deck_settings_with_rules, load_ability_deck)
+        default_agent="gwent_abilities_evaluator",
+        deck_files=partial(deck_settings_with_rules, load_ability_deck),
+        hidden_information=True,
     )
 
     def __init__(self, config: GwentAbilitiesConfig | None = None):

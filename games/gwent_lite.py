@@ -155,7 +155,11 @@ class GwentLite(Game):
     name = "gwent_lite"
     num_players = 2
     config_class = GwentLiteConfig
-    facts = GameFacts(default_agent="evaluator", deck_files=partial(deck_settings_with_rules, load_deck))
+    facts = GameFacts(
+        default_agent="evaluator",
+        deck_files=partial(deck_settings_with_rules, load_deck),
+        hidden_information=True,
+    )
 
     def __init__(self, config: GwentLiteConfig | None = None):
         self.config = c = GwentLiteConfig() if config is None else config

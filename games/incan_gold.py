@@ -155,7 +155,7 @@ class IncanGold(Game):
     name = "incan_gold"
     num_actions = 2
     config_class = IncanGoldConfig
-    facts = GameFacts(players=(3, 8), default_agent="pretrained")
+    facts = GameFacts(players=(3, 8), default_agent="pretrained", hidden_information=True)
     observation_range = (0.0, 1.5)  # gem features are capped at 1.5
 
     def __init__(self, config: IncanGoldConfig | None = None):

@@ -336,7 +336,7 @@ class Locm(Game):
     #: deck files (`--deck FILE`, games.deckfile's `name` and `cards`: 30 card numbers) give the
     #: `decks` setting: the battle without a draft (the locm_constructed deck space writes such files);
     #: its drafts are judged as that space plays two decks
-    facts = GameFacts(deck_files=deck_settings, drafted_in="locm_constructed")
+    facts = GameFacts(deck_files=deck_settings, drafted_in="locm_constructed", hidden_information=True)
     action_feature_index = action_feature_index()
     rare_rules = RARE_RULES
 

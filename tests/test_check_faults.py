@@ -4,6 +4,7 @@ The pristine game passes every check (tests/test_plugins.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -17,7 +18,6 @@ from agents.conformance import check_facts
 from deckopt.cli import main
 from evolution.config import load_config
 from evolution.spaces.check import check_deck_space
-from games.base import GameFacts
 from games.conformance import FAILED, PASSED, run_check, run_checks
 
 GAMES = 30
@@ -157,13 +157,13 @@ class Cheat(RuleAgent):
 class CheatingGame(HighCard):
     """High Card naming a rule agent that breaks the rules."""
 
-    facts = GameFacts(bots={"heuristic": HighestCard, "cheat": Cheat}, default_agent="heuristic")
+    facts = dataclasses.replace(HighCard.facts, bots={"heuristic": HighestCard, "cheat": Cheat})
 
 
 class UnknownDefaultGame(HighCard):
     """High Card naming a default agent that does not exist."""
 
-    facts = GameFacts(bots={"heuristic": HighestCard}, default_agent="no_such_agent")
+    facts = dataclasses.replace(HighCard.facts, bots={"heuristic": HighestCard}, default_agent="no_such_agent")
 
 
 def test_a_rule_agent_that_breaks_the_rules_fails_the_facts_check(capsys):

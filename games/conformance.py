@@ -10,8 +10,7 @@ caller (`deckopt check`, tests/test_conformance.py) reports the results. A check
 promise and also on any exception the engine raises (a crash is a failure too).
 
 The state helpers below (random playouts, comparing states field by field, public facts) are the
-ones the checks use; the tests reuse them. The module runs past 400 lines because a reader checking
-what the suite promises reads every check and the helpers they share in one place.
+ones the checks use; the tests reuse them.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """Gwent Lite: two players, decks of positive card powers, best of three rounds (games/RULES.md §5).
 Its words (`str`, `view`, `describe_move`) are in games/gwent_lite_text.py.
 
-This module runs past the usual 400 lines because it is one game's rules read beside RULES.md §5: the
-deck rules, the state whose rounds, draws, observation and resampling share the same private fields;
-the words and the vectorised engine (games/gwent_lite_batch.py) are already apart.
+The vectorised engine is games/gwent_lite_batch.py.
 
 Actions (§5.7): `0` = pass, `k` = play a card of power `k` (1 <= k <= rules.max_power). The hand is
 kept as counts per power, so its order carries no information; the legal mask is exactly pass + the
@@ -32,8 +30,6 @@ card counts noted below:
 (M = rules.max_power.) Counts scaled by min_cards exceed 1 only for decks holding more than
 min_cards cards (at most max_cards / min_cards). Nothing about the opponent's hand or any deck
 order is observed.
-
-One module: the rules of one game, read as a whole beside games/RULES.md (its text views are apart).
 """
 
 from __future__ import annotations

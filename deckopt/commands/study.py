@@ -12,8 +12,7 @@
   (evolution/studies/agreement.py).
 - `kittens OUT`: Exploding Kittens compositions, the agent's estimates against exact values.
 
-It runs past 400 lines because it is the command line of three studies that share one parser (their
-options, checks and printed tables); the statistics live in evolution/.
+The statistics live in evolution/; this module holds the options, checks and printed tables.
 """
 
 from __future__ import annotations

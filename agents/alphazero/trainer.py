@@ -36,7 +36,8 @@ from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, play_in_process, trai
 from agents.learning.replay import ReplayBuffer
 from agents.learning.shards import play_in_shards
 from agents.search.evaluators import network_evaluator
-from agents.search.puct import BatchAbandoned, search_roots
+from agents.search.puct import search_roots
+from agents.stopping import BatchAbandoned
 from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]

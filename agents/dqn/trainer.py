@@ -20,10 +20,11 @@ import numpy as np
 
 import agents
 import games
-from agents.dqn.config import DQNConfig, epsilon_at, learning_rate_at
+from agents.dqn.config import DQNConfig, epsilon_at
 from agents.dqn.model import build_q_network, make_train_phase, numpy_network
 from agents.dqn.selfplay import play_phase, target_replay
 from agents.learned import LearnedAgent, load_network, model_metadata
+from agents.learning.config import learning_rate_at
 from agents.learning.keras_helpers import (
     build_optimizer,
     init_tensorflow,

@@ -40,6 +40,16 @@ def is_whole(value) -> bool:
 
 
 @dataclass(frozen=True)
+class Mirror:
+    """A symmetry of a game that maps a decision to an equally good one (Connect Four's left-right
+    mirror), applied to arrays of a batch of decisions."""
+
+    observations: Callable[[np.ndarray], np.ndarray]  # rows of observations
+    actions: Callable[[np.ndarray], np.ndarray]  # action numbers
+    per_action: Callable[[np.ndarray], np.ndarray]  # rows of one value per action (masks, policies)
+
+
+@dataclass(frozen=True)
 class GameFacts:
     """What a game declares about itself (as OpenSpiel's GameType), read by agents and commands
     instead of the game's name. Every field's default is right for a new game; a game whose facts
@@ -68,6 +78,17 @@ class GameFacts:
     bots: a plug-in's rule agents by name, each `callable(game, rng) -> Agent`, usable as agent
       specs in every command; `heuristic` is the one `deckopt play` faces by default. (Our games'
       are in agents/heuristics, which games/ does not import.)
+    hidden_information: the state holds what a player cannot see (hidden cards, a deck's order, the
+      chance events to come), so a search draws worlds with `State.resample_hidden`, which the game
+      overrides; False: perfect information, `resample_hidden` returns a clone and a solver applies
+      (the conformance check holds the fact to the override).
+    drafted_in: for a game whose decks are drafted in the game (LOCM), the deck space that battles
+      two given decks of it (`locm_constructed`): `deckopt study` and `exploit` judge such a game on
+      drafts, played as that space plays its decks; None: a deck game or a game without decks.
+    mirror: the game's symmetry (Mirror) that learners may add mirrored decisions by
+      (`mirror_augment`), or None.
+    input_features: features a learner may append to the observation (`input_features`), by name:
+      (function of [k, observation_size] observations -> [k, size] features, size).
     """
 
     players: tuple[int, int] | None = None
@@ -79,6 +100,23 @@ class GameFacts:
     pretrained: str | None = None
     deck_files: Callable[[Sequence[str]], dict] | None = None
     bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    hidden_information: bool = False
+    drafted_in: str | None = None
+    mirror: Mirror | None = None
+    input_features: Mapping[str, tuple[Callable[[np.ndarray], np.ndarray], int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RareRule:
+    """A rule that random play seldom reaches, declared by its game (`Game.rare_rules`) so that the
+    conformance suite counts whether its games reached it. `fired(before, action, after)`: whether
+    the step that took `before` (a copy of the state) by `action` to `after` applied the rule.
+    `script`: for a rule random play almost never reaches, the actions of a game from seed 0
+    (`new_initial_state(numpy.random.default_rng(0))`) that reach it; the check plays it too."""
+
+    name: str
+    fired: Callable[[State, int, State], bool]
+    script: tuple[int, ...] = ()
 
 
 class Game(abc.ABC):
@@ -106,6 +144,9 @@ class Game(abc.ABC):
     #: score actions from features that follow a card wherever it sits; an entry equal to
     #: observation_size stands for the constant 1, observation_size + 1 for 0
     action_feature_index: np.ndarray | None = None
+    #: the rules random play seldom reaches (RareRule): the conformance check of the vectorised
+    #: engine fails when its games never fire one of them
+    rare_rules: tuple[RareRule, ...] = ()
 
     @abc.abstractmethod
     def new_initial_state(self, rng: np.random.Generator) -> State:

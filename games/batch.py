@@ -7,7 +7,7 @@ as arrays, and one call that applies an action in each of a set of games. Two ki
 - a vectorised engine (e.g. games/connect_four_batch.py) keeps the whole batch in numpy arrays and
   steps it with a few array operations instead of one Python call per game. It must play exactly
   as the scalar engine does: same observations, masks, transitions and returns for the same games
-  (each engine's tests, e.g. tests/test_connect_four_batch.py, hold it to that).
+  (the conformance check "vectorised engine" of games/conformance.py holds it to that).
 
 A game with a vectorised engine registers it in games/registry.py (`Game.batch_class` returns it);
 `batch_of(states)` picks it.

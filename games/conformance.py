@@ -10,8 +10,7 @@ caller (`deckopt check`, tests/test_conformance.py) reports the results. A check
 promise and also on any exception the engine raises (a crash is a failure too).
 
 The state helpers below (random playouts, comparing states field by field, public facts) are the
-ones the checks use; the tests reuse them. The module runs past 400 lines because a reader checking
-what the suite promises reads every check and the helpers they share in one place.
+ones the checks use; the tests reuse them.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from __future__ import annotations
 import copy
 import pickle
 import traceback
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -109,14 +109,25 @@ def state_fields(state: State) -> dict:
     return {n: getattr(state, n) for n in sorted(names) if hasattr(state, n)}
 
 
+def same_pickle(a, b) -> bool:
+    """Whether `a` and `b` pickle to the same bytes (then they hold the same values of the same types,
+    element for element): the quick answer for large containers; False leaves the question open."""
+    try:
+        return pickle.dumps(a) == pickle.dumps(b)
+    except Exception:  # noqa: BLE001 - an object that does not pickle is compared element by element
+        return False
+
+
 def same_value(a, b) -> bool:
     """Equality that also compares numpy arrays (element-wise, with shape and dtype)."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        if type(a) is not type(b) or len(a) != len(b):
+            return False
+        return same_pickle(a, b) or all(same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and (same_pickle(a, b) or all(same_value(a[k], b[k]) for k in a))
     return type(a) is type(b) and a == b
 
 
@@ -360,11 +371,17 @@ def check_pickle(game: Game, num_games: int) -> str:
 
 def check_resample_hidden(game: Game, num_games: int) -> str:
     """`resample_hidden(p)` changes nothing `p` knows: observation, view, public facts, `p`'s own
-    choices (RULES.md §1.4); a perfect-information game returns an exact copy."""
+    choices (RULES.md §1.4); a perfect-information game returns an exact copy. A game overrides it
+    exactly when it declares hidden information (`GameFacts.hidden_information`)."""
     rng = np.random.default_rng(7)
     count = min(num_games, 40)
-    perfect_information = type(game.new_initial_state(np.random.default_rng(0))).resample_hidden is (
-        State.resample_hidden
+    perfect_information = not game.facts.hidden_information
+    overridden = type(game.new_initial_state(np.random.default_rng(0))).resample_hidden is not State.resample_hidden
+    declared = "declares no hidden information" if perfect_information else "declares hidden information"
+    need(
+        overridden != perfect_information,
+        f"the game {declared} (GameFacts.hidden_information) but "
+        + ("overrides resample_hidden" if overridden else "keeps the default resample_hidden"),
     )
     for state in random_states(game, count, seed=8):
         before = snapshot(state)
@@ -421,6 +438,108 @@ def check_batch_views(game: Game, num_games: int) -> str:
     return f"{len(states)} positions, {type(batch).__name__}"
 
 
+#: the games the vectorised engine check steps at once (fewer when the check is given fewer)
+BATCH_ENGINE_GAMES = 36
+#: how often a scripted player of that check takes its scripted action rather than a random one
+SCRIPTED_SHARE = 0.75
+
+
+def scripted_action(legal: list[int], script: int, rng: np.random.Generator) -> int:
+    """A legal action of one of three players: uniformly random (script 0), mostly the first legal
+    action (1: in most games the passive one, pass or the lowest card) or mostly the last (2)."""
+    if script and rng.random() < SCRIPTED_SHARE:
+        return legal[0] if script == 1 else legal[-1]
+    return legal[int(rng.integers(len(legal)))]
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """The same array bit for bit: dtype, shape and bytes (so -0.0 is not 0.0)."""
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def assert_batch_views(batch, states: list[State], step: int = 0, finished_too: bool = True) -> np.ndarray:
+    """The batch's players to move, returns, legal masks and observations (by the player to move and
+    by every player; of the finished games too unless `finished_too` is False) equal those of
+    `states`, game for game; returns the indices of the games not over."""
+    players = np.array([s.current_player for s in states])
+    need(np.array_equal(batch.current_players(), players), f"step {step}: the players to move differ")
+    need(np.array_equal(batch.returns(), np.stack([s.returns() for s in states])), f"step {step}: returns differ")
+    live = np.flatnonzero(players != TERMINAL)
+    if live.size:
+        masks = batch.legal_masks(live)
+        differ = [int(g) for g, m in zip(live, masks) if not np.array_equal(m, states[g].legal_mask())]
+        need(not differ, f"step {step}: the legal masks of games {differ} differ")
+        seen = batch.observations(live)
+        differ = [int(g) for g, o in zip(live, seen) if not same_bits(o, states[g].observation(players[g]))]
+        need(not differ, f"step {step}: the observations of games {differ} by the player to move differ")
+    shown = np.arange(len(states)) if finished_too else live
+    for p in range(states[0].game.num_players):
+        seen = batch.observations(shown, np.full(len(shown), p))
+        differ = [int(g) for g, o in zip(shown, seen) if not same_bits(o, states[g].observation(p))]
+        need(not differ, f"step {step}: player {p}'s observations of games {differ} differ")
+    return live
+
+
+def check_batch_engine(game: Game, num_games: int) -> str:
+    """The game's vectorised engine (`batch_class`) steps as the game does: seeded random and scripted
+    play, every step compared (players, masks, observations before it, the whole state after it),
+    illegal actions refused, and each rare rule the game declares (`Game.rare_rules`) reached (in
+    BATCH_ENGINE_GAMES games or more; fewer report the rules they did not reach)."""
+    batch_class = type(game).batch_class
+    if batch_class is None:
+        raise Skip("the game has no vectorised engine (batch_class)")
+    count = min(num_games, BATCH_ENGINE_GAMES)
+    scripts = [list(rule.script) for rule in game.rare_rules if rule.script]
+    states = [game.new_initial_state(np.random.default_rng(g)) for g in range(count)]
+    states += [game.new_initial_state(np.random.default_rng(0)) for _ in scripts]
+    batch = batch_class.from_states(states)
+    rng = np.random.default_rng(12)
+    reached = Counter({rule.name: 0 for rule in game.rare_rules})
+
+    def next_action(state: State, g: int, rng: np.random.Generator) -> int:
+        """Game g's next action: its rule's script while it lasts, else a player's of scripted_action."""
+        script = scripts[g - count] if g >= count else ()
+        return script.pop(0) if script else scripted_action(state.legal_actions(), g % 3, rng)
+
+    step = refused = 0
+    while (live := assert_batch_views(batch, states, step, finished_too=False)).size:
+        g = int(live[rng.integers(live.size)])
+        illegal = np.flatnonzero(~states[g].legal_mask())
+        if illegal.size and step % 3 == 0:  # a masked-out action is refused and changes nothing
+            try:
+                batch.apply_actions(np.array([g]), illegal[rng.integers(illegal.size)][None])
+            except IllegalActionError as exc:
+                need(f"game {g}" in str(exc), f"the batch's refusal does not name the game ({g}): {exc}")
+                refused += 1
+            else:
+                raise ConformanceFailure(f"step {step}: the batch accepted a masked-out action in game {g}")
+            assert_same_state(batch.state(g), states[g])
+        order = rng.permutation(live)  # the games in any order
+        actions = np.array([next_action(states[g], g, rng) for g in order], dtype=np.int64)
+        for g, a in zip(order.tolist(), actions.tolist()):
+            before = states[g].clone() if game.rare_rules else None
+            states[g].apply_action(a)
+            reached.update(r.name for r in game.rare_rules if r.fired(before, a, states[g]))
+        batch.apply_actions(order, actions)
+        for g in order.tolist():
+            try:
+                assert_same_state(batch.state(g), states[g])
+            except ConformanceFailure as exc:
+                raise ConformanceFailure(f"step {step}, game {g}: {exc}") from None
+        step += 1
+    assert_batch_views(batch, states, step)  # the finished games, seen by every player
+    never = [name for name, n in reached.items() if not n]
+    need(
+        not never or count < BATCH_ENGINE_GAMES,
+        f"rare rules never reached in {len(states)} games: {', '.join(never)}",
+    )
+    rules = ", ".join(f"{name} {n}" for name, n in reached.items() if n)
+    detail = f"{len(states)} games, {step} steps, {refused} illegal actions refused, {type(batch).__name__}"
+    detail += f"; rare rules reached: {rules}" if rules else ""
+    # fewer games than BATCH_ENGINE_GAMES: a rule not reached is reported, not failed
+    return detail + (f"; not reached in so few games: {', '.join(never)}" if never else "")
+
+
 #: (name, function, what it checks): the order of `deckopt check`'s report
 CHECKS: list[tuple[str, Callable[[Game, int], str]]] = [
     ("interface", check_interface),
@@ -432,6 +551,7 @@ CHECKS: list[tuple[str, Callable[[Game, int], str]]] = [
     ("pickle", check_pickle),
     ("hidden information", check_resample_hidden),
     ("batch views", check_batch_views),
+    ("vectorised engine", check_batch_engine),
 ]
 CHECK_NAMES = tuple(name for name, _ in CHECKS)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.base import TERMINAL, Game, GameFacts, State
+from games.base import TERMINAL, Game, GameFacts, Mirror, RareRule, State
 
 ROWS = 6
 COLS = 7
@@ -60,6 +60,76 @@ _MASK_TABLE = np.stack(_MASKS)  # row `free`: the legal mask
 _new_state = object.__new__  # states are built field by field, skipping __init__
 
 
+#: a game that fills the board without four in a row: a draw
+DRAWN_GAME = tuple(int(c) for c in "350436003406430244555061341131625116262252")
+
+
+def _four_along(shift: int):
+    """Whether a step won by four in a line of bit `shift` (1 a column, 7 a row, 6 and 8 the diagonals)."""
+
+    def fired(before, action, after) -> bool:
+        b = after._bits[before._player]
+        return after._outcome == before._player and bool((x := b & (b >> shift)) & (x >> 2 * shift))
+
+    return fired
+
+
+RARE_RULES = (
+    RareRule("four in a column", _four_along(1)),
+    RareRule("four in a row", _four_along(_H)),
+    RareRule("four on a rising diagonal", _four_along(_H + 1)),
+    RareRule("four on a falling diagonal", _four_along(_H - 1)),
+    RareRule(
+        "a full board drawn",
+        lambda before, action, after: after._outcome == _DRAW,
+        script=DRAWN_GAME,
+    ),
+)
+
+
+def _mirrored_observations(obs: np.ndarray) -> np.ndarray:
+    """The observation is two 6 x 7 planes (games/RULES.md): column c becomes 6 - c."""
+    return obs.reshape(-1, 2, ROWS, COLS)[:, :, :, ::-1].reshape(len(obs), -1)
+
+
+#: the left-right mirror: a position and its mirror image are worth the same
+MIRROR = Mirror(_mirrored_observations, lambda actions: COLS - 1 - actions, lambda rows: rows[:, ::-1])
+
+
+def _lines_of_four() -> np.ndarray:
+    """[69, 42] float32: row i marks the four cells (row * 7 + column) of the i-th line of four."""
+    lines = []
+    for r in range(ROWS):
+        for c in range(COLS):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + k * dr, c + k * dc) for k in range(4)]
+                if all(0 <= rr < ROWS and 0 <= cc < COLS for rr, cc in cells):
+                    row = np.zeros(ROWS * COLS, np.float32)
+                    row[[rr * COLS + cc for rr, cc in cells]] = 1.0
+                    lines.append(row)
+    return np.array(lines)
+
+
+_LINES = _lines_of_four()
+
+
+def threats(obs: np.ndarray) -> np.ndarray:
+    """The input features `threats`: [k, 84] observations (own stones, other stones) -> [k, 84]
+    threat cells (own, other), the empty cells that would complete four in a row for that player (a
+    line of four cells holding three of the player's stones and no other stone). Which rows those
+    cells are on decides most endgames (odd and even threats), and a value head misjudges exactly
+    such positions. A function of the observation alone: a mirrored observation gives mirrored
+    features."""
+    own, other = obs[:, : ROWS * COLS], obs[:, ROWS * COLS :]
+    empty = 1.0 - own - other
+    own_count, other_count = own @ _LINES.T, other @ _LINES.T
+    own_lines = ((own_count == 3) & (other_count == 0)).astype(np.float32)
+    other_lines = ((other_count == 3) & (own_count == 0)).astype(np.float32)
+    return np.concatenate([(own_lines @ _LINES > 0) * empty, (other_lines @ _LINES > 0) * empty], axis=1).astype(
+        np.float32
+    )
+
+
 @dataclass(frozen=True)
 class ConnectFourConfig:
     """Connect Four has nothing to configure."""
@@ -72,7 +142,13 @@ class ConnectFour(Game):
     observation_size = 2 * ROWS * COLS
     observation_planes = (2, ROWS, COLS)
     config_class = ConnectFourConfig
-    facts = GameFacts(perfect_play="solved_positions", default_agent="pretrained")
+    facts = GameFacts(
+        perfect_play="solved_positions",
+        default_agent="pretrained",
+        mirror=MIRROR,
+        input_features={"threats": (threats, 2 * ROWS * COLS)},
+    )
+    rare_rules = RARE_RULES
 
     def __init__(self, config: ConnectFourConfig | None = None):
         self.config = config or ConnectFourConfig()

@@ -2,9 +2,9 @@
 
 `ConnectFourBatch` plays exactly as `ConnectFourState` (games/connect_four.py) does, game for game:
 same observations (bit for bit), legal masks, transitions, returns and illegal-action errors
-(tests/test_connect_four_batch.py plays both side by side). Lock-step self-play and matches step
-hundreds of games at once; here one step is a few dozen numpy calls for the whole batch instead
-of a Python call per game.
+(the conformance check "vectorised engine", games/conformance.py, plays both side by side).
+Lock-step self-play and matches step hundreds of games at once; here one step is a few dozen numpy
+calls for the whole batch instead of a Python call per game.
 
 The batch of `n` games is
 - `bits` (n, 2) uint64: each player's bitboard in the scalar engine's layout (bit `7c + r`, row r

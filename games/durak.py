@@ -121,7 +121,7 @@ class Durak(Game):
     name = "durak"
     num_actions = NUM_ACTIONS
     config_class = DurakConfig
-    facts = GameFacts(players=(2, 4), default_agent="pretrained")
+    facts = GameFacts(players=(2, 4), default_agent="pretrained", hidden_information=True)
 
     def __init__(self, config: DurakConfig | None = None):
         self.config = DurakConfig() if config is None else config

@@ -138,10 +138,11 @@ class ExplodingKittens(Game):
 
     @property
     def facts(self) -> GameFacts:
-        """Perfect play is known with open hands (the `exact` bot solves the open game)."""
+        """Perfect play is known with open hands (the `exact` bot solves the open game). Hidden
+        information either way: with open hands the deck's order and the chance events to come."""
         if self.config.open_hands:
-            return GameFacts(perfect_play="exact_opponent", default_agent="pretrained")
-        return GameFacts(perfect_play_note="open_hands = true", default_agent="pretrained")
+            return GameFacts(perfect_play="exact_opponent", default_agent="pretrained", hidden_information=True)
+        return GameFacts(perfect_play_note="open_hands = true", default_agent="pretrained", hidden_information=True)
 
     def new_initial_state(self, rng: np.random.Generator) -> ExplodingKittensState:
         """A new game whose deal and every later chance event come from `rng` (a Generator or a seed)."""

@@ -2,9 +2,6 @@
 (games/RULES.md §8). The card pool and the deck rules are in games/gwent_abilities_cards.py; the
 words (`str`, `view`, `describe_move`) in games/gwent_abilities_text.py.
 
-This module runs past the usual 400 lines because it is one game's rules read beside RULES.md §8:
-the abilities, the rounds, the observation and the resampling share the same private fields.
-
 Actions (§8.7): `0` = pass, `1 + k` = card `k` of the pool (`CARDS[k]`): play it from the hand, or,
 while a choice is pending, revive it from the discard pile (medic) or take it back from the board
 (decoy). Zones are kept as counts per card, so no order but the draw pile's carries information.
@@ -157,6 +154,7 @@ class GwentAbilities(Game):
         default_agent="gwent_abilities_evaluator",
         pretrained="gwent_abilities_evaluator",
         deck_files=partial(deck_settings_with_rules, load_ability_deck),
+        hidden_information=True,
     )
 
     def __init__(self, config: GwentAbilitiesConfig | None = None):

@@ -1,9 +1,7 @@
 """Gwent Lite: two players, decks of positive card powers, best of three rounds (games/RULES.md §5).
 Its words (`str`, `view`, `describe_move`) are in games/gwent_lite_text.py.
 
-This module runs past the usual 400 lines because it is one game's rules read beside RULES.md §5: the
-deck rules, the state whose rounds, draws, observation and resampling share the same private fields;
-the words and the vectorised engine (games/gwent_lite_batch.py) are already apart.
+The vectorised engine is games/gwent_lite_batch.py.
 
 Actions (§5.7): `0` = pass, `k` = play a card of power `k` (1 <= k <= rules.max_power). The hand is
 kept as counts per power, so its order carries no information; the legal mask is exactly pass + the
@@ -32,8 +30,6 @@ card counts noted below:
 (M = rules.max_power.) Counts scaled by min_cards exceed 1 only for decks holding more than
 min_cards cards (at most max_cards / min_cards). Nothing about the opponent's hand or any deck
 order is observed.
-
-One module: the rules of one game, read as a whole beside games/RULES.md (its text views are apart).
 """
 
 from __future__ import annotations
@@ -44,7 +40,7 @@ from functools import partial
 
 import numpy as np
 
-from games.base import TERMINAL, Game, GameFacts, State, as_generator, is_whole
+from games.base import TERMINAL, Game, GameFacts, RareRule, State, as_generator, is_whole
 from games.config import need, setting
 from games.deckfile import deck_settings_with_rules
 from games.decks import DECK_SHAPES, DeckRules, load_deck, shape_name
@@ -117,11 +113,49 @@ class GwentLiteConfig:
             object.__setattr__(self, "deck_pool", pool)
 
 
+def _round_ended(before: GwentLiteState, after: GwentLiteState) -> bool:
+    return after._round > before._round or (after._player == TERMINAL and before._player != TERMINAL)
+
+
+def _draw_pile_emptied(before: GwentLiteState, action: int, after: GwentLiteState) -> bool:
+    """A round's draws emptied a draw pile."""
+    return after._round > before._round and any(b and not a for b, a in zip(before._piles, after._piles))
+
+
+def _draw_cut_by_full_hand(before: GwentLiteState, action: int, after: GwentLiteState) -> bool:
+    """A round's draws stopped short at a full hand with cards left in the draw pile."""
+    full = after.game.config.hand_size
+    return after._round > before._round and any(h == full and p for h, p in zip(after._hand_sizes, after._piles))
+
+
+RARE_RULES = (
+    RareRule(
+        "a tied round (both win it)",
+        lambda before, action, after: (
+            _round_ended(before, after) and min(a - b for a, b in zip(after._wins, before._wins)) == 1
+        ),
+    ),
+    RareRule("a drawn game", lambda before, action, after: after._returns == (0.0, 0.0)),
+    RareRule("a round's draws cut by a full hand", _draw_cut_by_full_hand),
+    RareRule("a draw pile emptied by a round's draws", _draw_pile_emptied),
+    RareRule(
+        "a round begun with an empty hand",
+        lambda before, action, after: (
+            after._round > before._round and after._player != TERMINAL and 0 in after._hand_sizes
+        ),
+    ),
+)
+
+
 class GwentLite(Game):
     name = "gwent_lite"
     num_players = 2
     config_class = GwentLiteConfig
-    facts = GameFacts(default_agent="evaluator", deck_files=partial(deck_settings_with_rules, load_deck))
+    facts = GameFacts(
+        default_agent="evaluator",
+        deck_files=partial(deck_settings_with_rules, load_deck),
+        hidden_information=True,
+    )
 
     def __init__(self, config: GwentLiteConfig | None = None):
         self.config = c = GwentLiteConfig() if config is None else config
@@ -142,6 +176,14 @@ class GwentLite(Game):
         )
         self._obs_scale = np.array(scale, dtype=np.float32)
         self._no_hand = [0] * self.num_actions
+
+    @property
+    def rare_rules(self) -> tuple[RareRule, ...]:
+        """RARE_RULES; a draw pile runs out (and a round may begin with an empty hand) only where the
+        hands and the round draws can take as many cards as the smallest deck holds."""
+        c = self.config
+        drawn = c.hand_size + c.round_draw * (self.max_rounds - 1)
+        return RARE_RULES if drawn >= c.rules.min_cards else RARE_RULES[:3]
 
     def new_initial_state(self, rng: np.random.Generator | int) -> GwentLiteState:
         """A fresh game from `rng` (a Generator or a seed; required): the leader coin, then one

@@ -3,8 +3,9 @@
 The batch form (games/batch.py) of games/gwent_lite.py. It plays exactly as the scalar engine does:
 the same deals for the same seeds, the same transitions (round ends, draws capped by the hand
 size, automatic passes of empty hands, tied rounds, the leader rule, draws at equal round wins),
-bit-identical float32 observations and the same legal masks (tests/test_gwent_lite_batch.py checks
-every ply of many random games against the scalar engine).
+bit-identical float32 observations and the same legal masks (the conformance check "vectorised
+engine", games/conformance.py, checks every step of random and scripted games against the scalar
+engine, and that its rare rules fire).
 
 Layout: every per-seat array has one row per (game, seat), row `2 * g + p`, so a step addresses
 the movers and their opponents with one flat index each (`r` and `r ^ 1`):

@@ -1,10 +1,6 @@
 """Incan Gold (Diamant), the rules of games/RULES.md §4: 3..8 players, 5 rounds, actions 0 = leave,
 1 = stay. Its words (`str`, `view`, `describe_move`) are in games/incan_gold_text.py.
 
-This module runs to about 600 lines, over the usual 400, because nearly all of it is one state
-class whose rules (§4.2-§4.7), observation (§4.9) and public facts read the same private fields;
-splitting them would spread one game's bookkeeping over several files. The words are already apart.
-
 Simultaneous secret choices are played as sequential decisions (§4.4): within a decision step every
 player still in the temple chooses in seat order; the choices are kept pending (hidden from
 everyone's observation) and resolved together when the last one is in.
@@ -155,7 +151,7 @@ class IncanGold(Game):
     name = "incan_gold"
     num_actions = 2
     config_class = IncanGoldConfig
-    facts = GameFacts(players=(3, 8), default_agent="pretrained")
+    facts = GameFacts(players=(3, 8), default_agent="pretrained", hidden_information=True)
     observation_range = (0.0, 1.5)  # gem features are capped at 1.5
 
     def __init__(self, config: IncanGoldConfig | None = None):

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from games.base import TERMINAL, Game, GameFacts, State, as_generator, is_whole
+from games.base import TERMINAL, Game, GameFacts, RareRule, State, as_generator, is_whole
 from games.config import need, setting
 from games.deckfile import deck_settings
 
@@ -268,6 +268,65 @@ class LocmConfig:
             object.__setattr__(self, "deck_pool", decks)
 
 
+def _creatures(state: LocmState) -> dict[int, int]:
+    """Every creature on the board: its instance number -> its keyword bits."""
+    board, sizes = state._board, state._lane_sizes
+    return {
+        board[slot * LANE_SPAN + i * FIELDS + INSTANCE]: board[slot * LANE_SPAN + i * FIELDS + KW]
+        for slot in range(4)
+        for i in range(sizes[slot])
+    }
+
+
+def _empty_deck_draw(before: LocmState, action: int, after: LocmState) -> bool:
+    """A turn began with a draw from an empty deck (or past the last turn with a deck)."""
+    p = 1 - before._player
+    return before._phase == BATTLE and action == PASS and (not before._decks[p] or after._turn > LAST_TURN_WITH_DECK)
+
+
+def _full_hand_draw(before: LocmState, action: int, after: LocmState) -> bool:
+    """A turn began with a full hand: its draw is cancelled."""
+    p = 1 - before._player
+    return before._phase == BATTLE and action == PASS and len(before._hands[p]) == HAND_LIMIT
+
+
+def _ward_lost(before: LocmState, action: int, after: LocmState) -> bool:
+    """A creature that stays on the board lost its Ward."""
+    now = _creatures(after)
+    return any(kw & WARD and not now.get(c, WARD) & WARD for c, kw in _creatures(before).items())
+
+
+def _lethal_kill(before: LocmState, action: int, after: LocmState) -> bool:
+    """A creature with Lethal attacked a creature, and one of them died."""
+    if before._phase != BATTLE or action < ATTACK or action >= PICK or (action - ATTACK) & 3 == 0:
+        return False
+    was = _creatures(before)
+    return any(kw & LETHAL for kw in was.values()) and len(_creatures(after)) < len(was)
+
+
+def _item_used(kind: int):
+    def fired(before: LocmState, action: int, after: LocmState) -> bool:
+        if before._phase != BATTLE or not USE <= action < ATTACK:
+            return False
+        hand = before._hands[before._player]
+        return _TYPE[before._card_of[hand[(action - USE) // 13]]] == kind
+
+    return fired
+
+
+RARE_RULES = (
+    RareRule("a draw from an empty deck", _empty_deck_draw),
+    RareRule("a draw stopped by a full hand", _full_hand_draw),
+    RareRule("a rune broken", lambda before, action, after: after._rune != before._rune),
+    RareRule("a Ward lost", _ward_lost),
+    RareRule("a Lethal attack that killed", _lethal_kill),
+    RareRule("a green item used", _item_used(GREEN)),
+    RareRule("a red item used", _item_used(RED)),
+    RareRule("a blue item used", _item_used(BLUE)),
+    RareRule("player 1's bonus mana lost", lambda before, action, after: before._bonus_mana[1] > after._bonus_mana[1]),
+)
+
+
 class Locm(Game):
     name = "locm"
     num_players = 2
@@ -275,9 +334,16 @@ class Locm(Game):
     observation_size = OBSERVATION_SIZE
     config_class = LocmConfig
     #: deck files (`--deck FILE`, games.deckfile's `name` and `cards`: 30 card numbers) give the
-    #: `decks` setting: the battle without a draft (the locm_constructed deck space writes such files)
-    facts = GameFacts(deck_files=deck_settings, pretrained="locm_league3_scorer_panel")
+    #: `decks` setting: the battle without a draft (the locm_constructed deck space writes such files);
+    #: its drafts are judged as that space plays two decks; `pretrained` is its learned battler panel
+    facts = GameFacts(
+        deck_files=deck_settings,
+        drafted_in="locm_constructed",
+        hidden_information=True,
+        pretrained="locm_league3_scorer_panel",
+    )
     action_feature_index = action_feature_index()
+    rare_rules = RARE_RULES
 
     def __init__(self, config: LocmConfig | None = None):
         self.config = LocmConfig() if config is None else config

@@ -1,5 +1,6 @@
 """LOCM 1.2 as a vectorised engine: many games in numpy arrays, stepped together (games/batch.py).
-It plays exactly as games/locm.py does (tests/test_locm_batch.py compares every state); the rules are
+It plays exactly as games/locm.py does (the conformance check "vectorised engine" compares every
+state and counts the rare rules reached: `Locm.rare_rules`); the rules are
 in games/RULES.md §9 and are not repeated here. The arrays mirror LocmState's fields, one row a game:
 hands and decks hold instance numbers (a deck's next card at index `deck_len - 1`), the board is
 (game, lane, place, field) with lanes player 0 left, player 0 right, player 1 left, player 1 right."""

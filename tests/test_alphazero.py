@@ -21,6 +21,7 @@ from agents.search.evaluators import network_evaluator
 from agents.search.puct import best_action, puct_search, search_roots
 from games import UserError
 from games.config import config_from_dict
+from games.connect_four import threats
 
 TINY = {
     "hidden_layers": [32, 32],
@@ -574,9 +575,7 @@ def board(own=(), other=()) -> np.ndarray:
 
 
 def threat_cells(obs) -> tuple[set, set]:
-    from agents.alphazero.features import connect_four_threats
-
-    f = connect_four_threats(obs)[0]
+    f = threats(obs)[0]
     return ({divmod(int(i), 7) for i in np.flatnonzero(f[:42])}, {divmod(int(i), 7) for i in np.flatnonzero(f[42:])})
 
 
@@ -594,8 +593,6 @@ def test_threat_features_by_hand():
 
 
 def test_threat_features_mirror_with_the_board():
-    from agents.alphazero.features import connect_four_threats
-
     game = games.make("connect_four")
     states = random_states(game, 40, seed=5)
     obs = game.observations([s for s in states if not s.is_terminal()])
@@ -603,9 +600,9 @@ def test_threat_features_mirror_with_the_board():
     def mirror(x):
         return x.reshape(len(x), 2, 6, 7)[:, :, :, ::-1].reshape(len(x), 84)
 
-    f = connect_four_threats(obs)
+    f = threats(obs)
     assert f.sum() > 0
-    np.testing.assert_array_equal(connect_four_threats(mirror(obs)), mirror(f))
+    np.testing.assert_array_equal(threats(mirror(obs)), mirror(f))
     assert np.all(f * obs == 0)  # only empty cells
 
 
@@ -631,18 +628,16 @@ def test_input_features_fine_tune_from_a_model_without_them(tmp_path):
     network, metadata = read_npz(tmp_path / "b" / "model.npz")
     assert metadata["input_features"] == "threats" and network.input_size == 168
     agent = agents.make(f"az:{tmp_path / 'b' / 'model.npz'},sims=8", game, seed=0)
-    from agents.alphazero.features import connect_four_threats
-
-    np.testing.assert_allclose(agent.network(obs), network(np.concatenate([obs, connect_four_threats(obs)], axis=1)))
+    np.testing.assert_allclose(agent.network(obs), network(np.concatenate([obs, threats(obs)], axis=1)))
     assert agent.act(states[:1])[0] in range(7)
     import pickle  # as worker processes get it
 
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(agent)).network(obs), agent.network(obs))
     with pytest.raises(UserError, match="init_model"):  # a features model into a config without them
         az.AlphaZeroLearner("connect_four", tiny(hidden_layers=[8], init_model=str(tmp_path / "b" / "model.npz")))
-    with pytest.raises(UserError, match="not tic_tac_toe"):
+    with pytest.raises(UserError, match=r"tic_tac_toe has no features 'threats' \(its features: none\)"):
         az.AlphaZeroLearner("tic_tac_toe", tiny(input_features="threats"))
-    with pytest.raises(UserError, match="input_features"):
-        tiny(input_features="parity")
+    with pytest.raises(UserError, match=r"connect_four has no features 'parity' \(its features: threats\)"):
+        az.AlphaZeroLearner("connect_four", tiny(input_features="parity"))
     with pytest.raises(UserError, match="conv_channels"):
         tiny(input_features="threats", conv_channels=[4])

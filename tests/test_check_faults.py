@@ -4,6 +4,7 @@ The pristine game passes every check (tests/test_plugins.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -17,7 +18,6 @@ from agents.conformance import check_facts
 from deckopt.cli import main
 from evolution.config import load_config
 from evolution.spaces.check import check_deck_space
-from games.base import GameFacts
 from games.conformance import FAILED, PASSED, run_check, run_checks
 
 GAMES = 30
@@ -144,7 +144,7 @@ def test_deckopt_check_exits_1_on_a_fault_and_names_it(capsys):
     assert code == 1 and not err
     failed = [line for line in out.splitlines() if line.startswith("FAIL")]
     assert len(failed) == 1 and failed[0].startswith("FAIL  hidden information: player ")
-    assert out.splitlines()[-1] == "1 of 11 checks failed: hidden information"
+    assert out.splitlines()[-1] == "1 of 12 checks failed: hidden information"
 
 
 class Cheat(RuleAgent):
@@ -157,13 +157,13 @@ class Cheat(RuleAgent):
 class CheatingGame(HighCard):
     """High Card naming a rule agent that breaks the rules."""
 
-    facts = GameFacts(bots={"heuristic": HighestCard, "cheat": Cheat}, default_agent="heuristic")
+    facts = dataclasses.replace(HighCard.facts, bots={"heuristic": HighestCard, "cheat": Cheat})
 
 
 class UnknownDefaultGame(HighCard):
     """High Card naming a default agent that does not exist."""
 
-    facts = GameFacts(bots={"heuristic": HighestCard}, default_agent="no_such_agent")
+    facts = dataclasses.replace(HighCard.facts, bots={"heuristic": HighestCard}, default_agent="no_such_agent")
 
 
 def test_a_rule_agent_that_breaks_the_rules_fails_the_facts_check(capsys):
@@ -241,7 +241,7 @@ def test_check_finds_a_game_module_in_the_current_folder(tmp_path, monkeypatch, 
     (tmp_path / "game_right_here.py").write_text(PLUGIN_HEAD + "class Here(HighCard):\n    pass\n")
     monkeypatch.chdir(tmp_path)
     assert main(["check", "game_right_here:Here", "--games", "5"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "all 11 checks passed"
+    assert capsys.readouterr().out.splitlines()[-1] == "11 checks passed, 1 skipped: vectorised engine"
 
 
 class Box:

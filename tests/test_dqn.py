@@ -15,7 +15,6 @@ from agents import dqn
 from agents.dqn.config import DQNConfig
 from agents.learned import LearnedAgent, NumpyNetwork
 from agents.learning.keras_helpers import init_tensorflow
-from agents.learning.seating import MIRRORS
 from games import UserError
 from games.config import config_from_dict, settings_help
 
@@ -125,7 +124,7 @@ def test_connect_four_mirror_is_the_mirrored_game():
         moves.append(move)
         a.apply_action(move)
         b.apply_action(6 - move)
-    mirror = MIRRORS["connect_four"]
+    mirror = games.make("connect_four").facts.mirror
     mirrored_obs, mirrored_moves = mirror.observations(np.stack(obs_a)), mirror.actions(np.array(moves))
     np.testing.assert_array_equal(mirrored_obs, np.stack(obs_b))
     np.testing.assert_array_equal(mirrored_moves, 6 - np.array(moves))

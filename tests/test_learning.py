@@ -19,7 +19,7 @@ from agents.dqn import DQNLearner
 from agents.learning.config import LearnerConfig
 from agents.learning.loop import SELFPLAY_COLUMNS, Learner, train_learner
 from agents.learning.runfolder import read_checkpoint
-from agents.learning.seating import MIRRORS, seat_agents
+from agents.learning.seating import seat_agents
 from agents.nfsp import NFSPLearner
 from agents.ppo import PPOLearner
 from games import UserError
@@ -151,7 +151,7 @@ def test_the_connect_four_mirror_maps_a_position_to_the_mirrored_one():
     for move in (0, 1, 1, 5, 6, 3):
         a.apply_action(move)
         b.apply_action(6 - move)
-    mirror = MIRRORS["connect_four"]
+    mirror = game.facts.mirror
     np.testing.assert_array_equal(mirror.observations(a.observation(0)[None]), b.observation(0)[None])
     np.testing.assert_array_equal(mirror.per_action(np.arange(7)[None]), [[6, 5, 4, 3, 2, 1, 0]])
     np.testing.assert_array_equal(mirror.actions(np.array([0, 2])), [6, 4])

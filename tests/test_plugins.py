@@ -46,12 +46,12 @@ def test_deckopt_check_passes_on_the_example(capsys):
     lines = out.splitlines()
     assert code == 0 and not err, out + err
     verdicts = [line for line in lines if line.startswith(("ok", "FAIL", "skip"))]
-    assert len(verdicts) == 11 and all(line.startswith("ok  ") for line in verdicts), out
+    assert len(verdicts) == 12 and all(line.startswith(("ok  ", "skip  vectorised engine")) for line in verdicts), out
     assert any(line.startswith("ok    deck space operators: 30 random decks") for line in verdicts)
     assert any(
         line.startswith("ok    facts and rule agents: rule agents heuristic, highest, lowest") for line in verdicts
     )
-    assert lines[-1] == "all 11 checks passed"
+    assert lines[-1] == "11 checks passed, 1 skipped: vectorised engine"
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -60,15 +60,15 @@ def test_deckopt_check_passes_on_each_of_our_games(name, capsys):
     assert code == 0, out
     assert not [line for line in out.splitlines() if line.startswith("FAIL")]
     last = {
-        "tic_tac_toe": "9 checks passed, 1 skipped: cards conserved",  # no cards
-        "connect_four": "9 checks passed, 1 skipped: cards conserved",
-        "incan_gold": "all 10 checks passed",
-        "durak": "all 10 checks passed",
-        "gwent_lite": "all 11 checks passed",  # and the deck space's operators
-        "exploding_kittens": "all 11 checks passed",
-        "gwent_abilities": "all 11 checks passed",  # and the deck space's operators
+        "tic_tac_toe": "9 checks passed, 2 skipped: cards conserved, vectorised engine",  # no cards
+        "connect_four": "10 checks passed, 1 skipped: cards conserved",
+        "incan_gold": "10 checks passed, 1 skipped: vectorised engine",
+        "durak": "10 checks passed, 1 skipped: vectorised engine",
+        "gwent_lite": "all 12 checks passed",  # and the deck space's operators
+        "exploding_kittens": "11 checks passed, 1 skipped: vectorised engine",
+        "gwent_abilities": "11 checks passed, 1 skipped: vectorised engine",  # and the deck space's operators
         # the draft's picks add cards; the operators of its two deck spaces (locm_constructed, locm_drafter)
-        "locm": "11 checks passed, 1 skipped: cards conserved",
+        "locm": "12 checks passed, 1 skipped: cards conserved",
     }
     assert out.splitlines()[-1] == last[name]
 
@@ -207,7 +207,8 @@ def test_deckopt_check_json(capsys):
     result = json.loads(out)  # exactly one JSON object
     assert code == 0 and not err and result["passed"] and result["game"] == "high_card"
     assert [c["name"] for c in result["checks"]][-1] == "deck space operators"
-    assert {c["status"] for c in result["checks"]} == {"passed"}
+    statuses = {c["name"]: c["status"] for c in result["checks"]}
+    assert statuses.pop("vectorised engine") == "skipped" and set(statuses.values()) == {"passed"}
 
 
 def test_the_tutorials_python_runs(capsys):

@@ -165,7 +165,7 @@ def load_network(model: str, game: Game):
         raise UserError(f"{path} is a model for {trained_for}, not {game.name}")
     if metadata.get("alphazero", path.suffix == ".keras"):
         if metadata.get("input_features"):
-            network = FeatureNetwork(network, metadata["input_features"], game.name)
+            network = FeatureNetwork(network, metadata["input_features"], game)
         return network, metadata, False
     if "policy" in metadata or metadata.get("value") or network.output_size != game.num_actions:
         raise UserError(f"{path} is neither an az (policy + value) model nor a DQN Q-network")

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.alphazero.features import FEATURES
 from agents.learning.config import (
     MAX_GAMES_PER_BATCH,
     MAX_REPLAY,
@@ -65,8 +64,8 @@ class AlphaZeroConfig(LearnerConfig):
     )
     input_features: str = setting(
         "",
-        "features appended to the observation before the network: threats (connect_four: each player's "
-        "cells that would complete four in a row); empty: none",
+        "features appended to the observation before the network, of those the game declares: threats "
+        "(connect_four: each player's cells that would complete four in a row); empty: none",
         metavar="NAME",
     )
     updates_per_batch: int = setting(16, "Adam steps after each self-play batch", metavar="N", maximum=MAX_STEPS)
@@ -89,10 +88,6 @@ class AlphaZeroConfig(LearnerConfig):
         need(
             all(isinstance(c, int) and c >= 1 for c in self.conv_channels),
             f"conv_channels must be whole numbers >= 1, got {self.conv_channels!r}",
-        )
-        need(
-            self.input_features in ("", *FEATURES),
-            f"input_features must be one of {', '.join(FEATURES)} or empty, got {self.input_features!r}",
         )
         need(not (self.input_features and self.conv_channels), "input_features and conv_channels don't mix; give one")
         need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate}")

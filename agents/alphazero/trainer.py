@@ -34,10 +34,10 @@ from agents.learning.keras_helpers import (
 )
 from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, play_in_process, train_learner
 from agents.learning.replay import ReplayBuffer
-from agents.learning.seating import MIRRORS
 from agents.learning.shards import play_in_shards
 from agents.search.evaluators import network_evaluator
-from agents.search.puct import BatchAbandoned, search_roots
+from agents.search.puct import search_roots
+from agents.stopping import BatchAbandoned
 from games import UserError
 
 METRICS = ["loss", "policy_loss", "value_loss"]
@@ -188,7 +188,7 @@ class AlphaZeroLearner:
         init_tensorflow(c.seed, c.tf_threads)
         self.rng = np.random.default_rng(c.seed)
         self.should_stop = None  # set by the training loop: a batch of long searches can be abandoned
-        self.features, feature_size = feature_function(c.input_features, g.name)
+        self.features, feature_size = feature_function(c.input_features, g)
         self.model = build_network(g, c, g.observation_size + feature_size)
         if c.init_model:
             wanted = model_weights(self.model)
@@ -196,7 +196,7 @@ class AlphaZeroLearner:
         self.optimizer = build_optimizer(self.model, c.learning_rate)
         self.train_phase = make_train_phase(self.model, self.optimizer, g.num_actions, c.weight_decay)
         self.replay = search_replay(c.replay_size, g.observation_size, g.num_actions)
-        self.mirror = MIRRORS.get(g.name) if c.mirror_augment else None
+        self.mirror = g.facts.mirror if c.mirror_augment else None
         self.episodes, self.updates = 0, 0
         self.last_loss = float("nan")
         self._refresh_network()
@@ -206,7 +206,7 @@ class AlphaZeroLearner:
         act = [c.activation] * (len(c.conv_channels) + len(c.hidden_layers)) + ["linear"]
         planes = self.game.observation_planes if c.conv_channels else None
         self.network = NumpyNetwork(model_weights(self.model), act, planes)  # saved as it is
-        self.acting = FeatureNetwork(self.network, c.input_features, self.game.name) if self.features else self.network
+        self.acting = FeatureNetwork(self.network, c.input_features, self.game) if self.features else self.network
         self.evaluate = network_evaluator(self.game, self.acting)
 
     def step(self) -> dict:

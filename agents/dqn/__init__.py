@@ -24,10 +24,11 @@ mirrors, the replay's columns; no TensorFlow), `model` (the only one importing T
 
 from __future__ import annotations
 
-from agents.dqn.config import GAME_DEFAULTS, DQNConfig, default_config, epsilon_at, learning_rate_at, load_config
+from agents.dqn.config import GAME_DEFAULTS, DQNConfig, default_config, epsilon_at, load_config
 from agents.dqn.model import build_q_network, make_train_phase, make_train_step, numpy_network
 from agents.dqn.selfplay import SelfPlayRecorder, episode_targets, self_play, target_replay
 from agents.dqn.trainer import DQNLearner, initial_weights, train
+from agents.learning.config import learning_rate_at
 
 __all__ = [
     "DQNConfig",

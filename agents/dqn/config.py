@@ -101,10 +101,3 @@ def default_config(game_name: str) -> DQNConfig:
 
 def epsilon_at(config: DQNConfig, episodes: int) -> float:
     return linear_schedule(config.epsilon_start, config.epsilon_end, config.epsilon_decay_episodes, episodes)
-
-
-def learning_rate_at(config: DQNConfig, episodes: int) -> float:
-    if config.learning_rate_decay_episodes == 0:
-        return config.learning_rate
-    c = config
-    return linear_schedule(c.learning_rate, c.learning_rate_end, c.learning_rate_decay_episodes, episodes)

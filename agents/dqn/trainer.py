@@ -20,10 +20,11 @@ import numpy as np
 
 import agents
 import games
-from agents.dqn.config import DQNConfig, epsilon_at, learning_rate_at
+from agents.dqn.config import DQNConfig, epsilon_at
 from agents.dqn.model import build_q_network, make_train_phase, numpy_network
 from agents.dqn.selfplay import play_phase, target_replay
 from agents.learned import LearnedAgent, load_network, model_metadata
+from agents.learning.config import learning_rate_at
 from agents.learning.keras_helpers import (
     build_optimizer,
     init_tensorflow,
@@ -33,7 +34,6 @@ from agents.learning.keras_helpers import (
     set_optimizer_values,
 )
 from agents.learning.loop import Mapper, play_in_process, train_learner
-from agents.learning.seating import MIRRORS
 from agents.learning.shards import play_in_shards
 from games import UserError
 
@@ -82,8 +82,8 @@ class DQNLearner:
         self.train_phase = make_train_phase(self.model, self.optimizer)
         self.replay = target_replay(config.replay_size, self.game.observation_size)
         self.network = numpy_network(self.model, config)
-        if config.mirror_augment and self.game.name not in MIRRORS:
-            raise UserError(f"mirror_augment: no mirror known for {self.game.name} (only {', '.join(MIRRORS)})")
+        if config.mirror_augment and self.game.facts.mirror is None:
+            raise UserError(f"mirror_augment: {self.game.name} declares no mirror (GameFacts.mirror)")
         for spec in config.opponent_mix:  # a bad spec fails now, not after the first batch
             agents.make(spec, self.game, seed=0)
         self.episodes = 0
@@ -102,7 +102,7 @@ class DQNLearner:
         obs, actions, targets = self.self_play_phase(epsilon)
         self.replay.add({"obs": obs, "actions": actions, "targets": targets})
         if c.mirror_augment:
-            mirror = MIRRORS[self.game.name]
+            mirror = self.game.facts.mirror
             self.replay.add({"obs": mirror.observations(obs), "actions": mirror.actions(actions), "targets": targets})
         self.episodes += c.games_per_batch
         t1 = time.perf_counter()

@@ -144,3 +144,13 @@ def linear_schedule(start: float, end: float, decay_episodes: int, episodes: int
     """`start` moving linearly to `end` over `decay_episodes` (0: `end` at once), then `end`."""
     frac = 1.0 if decay_episodes == 0 else min(1.0, episodes / decay_episodes)
     return start + frac * (end - start)
+
+
+def learning_rate_at(config, episodes: int) -> float:
+    """The learning rate of a config with `learning_rate`, `learning_rate_end` and
+    `learning_rate_decay_episodes` after `episodes`: constant without a decay (0), else decaying
+    linearly (`linear_schedule`)."""
+    c = config
+    if c.learning_rate_decay_episodes == 0:
+        return c.learning_rate
+    return linear_schedule(c.learning_rate, c.learning_rate_end, c.learning_rate_decay_episodes, episodes)

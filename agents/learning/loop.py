@@ -34,7 +34,7 @@ from agents.learning.runfolder import (
     check_resumable,
     read_checkpoint,
 )
-from agents.search.puct import BatchAbandoned  # what a learner's step() raises when stopped inside
+from agents.stopping import BatchAbandoned  # what a learner's step() raises when stopped inside
 from games import Game, UserError
 from games.config import config_to_dict
 from games.errors import one_line

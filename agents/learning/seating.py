@@ -3,15 +3,13 @@
 - `mix_opponents`: the baselines of an opponent mix ({agent spec: fraction of the games}), made
   afresh from the learner's generator (nothing extra to checkpoint);
 - `seat_agents`: in each fraction of the games one baseline takes every seat but one (the learner's
-  seat drawn at random); the learner plays every seat of the other games;
-- `MIRRORS`: per game, the symmetry that maps a decision to an equally good one (Connect Four's
-  left-right mirror), applied to observations, actions and per-action arrays (masks, policies).
+  seat drawn at random); the learner plays every seat of the other games.
+(The symmetry a learner may add mirrored decisions by is the game's fact `GameFacts.mirror`.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -41,20 +39,3 @@ def seat_agents(
             seats[g][int(rng.integers(num_players))] = 0
         first += count
     return seats
-
-
-@dataclass(frozen=True)
-class Mirror:
-    observations: Callable[[np.ndarray], np.ndarray]  # rows of observations
-    actions: Callable[[np.ndarray], np.ndarray]  # action numbers
-    per_action: Callable[[np.ndarray], np.ndarray]  # rows of one value per action (masks, policies)
-
-
-def _connect_four_observations(obs: np.ndarray) -> np.ndarray:
-    """The observation is two 6 x 7 planes (games/RULES.md): column c becomes 6 - c."""
-    return obs.reshape(-1, 2, 6, 7)[:, :, :, ::-1].reshape(len(obs), -1)
-
-
-MIRRORS = {
-    "connect_four": Mirror(_connect_four_observations, lambda actions: 6 - actions, lambda rows: rows[:, ::-1]),
-}

@@ -63,11 +63,3 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = copy.deepcopy(POLICY_GAME_DEFAULTS)
 def load_config(game_name: str, path=None, **overrides) -> PPOConfig:
     """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
     return load_learner_config(PPOConfig, GAME_DEFAULTS, game_name, path, overrides, where="PPO config")
-
-
-def learning_rate_at(config: PPOConfig, episodes: int) -> float:
-    d = config.learning_rate_decay_episodes
-    if d == 0:
-        return config.learning_rate
-    frac = min(1.0, episodes / d)
-    return config.learning_rate + frac * (config.learning_rate_end - config.learning_rate)

@@ -16,12 +16,13 @@ import numpy as np
 
 import games
 from agents.learned import NumpyNetwork, model_metadata
+from agents.learning.config import learning_rate_at
 from agents.learning.keras_helpers import init_tensorflow, model_weights, optimizer_values, set_optimizer_values
 from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, play_in_process, train_learner
 from agents.learning.seating import mix_opponents
 from agents.learning.shards import play_in_shards
 from agents.policy import POLICY_KERAS_PREFIX, PolicyAgent, log_probs, masked_softmax, sample_actions
-from agents.ppo.config import PPOConfig, learning_rate_at
+from agents.ppo.config import PPOConfig
 from agents.ppo.model import build_mlp, build_optimizer, make_update
 from agents.rollout import Batch, Recorder, gae, play_recorded
 

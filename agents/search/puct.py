@@ -37,13 +37,8 @@ import numpy as np
 
 from agents.search.evaluators import Evaluate
 from agents.search.tree import Node, backup, has_hidden_information, loses, prove, solve_up, wins
+from agents.stopping import BatchAbandoned
 from games import State
-
-
-class BatchAbandoned(Exception):
-    """A search (or a learner's `step()`, agents/learning/loop.py) stopped by its `should_stop` before
-    it was done (a batch that can run for minutes: AlphaZero's searches); the learner's state,
-    generator included, is as before it."""
 
 
 def _alive(node: Node, mover: int) -> np.ndarray:

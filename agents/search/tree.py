@@ -27,8 +27,9 @@ WIN = 1.0  # every game's best return
 
 
 def has_hidden_information(state: State) -> bool:
-    """Whether a search must draw worlds (`resample_hidden`); the solver applies only where not."""
-    return type(state).resample_hidden is not State.resample_hidden
+    """Whether a search must draw worlds (`resample_hidden`), as the game declares
+    (`GameFacts.hidden_information`); the solver applies only where not."""
+    return state.game.facts.hidden_information
 
 
 def wins(returns: Sequence[float], mover: int) -> bool:

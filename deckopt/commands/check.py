@@ -19,7 +19,8 @@ def register(sub) -> None:
         help="check that a game keeps the promises of the game interface",
         description="Run the conformance suite on a game (ours, an installed plug-in, or package.module:Class) "
         "over random games: invariants at every step, cards conserved, illegal actions refused, same seed "
-        "same game, clone, pickle, hidden information, batch views, the game's facts and rule agents (each named "
+        "same game, clone, pickle, hidden information, batch views, a vectorised engine stepped beside the game "
+        "(its rare rules reached), the game's facts and rule agents (each named "
         "rule agent plays legal games; the default agent and eval's opponents are made), and the deck space's "
         "operators where "
         "decks evolve. One line per check; exit 1 if any check fails.",

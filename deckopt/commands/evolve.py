@@ -17,9 +17,9 @@ from pathlib import Path
 
 from agents import split_agent_specs, trust_figures
 from agents.parallel import WorkerFailure
+from agents.stopping import StopOnSignal
 from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
-from deckopt.commands.train import StopOnSignal
 from evolution.config import EvolveConfig, load_config
 from evolution.designer.tables import deck_text, validation_table
 from evolution.loop import evolve

@@ -12,8 +12,7 @@
   (evolution/studies/agreement.py).
 - `kittens OUT`: Exploding Kittens compositions, the agent's estimates against exact values.
 
-It runs past 400 lines because it is the command line of three studies that share one parser (their
-options, checks and printed tables); the statistics live in evolution/.
+The statistics live in evolution/; this module holds the options, checks and printed tables.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ from evolution.spaces.registry import space_for
 from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
-from evolution.studies.drafts import DRAFTED_GAMES, field_drafts, space_game
+from evolution.studies.drafts import drafted_in, field_drafts, space_game
 from evolution.studies.racing import ground_truth, plot_study, study
 from games.errors import UserError
 from games.fileio import atomic_write_bytes, atomic_write_json, check_writable_dir, finite_json, resolve_path
@@ -102,7 +101,8 @@ def register(sub) -> None:
         metavar="GAME",
         help="racing, agents: the game whose decks are studied (a deck space whose decks play each other: "
         f"{', '.join(s.game for s in SETTINGS.values() if s.head_to_head)} or a plug-in's; agents also "
-        f"{', '.join(DRAFTED_GAMES)}: its drafts, played as the space that battles two decks plays them; default "
+        "a game whose decks are drafted (locm): its drafts, played as the space that battles two decks plays "
+        "them; default "
         f"the --source run's game, else {DEFAULT_GAME})",
     )
     p.add_argument(
@@ -388,7 +388,7 @@ def _agent_decks(args):
     space = space_for(config)
     panel = config.settings.validation_panel
     rng = np.random.default_rng([args.seed, 88])
-    if (args.game or DEFAULT_GAME) in DRAFTED_GAMES:  # its decks are drafts: the random drafter's on fresh offers
+    if drafted_in(args.game or DEFAULT_GAME):  # its decks are drafts: the random drafter's on fresh offers
         drafts = field_drafts(args.game, (args.spread + 1) // 2, rng, ("random",))["random"] if args.spread else []
         spread = [(f"random_draft_{i + 1:02d}", tuple(d)) for i, d in enumerate(drafts[: args.spread])]
     else:

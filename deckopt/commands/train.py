@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import signal
 import sys
 from pathlib import Path
 
 from agents.learners import DEFAULT_LEARNER, LEARNERS
 from agents.learning.runfolder import default_run_dir, read_run_config
 from agents.parallel import Mapper, WorkerFailure
+from agents.stopping import StopOnSignal
 from deckopt.commands._common import GAME_HELP, JOBS_HELP, Progress, job_count, positive_int, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from games.errors import UserError
@@ -104,42 +104,6 @@ def register(sub) -> None:
         add_config_flags(group, learner.config_class, skip=tuple(seen))
         seen |= {f.name for f in dataclasses.fields(learner.config_class)}
     p.set_defaults(func=run)
-
-
-class StopOnSignal:
-    """First Ctrl-C or SIGTERM: ask the run to stop after `after` (the current batch; `log`, if
-    given, says so). Second: abort (KeyboardInterrupt). `why` says which signal it was."""
-
-    def __init__(self, log, after: str = "this batch (saving a checkpoint)"):
-        self.requested = False
-        self.why = "interrupted"
-        self._log = log
-        self._after = after
-        self._previous = {}
-
-    def __call__(self) -> bool:
-        return self.requested
-
-    def __enter__(self) -> StopOnSignal:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                self._previous[sig] = signal.signal(sig, self._handle)
-            except ValueError:  # not the main thread: no handlers, Ctrl-C aborts as usual
-                pass
-        return self
-
-    def _handle(self, signum, frame):
-        if signum == signal.SIGTERM:
-            self.why = "terminated (SIGTERM)"
-        if self.requested:
-            raise KeyboardInterrupt
-        self.requested = True
-        if self._log is not None:
-            self._log(f"stopping after {self._after}; Ctrl-C again to abort")
-
-    def __exit__(self, *exc) -> None:
-        for sig, handler in self._previous.items():
-            signal.signal(sig, handler)
 
 
 def _settings(args) -> tuple:

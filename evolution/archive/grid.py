@@ -9,34 +9,25 @@ elites that are measured again and again (the fitness is noisy).
     archive.entries()                                 # the elites as archive.json entries
     best = choose_best_elite(archive, ...)            # at the end (evolution/archive/results.py)
 
-Noise. A deck's fitness is one generation's games against that generation's opponents; inserted on
-one such number and never measured again, a lucky deck holds its cell, and the luckiest elite looks
-best (measured on a 30-generation run: its archive score 0.755, 0.597 against the reference decks,
-below the plain run's champion). So each generation's pool measures `survivors` decks again, as a
-plain run does: they play with the children, against the same opponents and fresh seeds, and a
-deck's fitness pools its games of its last `score_memory` measurements (the evaluator's own rule for
-a deck that stays), so a lucky score is diluted and a child competes with the incumbent's pooled
-score. With `archive_population` > 0 (0.5 by default) the run keeps a plain run's population (the
-`survivors` best decks of each pool, whatever their cells): they are the decks measured again, and
-they breed that share of the children, the rest bred from elites chosen uniformly
-(docs/results/archive.md: over 16 seeds the best elite is then as good as a plain run's champion on
-average; with 0 it is 0.015 worse). With 0 the elites measured again are those with the highest
-upper bound of their interval:
-the ones that could be best (just entered on one lucky look, or high and still uncertain). The pool
-has the plain run's size, so both runs play the same games per generation. At the
-end (`choose_best_elite`, evolution/archive/results.py) the best elite is chosen the way a plain
-run chooses its champion, among the elites: the
-`playoff_top` elites best on their yardstick games of the run (then by pooled fitness) are measured
-again against the yardstick (`playoff_games_per_pair` games per yardstick deck, fresh seeds), and the
-best of that look is the best elite.
+Re-measurement. The fitness is noisy, so each generation's pool measures `survivors` decks again,
+as a plain run does: they play with the children, against the same opponents and fresh seeds, and
+a deck's fitness pools its games of its last `score_memory` measurements (the evaluator's own rule
+for a deck that stays); a child competes with the incumbent's pooled score. With
+`archive_population` > 0 (0.5 by default) the run keeps a plain run's population (the `survivors`
+best decks of each pool, whatever their cells): they are the decks measured again, and they breed
+that share of the children, the rest bred from elites chosen uniformly. With 0 the elites measured
+again are those with the highest upper bound of their interval. The pool has the plain run's size,
+so both runs play the same games per generation. At the end (`choose_best_elite`,
+evolution/archive/results.py) the `playoff_top` elites best on their yardstick games of the run
+(then by pooled fitness) are measured again against the yardstick (`playoff_games_per_pair` games
+per yardstick deck, fresh seeds), and the best of that look is the best elite
+(docs/results/archive.md compares it with a plain run's champion).
 
 Descriptors (each bounded, so the grid covers every legal deck):
 - Gwent Lite: the share of the deck's cards at the minimum power (0 .. 1) and the share of its total
   power in its five strongest cards (from 5 / max_cards to what five big cards beside min_cards - 5
   weak ones reach, 0.05 .. 0.8 by default): flat decks (no fillers, top five about a fifth of the
-  power) against decks of weak fillers and a few big cards, and the mixes between. (The mean power
-  would not do: nearly every deck spends the whole budget on the fewest cards, so it sits at the
-  upper bound.)
+  power) against decks of weak fillers and a few big cards, and the mixes between.
 - Exploding Kittens: the Skip count and the Attack count (each within its bounds).
 
 The grid holds each elite's cards (a fixed-length vector padded with -1), pooled score, interval,

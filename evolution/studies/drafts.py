@@ -1,8 +1,8 @@
 """The decks of a game whose decks are drafted in the game (LOCM): its verdicts are made on the decks
 its field of drafters (agents.heuristics.locm_field.DRAFTERS) drafts on fresh offers, the drafts its
-drafter x drafter matrix is judged on. `DRAFTED_GAMES` names the deck space that battles two given
-decks of such a game (its yardstick and reference decks are field drafters' drafts); `field_drafts`
-drafts fresh ones.
+drafter x drafter matrix is judged on. Such a game declares the deck space that battles two given
+decks of it (`GameFacts.drafted_in`; its yardstick and reference decks are field drafters' drafts);
+`field_drafts` drafts fresh ones.
 """
 
 from __future__ import annotations
@@ -12,14 +12,17 @@ import numpy as np
 from agents.heuristics.locm_field import DRAFTERS, draft_decks
 from games import make as make_game
 
-#: games whose decks are drafted in the game: the deck space that plays two given decks of each
-DRAFTED_GAMES = {"locm": "locm_constructed"}
+
+def drafted_in(game: str) -> str | None:
+    """The deck space that battles two decks of `game` if its decks are drafted in the game (the
+    game's fact `drafted_in`), else None."""
+    return make_game(game).facts.drafted_in
 
 
 def space_game(game: str) -> str:
     """The deck space's game that plays `game`'s decks: its own name for a deck game, the battling
     space for a game whose decks are drafted."""
-    return DRAFTED_GAMES.get(game, game)
+    return drafted_in(game) or game
 
 
 def field_drafts(game: str, drafts: int, rng: np.random.Generator, drafters=tuple(DRAFTERS)) -> dict[str, list]:

@@ -38,17 +38,6 @@ except ImportError as exc:
 AECEnv = _pettingzoo.AECEnv
 
 
-def observation_high(game: games.Game) -> float:
-    """The largest value an observation feature of `game` can take (each game module documents its
-    ranges): Incan Gold caps gem features at 1.5; Gwent Lite scales card counts by the minimum deck."""
-    if game.name == "incan_gold":
-        return 1.5
-    if game.name == "gwent_lite":
-        rules = game.config.rules
-        return max(1.0, rules.max_cards / rules.min_cards)
-    return 1.0
-
-
 def agent_name(player: int) -> str:
     return f"player_{player}"
 
@@ -68,11 +57,11 @@ class DeckoptAECEnv(AECEnv):
         n, size, actions = self.game.num_players, self.game.observation_size, self.game.num_actions
         self.possible_agents = [agent_name(p) for p in range(n)]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
-        high = observation_high(self.game)
+        low, high = self.game.observation_range  # every feature's bounds, as the game declares them
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, high, shape=(size,), dtype=np.float32),
+                    "observation": spaces.Box(low, high, shape=(size,), dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, shape=(actions,), dtype=np.int8),
                 }
             )

@@ -109,11 +109,13 @@ class HighCard(Game):
     config_class = HighCardConfig
     #: what deckopt's commands read instead of the game's name: the rule agents by name (agent specs in
     #: every command: `deckopt match high_card lowest heuristic`), the agent that plays where a command
-    #: needs one and none is named, and deck files (`--deck FILE`: `name` and `cards`) as the `decks` setting
+    #: needs one and none is named, deck files (`--deck FILE`: `name` and `cards`) as the `decks` setting,
+    #: and hidden information (the opponent's hand and the face-down card: `resample_hidden` re-draws them)
     facts = GameFacts(
         bots={"heuristic": HighestCard, "highest": HighestCard, "lowest": LowestCard},
         default_agent="heuristic",
         deck_files=deck_settings,
+        hidden_information=True,
     )
     state_class: type[HighCardState]  # the class of its positions (set below the class)
 

@@ -56,7 +56,7 @@ def replay_with_bots(line: str, battler: str) -> tuple[int, list[str]]:
     return compared[0], differences
 
 
-@pytest.mark.parametrize("battler", ["greedy", "max-attack"])
+@pytest.mark.parametrize("battler", ["greedy", "max-attack", "agents/pretrained/locm_league3_scorer_0.npz"])
 def test_the_bot_answers_recorded_inputs_as_the_agent_plays_the_true_state(battler):
     compared = 0
     for line in matches()[:MATCHES]:

@@ -2,7 +2,7 @@
 LOCM 1.2 referee's protocol. Fed the recorded referee matches' inputs (the matches of
 tests/test_locm_referee.py), it rebuilds each input's state whole and answers what the same agent
 chooses in deckopt's engine on the true state; hosted in deckopt's own host (`native:CMD`), its games
-are legal."""
+are legal and won as the same agent wins them in deckopt's process."""
 
 from __future__ import annotations
 
@@ -115,11 +115,24 @@ def test_deckopt_bot_plays_a_recorded_game_on_stdin():
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 
 
-def test_the_bot_hosted_in_deckopt_plays_legal_games(capsys):
+def test_the_bot_hosted_in_deckopt_plays_legal_games_as_the_agent_does_in_process(capsys):
     # slack: a loaded test machine must not lose games on time; the late replies are counted anyway
-    bot = f"native:{sys.executable} -m deckopt bot locm greedy,slack=20"
-    assert main(["match", "locm", bot, "greedy", "--games", "4", "--seed", "3", "--json"]) == 0
-    result = json.loads(capsys.readouterr().out)
-    hosted = result["hosted"]["0"]
-    assert hosted["games"] == 4 and hosted["failures"] == [] and hosted["skipped"] == 0
-    assert hosted["first_turns"]["replies"] == 4 * 2 and hosted["other_turns"]["replies"] > 4 * 30
+    bot = f"native:{sys.executable} -m deckopt bot locm coac+greedy,slack=20"
+    assert main(["match", "locm", bot, "greedy", "--games", "6", "--seed", "3", "--json"]) == 0
+    hosted_match = json.loads(capsys.readouterr().out)
+    hosted = hosted_match["hosted"]["0"]
+    assert hosted["games"] == 6 and hosted["failures"] == [] and hosted["skipped"] == 0
+    assert hosted["first_turns"]["replies"] == 6 * 2 and hosted["other_turns"]["replies"] > 6 * 30
+    # drafting and battling as coac+greedy does in deckopt's process: every game's winner the same
+    assert main(["match", "locm", "coac+greedy", "greedy", "--games", "6", "--seed", "3", "--json"]) == 0
+    in_process = json.loads(capsys.readouterr().out)
+
+    def wins(result):
+        return [(a["wins"], a["by_seat"]) for a in result["agents"]]
+
+    assert wins(hosted_match) == wins(in_process)
+
+
+def test_a_panel_plays_its_member_of_the_seed():
+    panel = agents.make_panel("locm_league3_scorer_panel", make("locm"), seed=0)
+    assert [RefereeBot(panel, seed=s).agent for s in (0, 1, 2, 3)] == [*panel.agents, panel.agents[0]]

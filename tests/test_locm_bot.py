@@ -17,7 +17,7 @@ import agents
 from agents.locm_bot import RefereeBot, turn_commands
 from deckopt.cli import main
 from games import UserError, make
-from games.locm import DRAFT_TURNS
+from games.locm import DRAFT_TURNS, PASS, PICK
 from games.locm_player_view import PlayerView
 from games.locm_referee import picks_of, read_lines, read_match, referee_input, replay_match
 from tests.test_locm_referee import matches
@@ -64,6 +64,33 @@ def test_the_bot_answers_recorded_inputs_as_the_agent_plays_the_true_state(battl
         assert not differences, differences[0]
         compared += turns
     assert compared > 300  # every battle turn of the matches
+
+
+@pytest.mark.parametrize("spec, games", [("coac+greedy", 40), ("agents/pretrained/locm_league3_scorer_1.npz", 10)])
+def test_fresh_games_of_two_bots_are_the_agents_games(spec, games):
+    # both seats bots fed referee_input of deckopt's game: every rebuilt state writes that input
+    # again and every reply is the agent's choice on the true state, to the games' ends
+    game = make("locm")
+    agent = agents.make(spec, game, seed=0)
+    turns = 0
+    for seed in range(games):
+        state = game.new_initial_state(seed)
+        bots = [RefereeBot(agent, seed=seed + p) for p in (0, 1)]
+        while not state.is_terminal():
+            p = state.current_player
+            text = referee_input(state)
+            rebuilt = bots[p].view.read(text, bots[p].rng)
+            assert referee_input(rebuilt) == text, (seed, text)
+            if state.phase == "draft":
+                assert bots[p].answer(rebuilt) == f"PICK {int(agent.act([state])[0]) - PICK}"
+                state.apply_action(int(agent.act([state])[0]))
+                continue
+            truth = turn_commands(agent, state)
+            assert bots[p].answer(rebuilt) == (";".join(truth) or "PASS"), (seed, text)
+            if not state.is_terminal():
+                state.apply_action(PASS)
+            turns += 1
+    assert turns > games * 10  # battle turns
 
 
 def test_the_hidden_cards_are_drawn_from_what_the_input_allows():

@@ -202,10 +202,12 @@ class HostStats:
         )
 
     def as_dict(self) -> dict:
-        """The stats in a JSON form: counts, the replies' mean and largest seconds by limit, the failures."""
+        """The stats in a JSON form: counts, the replies' mean, median, 99th percentile and largest
+        seconds by limit, the failures."""
 
         def times(xs: list[float]) -> dict:
-            return {"replies": len(xs), "mean_s": float(np.mean(xs)) if xs else None, "max_s": max(xs, default=None)}
+            mean, p50, p99 = (float(np.mean(xs)), *np.percentile(xs, [50, 99]).tolist()) if xs else (None,) * 3
+            return {"replies": len(xs), "mean_s": mean, "p50_s": p50, "p99_s": p99, "max_s": max(xs, default=None)}
 
         return {
             "slack": self.slack,
@@ -218,13 +220,16 @@ class HostStats:
         }
 
     def summary(self, name: str) -> str:
-        """One line: replies, their mean and largest times against each limit, late replies,
-        skipped commands, games lost by a failure, and the limits' slack."""
+        """One line: replies, their mean, 99th percentile and largest times against each limit, late
+        replies, skipped commands, games lost by a failure, and the limits' slack."""
 
         def times(xs: list[float], limit: float) -> str:
             if not xs:
                 return f"none of {limit * 1000:.0f} ms"
-            return f"mean {1000 * np.mean(xs):.1f} ms, max {1000 * max(xs):.1f} ms of {limit * 1000:.0f} ms"
+            return (
+                f"mean {1000 * np.mean(xs):.1f} ms, 99th percentile {1000 * np.percentile(xs, 99):.1f} ms, "
+                f"max {1000 * max(xs):.1f} ms of {limit * 1000:.0f} ms"
+            )
 
         return (
             f"{name}: {self.games} games, {len(self.first_replies) + len(self.replies)} replies; first turns "

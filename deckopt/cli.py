@@ -17,6 +17,7 @@ from agents.parallel import WorkerFailure
 from deckopt.commands import (
     advise,
     bench,
+    bot,
     check,
     decks,
     eval,
@@ -33,6 +34,7 @@ from deckopt.commands import (
     tournament,
     train,
 )
+from deckopt.commands._common import OneLineParser
 from games.errors import UserError
 from games.fileio import DISK_ERRORS
 
@@ -43,21 +45,17 @@ COMMAND_MODULES += [pruning]  # train-pruning: the MCTS pruning networks
 COMMAND_MODULES += [exploit]  # approximate exploitability of an agent
 COMMAND_MODULES += [evaluator]  # a deck game's evaluator panel and its trust figures
 COMMAND_MODULES += [check]  # the conformance suite on a game
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, not usage + message
-        self.exit(2, f"{self.prog}: error: {message}\n")
+COMMAND_MODULES += [bot]  # a LOCM agent as a competition bot
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = OneLineParser(
         prog="deckopt",
         description="Train game-playing agents by self-play and evolve card decks. "
         "`deckopt COMMAND --help` lists the options of each command.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks for every error")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for module in COMMAND_MODULES:
         module.register(sub)

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.errors import UserError
 from games.locm import (
     ATTACK,
     CARDS,
@@ -52,23 +54,103 @@ def _outputs(match: dict, p: int) -> list[str]:
     return [x.strip() for x in match["outputs"][str(p)] if x]
 
 
+@dataclass
+class CardLine:
+    """One card line of a referee input."""
+
+    card: int
+    instance: int
+    location: int  # 0 the player's hand, 1 their board, -1 the opponent's board
+    attack: int
+    defense: int
+    keywords: str
+    effects: tuple[int, int, int]  # own health change, opponent's health change, card draw
+    lane: int
+
+
+@dataclass
+class RefereeInput:
+    """A referee input read whole: each player's (health, mana, deck size, next rune, draws), the
+    opponent's hand size and last turn's actions (card, verb, instance, target), and the cards."""
+
+    me: tuple[int, ...]
+    them: tuple[int, ...]
+    hand_size: int
+    actions: list[tuple[int, str, int, int]]
+    cards: list[CardLine]
+
+    @property
+    def is_draft(self) -> bool:
+        """A draft turn's input: the player has no mana (every battle turn gives at least one)."""
+        return self.me[1] == 0
+
+
+def read_lines(lines) -> str | None:
+    """One whole referee input from an iterator of text lines (each with its newline), or None at the
+    end of the input: two player lines, the opponent's line and their actions, the card count and the
+    cards."""
+
+    def line() -> str:
+        text = next(lines, None)
+        if text is None:
+            raise EOFError
+        return text
+
+    try:
+        out = [line(), line()]
+        out.append(line())
+        actions = int(out[2].split()[1])
+        out += [line() for _ in range(actions)]
+        out.append(line())
+        out += [line() for _ in range(int(out[-1].split()[0]))]
+    except EOFError:
+        return None
+    except (IndexError, ValueError):
+        raise UserError(f"not a LOCM referee input: {''.join(out)[:200]!r}") from None
+    return "".join(out)
+
+
+def parse_referee_input(text: str) -> RefereeInput:
+    """`text` read whole; UserError in one line if it is not a referee input."""
+    try:
+        lines = text.strip("\n").split("\n")
+        me = tuple(int(x) for x in lines[0].split()[:5])
+        them = tuple(int(x) for x in lines[1].split()[:5])
+        hand_size, count = (int(x) for x in lines[2].split()[:2])
+        actions = []
+        for line in lines[3 : 3 + count]:
+            card, verb, origin, target = line.split()[:4]
+            actions.append((int(card), verb, int(origin), int(target)))
+        at = 3 + count
+        cards = []
+        for line in lines[at + 1 : at + 1 + int(lines[at])]:
+            f = line.split()
+            cards.append(
+                CardLine(
+                    int(f[0]),
+                    int(f[1]),
+                    int(f[2]),
+                    int(f[5]),
+                    int(f[6]),
+                    f[7],
+                    (int(f[8]), int(f[9]), int(f[10])),
+                    int(f[11]),
+                )
+            )
+        if len(me) < 4 or len(them) < 4 or not all(1 <= c.card < len(CARDS) for c in cards):
+            raise ValueError
+    except (IndexError, ValueError):
+        raise UserError(f"not a LOCM referee input: {text[:200]!r}") from None
+    return RefereeInput(me, them, hand_size, actions, cards)
+
+
 def parse_input(text: str) -> tuple:
     """A player's input as (own facts, opponent's facts, opponent's hand size, cards), where facts
     are (health, mana, deck size, next rune) and cards a sorted list of (instance, card, location,
     lane, attack, defense, keywords)."""
-    lines = text.strip("\n").split("\n")
-    me = tuple(int(x) for x in lines[0].split()[:4])
-    them = tuple(int(x) for x in lines[1].split()[:4])
-    hand_size, actions = (int(x) for x in lines[2].split())
-    at = 3 + actions
-    count = int(lines[at])
-    cards = []
-    for line in lines[at + 1 : at + 1 + count]:
-        f = line.split()
-        number, instance, location = int(f[0]), int(f[1]), int(f[2])
-        attack, defense, keywords, lane = int(f[5]), int(f[6]), f[7], int(f[11])
-        cards.append((instance, number, location, lane, attack, defense, keywords))
-    return me, them, hand_size, sorted(cards)
+    seen = parse_referee_input(text)
+    cards = sorted((c.instance, c.card, c.location, c.lane, c.attack, c.defense, c.keywords) for c in seen.cards)
+    return seen.me[:4], seen.them[:4], seen.hand_size, cards
 
 
 def seen_by(state: LocmState, p: int) -> tuple:
@@ -276,14 +358,40 @@ def action_of(state: LocmState, command: str) -> int | None:
     return None
 
 
+def command_of(state: LocmState, action: int) -> str:
+    """Battle action `action` (legal in `state`) as the referee's command, `action_of`'s inverse:
+    SUMMON instance lane, USE instance target (a creature's instance or -1), ATTACK instance target."""
+    p = state.current_player
+    hand = state._hands[p]
+    if SUMMON <= action < USE:
+        h, lane = divmod(action - SUMMON, 2)
+        return f"SUMMON {hand[h]} {lane}"
+    if USE <= action < ATTACK:
+        h, t = divmod(action - USE, 13)
+        if t == 0:
+            return f"USE {hand[h]} -1"
+        side, (lane, i) = divmod(t - 1, 6)[0], divmod((t - 1) % 6, 3)
+        return f"USE {hand[h]} {state.lanes(p if side == 0 else 1 - p)[lane][i]['instance']}"
+    if ATTACK <= action < PICK:
+        c, t = divmod(action - ATTACK, 4)
+        lane, i = divmod(c, 3)
+        attacker = state.lanes(p)[lane][i]["instance"]
+        return f"ATTACK {attacker} {-1 if t == 0 else state.lanes(1 - p)[lane][t - 1]['instance']}"
+    raise ValueError(f"action {action} is not a battle command")
+
+
 @dataclass
 class RefereeReplay:
     turns: int  # battle turns whose inputs agreed
     difference: str | None  # the first disagreement, or None
 
 
-def replay_match(match: dict, game: Locm | None = None) -> RefereeReplay:
-    """Play `match` in our engine and compare every battle turn's input; the result must agree too."""
+def replay_match(
+    match: dict, game: Locm | None = None, on_turn: Callable[[LocmState, int, str], None] | None = None
+) -> RefereeReplay:
+    """Play `match` in our engine and compare every battle turn's input; the result must agree too.
+    `on_turn(state, player, text)` is called at the start of every battle turn whose input agrees,
+    with the player to move and the referee's input to them, before their output is played."""
     game = Locm() if game is None else game
     inputs = [_turn_inputs(match, p) for p in (0, 1)]
     offers = [_offer_order(text) for text in inputs[0][:DRAFT_TURNS]]
@@ -309,6 +417,8 @@ def replay_match(match: dict, game: Locm | None = None) -> RefereeReplay:
                 turns, f"player {p}'s turn {turn[p] + 1}: {field} differ: ours {ours}, theirs {theirs}"
             )
         turns += 1
+        if on_turn is not None:
+            on_turn(state, p, inputs[p][DRAFT_TURNS + turn[p]])
         output = outputs[p][turn[p]] if turn[p] < len(outputs[p]) else ""
         for command in output.split(";"):
             action = action_of(state, command)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import dataclasses
 import json
@@ -23,6 +24,13 @@ from games.registry import GAMES
 GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
 #: what every command that plays agents says about panels (agents.make_panel)
 PANEL_HELP = f"a panel (a comma list of specs, or {' or '.join(PANELS)}) plays each deal with one of its members"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (exit 2), not usage and message."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 #: what `deckopt matchups` asks of a deck space: its deck files, the agent of every seat, its games

@@ -181,8 +181,8 @@ def test_study_racing_on_high_card_plays_its_decks(high_card_run, tmp_path, caps
     fixed = [r for r in res["rows"] if r["method"] == "fixed"]
     assert [r["games_per_deck"] for r in fixed] == [4.0, 8.0]
     assert all(0 <= r["accuracy"] <= 1 and r["regret"] >= 0 and r["accuracy_se"] >= 0 for r in fixed)
-    saved = np.load(out / "truth.npz", allow_pickle=True)
-    decks, opponents = [list(d) for d in saved["decks"]], [list(d) for d in saved["opponents"]]
+    saved = np.load(out / "truth.npz")  # the decks as JSON text: no pickle needed to read them back
+    decks, opponents = (json.loads(str(saved[k][()])) for k in ("decks", "opponents"))
     evolved = []
     for d in json.loads((high_card_run / "generations" / "gen_0001.json").read_text())["decks"]:
         evolved += [d["cards"]] if d["cards"] not in evolved else []
@@ -247,7 +247,7 @@ def test_the_plugin_path_from_its_installed_entry_points(tmp_path, capsys):
     of its deck rules and the advisor."""
     assert main(["check", "high_card", "--games", "20"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("all ") and last.endswith(" checks passed"), last
+    assert last.endswith(" checks passed, 1 skipped: vectorised engine"), last  # it has no batch engine
     run = tmp_path / "run"
     argv = ["evolve", "--game", "high_card", "--agent", "heuristic", "--generations", "2", "--pool", "6"]
     assert main([*argv, "--games-per-pair", "4", "--jobs", "2", "--set", "rules.copy_limit=2", "--out", str(run)]) == 0

@@ -38,6 +38,7 @@ The drafts, the games and the genome helpers named here are in evolution/spaces/
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import numpy as np
@@ -185,8 +186,9 @@ class LocmDrafterSpace:
                 files, group = deck_files(raw, "drafter")
             except UserError:
                 raise UserError(f"folder {str(raw)!r} holds no drafter files: {takes}") from None
-            for f in files:
-                name, genome = file_genome(f)
+            for f in files:  # named as given: the file itself, or the folder given and its file's name
+                shown = raw if resolve_path(raw).is_file() else os.path.join(str(raw), f.name)
+                name, genome = file_genome(f, shown)
                 out.append(ReferenceDeck(name=name, group=group, cards=tuple(genome), path=str(f)))
         return out
 

@@ -271,18 +271,18 @@ def genome_tables(cards) -> np.ndarray:
     return score_table(np.asarray(cards, dtype=np.float64).reshape(-1, NUM_CARDS))
 
 
-def file_genome(path) -> tuple[str, list[int]]:
+def file_genome(path, shown=None) -> tuple[str, list[int]]:
     """A drafter file's name and genome: one list of 160 scores if both seats score alike, else 320;
     its scores as they are where they are whole numbers 0..1000, else their ranks among its scores (the
     same order and the same ties, so the same picks). UserError in one line for a file that is not a
-    drafter file."""
+    drafter file, naming it as `shown` (default `path`)."""
     try:
         drafter = read_drafter(path)
     except UserError as exc:
         if "'cards'" in str(exc):
             raise UserError(
-                f"{str(path)!r} is a deck file, not a drafter file (name, scores): a locm_drafter matchup plays "
-                "drafters (drafter files, locm_drafter run folders, the field's drafters by name)"
+                f"{str(shown or path)!r} is a deck file, not a drafter file (name, scores): a locm_drafter matchup "
+                "plays drafters (drafter files, locm_drafter run folders, the field's drafters by name)"
             ) from None
         raise
     rows = drafter.scores[:, 1:]

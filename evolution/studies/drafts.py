@@ -11,12 +11,17 @@ import numpy as np
 
 from agents.heuristics.locm_field import DRAFTERS, draft_decks
 from games import make as make_game
+from games.errors import UserError
 
 
 def drafted_in(game: str) -> str | None:
     """The deck space that battles two decks of `game` if its decks are drafted in the game (the
-    game's fact `drafted_in`), else None."""
-    return make_game(game).facts.drafted_in
+    game's fact `drafted_in`), else None (also for a name that is no game: the caller names what is
+    missing)."""
+    try:
+        return make_game(game).facts.drafted_in
+    except UserError:
+        return None
 
 
 def space_game(game: str) -> str:

@@ -46,6 +46,8 @@ class DraftThenBattle(Agent):
     def __init__(self, drafter: Agent, battler: Agent):
         self.drafter, self.battler = drafter, battler
         self.deterministic = drafter.deterministic and battler.deterministic
+        limits = [a.games_at_once for a in (drafter, battler) if a.games_at_once]
+        self.games_at_once = min(limits) if limits else None
 
     @property
     def parts(self) -> tuple[Agent, Agent]:

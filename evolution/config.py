@@ -43,11 +43,20 @@ import os
 import re
 from dataclasses import dataclass
 
-from agents import default_agent_spec, split_agent_specs
-from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
 from evolution.spaces.settings import MAX_DECKS, MAX_GAMES_PER_PAIR, SpaceSettings
 from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class, space_names
-from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
+from games import Game
+from games.config import (
+    MAX_JOBS,
+    MAX_TASK_TIMEOUT,
+    check_jobs,
+    check_maximums,
+    config_from_dict,
+    config_to_dict,
+    need,
+    read_settings,
+    setting,
+)
 from games.errors import UserError
 
 SELECTIONS = ("truncation", "mu+lambda", "random", "active-genes")
@@ -85,6 +94,18 @@ def parse_cells(text: str) -> tuple[int, int]:
 
 def _whole(value, minimum: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+def default_agent_spec(game: Game) -> str:
+    """The agent that plays `game`'s decks where the run names none (`GameFacts.default_agent`);
+    UserError in one line when the game names none."""
+    spec = game.facts.default_agent
+    if spec is None:
+        raise UserError(
+            f"{game.name} has no default agent; choose one with --agent "
+            f"(heuristic, mcts:200, a model or a run folder of `deckopt train {game.name}`)"
+        )
+    return spec
 
 
 @dataclass
@@ -364,11 +385,6 @@ class EvolveConfig:
                 f"active-genes: tournament_size must be in 2..pool ({self.pool}): a tournament's two fittest "
                 f"are a pair's parents, got {self.tournament_size}",
             )
-
-    @property
-    def agents(self) -> list[str]:
-        """The evaluator specs of `agent` (options such as `rollout=heuristic` stay with their spec)."""
-        return split_agent_specs(self.agent)
 
     @property
     def kept(self) -> int:

@@ -36,6 +36,26 @@ def test_quick_imports_stay_light():
     assert result.returncode == 0, result.stderr[-2000:]
 
 
+def test_reading_a_runs_settings_loads_no_agents_module():
+    """`evolution.config` and the settings of every in-tree deck space (each game's defaults, its
+    default agent and a saved config read back) import games/ and evolution's bottom layer only."""
+    code = (
+        "import sys\n"
+        "from evolution.config import EvolveConfig, config_from_settings, config_to_dict\n"
+        "from evolution.spaces.settings_registry import SETTINGS\n"
+        "for game in SETTINGS:\n"
+        "    config = config_from_settings(config_to_dict(EvolveConfig(game=game)), saved=True)\n"
+        "    assert config.game == game and config.agent, config\n"
+        "print(' '.join(m for m in sys.modules if m.split('.')[0] == 'agents'))\n"
+    )
+    result = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == []
+    timed = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")]
+    assert "evolution.config" in timed and "games" in timed
+    assert [name for name in timed if name.split(".")[0] == "agents"] == []
+
+
 # --- import circles and function-level imports ---------------------------------------------------
 # The graph: every import statement of every module of the four packages, at module level or inside
 # a function, resolved to the project's modules (a package is its __init__; `from P import x` counts

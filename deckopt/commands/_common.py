@@ -10,13 +10,13 @@ import sys
 
 import games
 from agents import PANELS
-from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import load_config
 from evolution.spaces.registry import space_class, space_for
 from evolution.spaces.settings import MAX_GAMES_PER_PAIR
 from evolution.spaces.settings_registry import space_names
 from games import GAME_NAMES
 from games.base import GameFacts
+from games.config import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from games.errors import UserError
 from games.fileio import DISK_ERRORS, finite_json
 from games.registry import GAMES
@@ -117,7 +117,7 @@ MAX_COUNT = 1_000_000
 count = int_at_least(1, MAX_COUNT)
 count_or_none = int_at_least(0, MAX_COUNT)
 pair_deals = int_at_least(1, MAX_GAMES_PER_PAIR // 2)
-#: worker processes of a command's parallel map (agents.parallel.MAX_JOBS)
+#: worker processes of a command's parallel map (games.config.MAX_JOBS)
 job_count = int_at_least(1, MAX_JOBS)
 JOBS_HELP = f"worker processes, 1-{MAX_JOBS}"
 

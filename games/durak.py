@@ -548,10 +548,6 @@ class DurakState(State):
         """`player`'s cards as ints, lowest first (private: what that player sees, not a public fact)."""
         return cards_of(self._hands[player])
 
-    def hand_bits(self, player: int) -> int:
-        """`player`'s hand as a 36-bit int (private)."""
-        return self._hands[player]
-
     @property
     def trump_index(self) -> int:
         """The trump suit as an index into SUITS (for bots: `card // 9 == trump_index`)."""

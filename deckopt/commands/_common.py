@@ -216,26 +216,6 @@ class Progress:
         self._what = None
 
 
-def progress_bar(total: int, desc: str, unit: str = "game", disable: bool = False):
-    """A counting bar for one stage: `bar.update(n)` advances it (see Progress for the rules)."""
-    return _CountingBar(Progress(enabled=not disable, unit=unit), total, desc)
-
-
-class _CountingBar:
-    def __init__(self, progress: Progress, total: int, desc: str):
-        self.progress, self.total, self.desc, self.n = progress, total, desc, 0
-
-    def update(self, n: int = 1) -> None:
-        self.n += n
-        self.progress(self.n, self.total, self.desc)
-
-    def __enter__(self) -> _CountingBar:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.progress.close()
-
-
 def game_config_args(parser) -> None:
     """Options shared by commands that make a game."""
     parser.add_argument(

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -375,7 +374,3 @@ def ranking_table(
     lines = [f"{table.agent_role} {table.agent}, {table.games_per_pair} games per pair, seed {table.seed}"]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]
     return "\n".join(lines)
-
-
-def read_matchups_json(path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))

@@ -11,9 +11,9 @@ import sys
 import games
 from agents import PANELS
 from evolution.config import load_config
+from evolution.decks.settings import MAX_GAMES_PER_PAIR
+from evolution.decks.settings_registry import space_names
 from evolution.spaces.registry import space_class, space_for
-from evolution.spaces.settings import MAX_GAMES_PER_PAIR
-from evolution.spaces.settings_registry import space_names
 from games import GAME_NAMES
 from games.base import GameFacts
 from games.config import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
@@ -108,7 +108,7 @@ seed_int = int_at_least(0, MAX_SEED)
 MAX_GAMES = 100_000_000
 game_count = int_at_least(1, MAX_GAMES)
 positive_int = int_at_least(1)
-#: games of one pairing of decks (evolution.spaces.settings.MAX_GAMES_PER_PAIR: a pairing is one batch in memory)
+#: games of one pairing of decks (evolution.decks.settings.MAX_GAMES_PER_PAIR: a pairing is one batch in memory)
 pair_games = int_at_least(1, MAX_GAMES_PER_PAIR)
 pair_games_or_none = int_at_least(0, MAX_GAMES_PER_PAIR)
 MAX_PAIR_TEXT = f"{MAX_GAMES_PER_PAIR:,}".replace(",", " ")

@@ -44,9 +44,9 @@ import numpy as np
 from ribs.archives import GridArchive
 
 from evolution.config import parse_cells
+from evolution.decks.base import canonical
 from evolution.individuals import kept_individual, make_individual, score_of
 from evolution.scoring import fitness as fit
-from evolution.spaces.base import canonical
 from games.errors import UserError
 
 PAD = -1

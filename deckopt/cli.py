@@ -8,47 +8,50 @@ from __future__ import annotations
 import _thread
 import argparse
 import functools
+import importlib
 import os
 import signal
 import sys
 import threading
 
 from agents.parallel import WorkerFailure
-from deckopt.commands import (
-    advise,
-    bench,
-    bot,
-    check,
-    decks,
-    eval,
-    evaluator,
-    evolve,
-    exploit,
-    match,
-    matchups,
-    play,
-    pruning,
-    report,
-    study,
-    sweep,
-    tournament,
-    train,
-)
 from deckopt.commands._common import OneLineParser
 from games.errors import UserError
 from games.fileio import DISK_ERRORS
 
-# each module defines register(subparsers); the order is the order of `deckopt --help`
-COMMAND_MODULES = [play, match, eval, train, evolve, sweep, decks, tournament, bench, study]
-COMMAND_MODULES += [matchups, advise, report]  # deck designer tools
-COMMAND_MODULES += [pruning]  # train-pruning: the MCTS pruning networks
-COMMAND_MODULES += [exploit]  # approximate exploitability of an agent
-COMMAND_MODULES += [evaluator]  # a deck game's evaluator panel and its trust figures
-COMMAND_MODULES += [check]  # the conformance suite on a game
-COMMAND_MODULES += [bot]  # a LOCM agent as a competition bot
+#: every command and the module that defines it (its register(subparsers)), in the order of `deckopt
+#: --help`. A command imports its own module only, so it pays for no other command's imports (the
+#: archive's pyribs and its scientific stack alone take seconds); `deckopt --help`, and a word that
+#: names no command, import them all.
+COMMANDS = {
+    "play": "deckopt.commands.play",
+    "match": "deckopt.commands.match",
+    "eval": "deckopt.commands.eval",
+    "train": "deckopt.commands.train",
+    "evolve": "deckopt.commands.evolve",
+    "sweep": "deckopt.commands.sweep",
+    "decks": "deckopt.commands.decks",
+    "tournament": "deckopt.commands.tournament",
+    "bench": "deckopt.commands.bench",
+    "study": "deckopt.commands.study",
+    "matchups": "deckopt.commands.matchups",  # deck designer tools
+    "advise": "deckopt.commands.advise",
+    "report": "deckopt.commands.report",
+    "train-pruning": "deckopt.commands.pruning",  # the MCTS pruning networks
+    "exploit": "deckopt.commands.exploit",  # approximate exploitability of an agent
+    "evaluator": "deckopt.commands.evaluator",  # a deck game's evaluator panel and its trust figures
+    "check": "deckopt.commands.check",  # the conformance suite on a game
+    "bot": "deckopt.commands.bot",  # a LOCM agent as a competition bot
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_word(argv: list[str]) -> str | None:
+    """The command `argv` names: its first word that is no option (None if there is none)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of `deckopt`: with `argv` naming a command, that command's alone; else every command's."""
     parser = OneLineParser(
         prog="deckopt",
         description="Train game-playing agents by self-play and evolve card decks. "
@@ -57,8 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks for every error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
-    for module in COMMAND_MODULES:
-        module.register(sub)
+    word = None if argv is None else command_word(argv)
+    for module in [COMMANDS[word]] if word in COMMANDS else COMMANDS.values():
+        importlib.import_module(module).register(sub)
     return parser
 
 
@@ -82,8 +86,8 @@ def _interrupt_again_if_swallowed(unraisable, previous) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(words).parse_args(words)
     # SIGTERM stops any command the way Ctrl-C does (exit 130; train and evolve save first)
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate_as_interrupt)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from deckopt.cli import main
+from deckopt.cli import COMMANDS, main
 
 
 def run_cli(args, capsys):
@@ -181,3 +181,15 @@ def test_one_spec_plays_every_seat_as_the_help_says(capsys):
     result = json.loads(out)
     assert [a["spec"] for a in result["agents"]] == ["random"] and result["games"] == 8
     assert set(result["agents"][0]["by_seat"]) == {"0", "1"}  # the one spec sat in both seats
+
+
+def test_a_command_loads_its_own_module_alone_and_help_lists_every_command():
+    probe = (
+        "import sys; from deckopt.cli import COMMANDS, build_parser; "
+        "build_parser(['--debug', 'match', 'tic_tac_toe']); "
+        "print(sorted(m for m in COMMANDS.values() if m in sys.modules), 'ribs' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["['deckopt.commands.match']", "False"]
+    text = subprocess.run([sys.executable, "-m", "deckopt", "--help"], capture_output=True, text=True).stdout
+    assert all(name in text for name in COMMANDS)

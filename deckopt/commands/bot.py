@@ -7,8 +7,8 @@ import sys
 
 from agents import SPEC_HELP, make_panel
 from agents.locm_bot import RefereeBot
-from deckopt.commands._common import OneLineParser, seed_int
-from games import UserError, make
+from deckopt.commands._common import seed_int
+from games import make
 
 
 def register(sub) -> None:
@@ -39,20 +39,3 @@ def run(args: argparse.Namespace) -> int:
 
     bot.play(sys.stdin, write)
     return 0
-
-
-def main(argv: list[str]) -> int:
-    """`deckopt bot ARGV` without loading the other commands (`python -m deckopt bot ...` starts so,
-    in a fraction of the time: a bot's first reply is timed from its start). Exit codes as `deckopt`'s."""
-    parser = OneLineParser(prog="deckopt")
-    register(parser.add_subparsers(dest="command", parser_class=OneLineParser))
-    args = parser.parse_args(["bot", *argv])
-    try:
-        return run(args)
-    except UserError as exc:
-        print(f"deckopt bot: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0

@@ -15,9 +15,9 @@ from agents.locm_battlers import battle_actions, battler_members, check_battler
 from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution.config import load_config
+from evolution.decks.locm_drafter_settings import DEFAULT_BATTLER
 from evolution.designer.tables import validation_table
 from evolution.spaces import locm_drafter_games as ld
-from evolution.spaces.locm_drafter_settings import DEFAULT_BATTLER
 from evolution.spaces.registry import space_for
 from games import UserError
 from games.locm import BATTLE, DRAFT, ENDED, PICK

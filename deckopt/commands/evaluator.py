@@ -51,9 +51,9 @@ from agents.heuristics import bots
 from agents.panel import MAX_PANEL_FILE_BYTES
 from deckopt.commands._common import job_count, positive_int, print_json, seed_int
 from evolution.config import load_config
+from evolution.decks.settings_registry import settings_class, space_names
 from evolution.runfolder import Run
 from evolution.spaces.registry import space_for
-from evolution.spaces.settings_registry import settings_class, space_names
 from games import make as make_game
 from games.errors import UserError
 from games.fileio import atomic_write_json, atomic_write_text, check_writable_dir

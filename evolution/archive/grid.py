@@ -43,9 +43,9 @@ from __future__ import annotations
 import numpy as np
 
 from evolution.config import parse_cells
+from evolution.decks.base import canonical
 from evolution.individuals import kept_individual, make_individual, score_of
 from evolution.scoring import fitness as fit
-from evolution.spaces.base import canonical
 from games.errors import UserError
 
 PAD = -1

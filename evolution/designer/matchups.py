@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,12 +29,12 @@ import numpy as np
 
 from agents.stats import Record
 from evolution.config import EvolveConfig
+from evolution.decks.genome import counts_text
+from evolution.decks.settings_registry import settings_class
 from evolution.designer.plots import png_bytes
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
 from evolution.scoring.yardstick import Play
-from evolution.spaces.genome import counts_text
-from evolution.spaces.settings_registry import settings_class
 from games.decks import DeckRules, load_deck
 from games.errors import UserError, with_article
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, resolve_path
@@ -375,7 +374,3 @@ def ranking_table(
     lines = [f"{table.agent_role} {table.agent}, {table.games_per_pair} games per pair, seed {table.seed}"]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]
     return "\n".join(lines)
-
-
-def read_matchups_json(path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))

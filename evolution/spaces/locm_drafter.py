@@ -48,10 +48,11 @@ from agents.locm_battlers import BATTLERS_HELP, check_battler
 from agents.panel import NAMED_PANELS, trust_figures
 from agents.parallel import group_by_games, map_tasks
 from agents.stats import score_summary
+from evolution.decks.base import assert_legal
+from evolution.decks.locm_drafter_settings import DRAFTERS, LocmDrafterSettings
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring.panel import ReferenceDeck, deck_files
-from evolution.spaces.base import assert_legal
 from evolution.spaces.locm_drafter_games import (
     CURVE,
     MAX_SCORE,
@@ -71,7 +72,6 @@ from evolution.spaces.locm_drafter_games import (
     play_pairings,
     score_problems,
 )
-from evolution.spaces.locm_drafter_settings import DRAFTERS, LocmDrafterSettings
 from games.errors import UserError
 from games.fileio import resolve_path
 from games.locm import CARDS, CREATURE, NUM_CARDS
@@ -300,7 +300,7 @@ def battler_trust(battlers: tuple[str, ...]) -> dict | None:
 
 
 class DrafterScorer:
-    """The Scorer (evolution.spaces.base) of the locm_drafter space: each drafter against the field
+    """The Scorer (evolution.decks.base) of the locm_drafter space: each drafter against the field
     (see the module docstring); no yardstick; the champion re-measured and validated against each
     field drafter on fresh drafts."""
 

@@ -9,7 +9,7 @@ import json
 import sys
 
 import games
-from agents import PANELS
+from agents.panel import named_panels_help
 from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import load_config
 from evolution.spaces.registry import space_class, space_for
@@ -23,7 +23,7 @@ from games.registry import GAMES
 
 GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
 #: what every command that plays agents says about panels (agents.make_panel)
-PANEL_HELP = f"a panel (a comma list of specs, or {' or '.join(PANELS)}) plays each deal with one of its members"
+PANEL_HELP = f"a panel (a comma list of specs, or {named_panels_help()}) plays each deal with one of its members"
 
 
 class OneLineParser(argparse.ArgumentParser):

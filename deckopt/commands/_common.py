@@ -17,7 +17,7 @@ from evolution.spaces.settings import MAX_GAMES_PER_PAIR
 from evolution.spaces.settings_registry import space_names
 from games import GAME_NAMES
 from games.base import GameFacts
-from games.errors import UserError
+from games.errors import UserError, error_line
 from games.fileio import DISK_ERRORS, finite_json
 from games.registry import GAMES
 
@@ -30,7 +30,7 @@ class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (exit 2), not usage and message."""
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {error_line(message)}\n")
 
 
 #: what `deckopt matchups` asks of a deck space: its deck files, the agent of every seat, its games

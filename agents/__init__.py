@@ -175,22 +175,9 @@ def _make_mcts(spec: str, game: Game, rng: np.random.Generator) -> MCTSAgent:
     return MCTSAgent(game, rng, config, value_fn=value_fn)
 
 
-def default_agent_spec(game: Game) -> str:
-    """The agent that plays `game` where a command needs one and none is given (`GameFacts.default_agent`);
-    UserError in one line when the game names none."""
-    spec = game.facts.default_agent
-    if spec is None:
-        raise UserError(
-            f"{game.name} has no default agent; choose one with --agent "
-            f"(heuristic, mcts:200, a model or a run folder of `deckopt train {game.name}`)"
-        )
-    return spec
-
-
 __all__ = [
     "Agent",
     "AgentPanel",
-    "default_agent_spec",
     "RandomAgent",
     "make",
     "make_panel",

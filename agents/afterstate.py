@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.scored_choice import ScoredChoiceAgent
 from games.base import TERMINAL
-from games.batch import BatchState, batch_of
+from games.batch import BatchState
 
 # (rows of features) -> (rows, 1) values: a NumpyNetwork
 ValueNetwork = Callable[[np.ndarray], np.ndarray]
@@ -44,10 +44,7 @@ def afterstate_features(copies: BatchState, players: np.ndarray) -> tuple[np.nda
 
 def afterstates(batch: BatchState, games: np.ndarray, actions: np.ndarray) -> BatchState:
     """A batch of copies of games `games[i]` after `actions[i]`."""
-    if hasattr(batch, "take"):
-        copies = batch.take(games)
-    else:
-        copies = batch_of([batch.state(int(g)).clone() for g in games])
+    copies = batch.take(games)
     copies.apply_actions(np.arange(copies.size), actions)
     return copies
 

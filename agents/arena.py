@@ -23,7 +23,11 @@ from games.batch import BatchState, StateBatch
 
 def has_own_act_batch(agent: Agent) -> bool:
     """True if `agent` decides on a batch's observations and masks (its class overrides
-    `Agent.act_batch`), False if it needs each game as a `State`."""
+    `Agent.act_batch`), False if it needs each game as a `State`. An agent made of others (its
+    `parts`, e.g. agents.draft_battle) does so only if each of them does."""
+    parts = getattr(agent, "parts", ())
+    if parts:
+        return all(has_own_act_batch(part) for part in parts)
     return type(agent).act_batch is not Agent.act_batch
 
 

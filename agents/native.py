@@ -265,11 +265,16 @@ class NativeAgent(Agent):
             self._games.pop(key).bot.close()
         return np.array([self._act(s) for s in states], dtype=np.int64)
 
-    def _act(self, state) -> int:
+    def _game(self, state) -> _Game:
+        """The host's side of the game `state` is, its bot started on the game's first question."""
         game = self._games.get(id(state))
         if game is None:
             game = self._games[id(state)] = _Game(state, BotProcess(self.native))
             self.stats.games += 1
+        return game
+
+    def _act(self, state) -> int:
+        game = self._game(state)
         if state.phase == "draft":
             first = not state.picks(state.current_player)
             reply = self._ask(game, first, "draft turn")
@@ -297,9 +302,18 @@ class NativeAgent(Agent):
         game.commands = None
         return PASS
 
-    def _ask(self, game: _Game, first: bool, what: str) -> str | None:
+    def follow_draft(self, states: Sequence, actions: np.ndarray) -> None:
+        """Draft turns another agent picks for (agents.draft_battle): the bot is offered the card picked
+        for it, three times, so that it battles the deck drafted for it. Its reply is timed as any draft
+        turn's and otherwise ignored, as gym-locm's NativeBattleAgent ignores it (offered one card three
+        times, Coac sometimes answers `PICK -1`)."""
+        for state, action in zip(states, actions.tolist(), strict=True):
+            card = state.offers()[action - PICK]
+            self._ask(self._game(state), not state.picks(state.current_player), "draft turn", (card, card, card))
+
+    def _ask(self, game: _Game, first: bool, what: str, offers: tuple[int, ...] | None = None) -> str | None:
         limit = FIRST_TURN_LIMIT if first else TURN_LIMIT
-        reply, seconds, failure = game.bot.ask(referee_input(game.state), limit * self.native.slack)
+        reply, seconds, failure = game.bot.ask(referee_input(game.state, offers), limit * self.native.slack)
         turn = len(game.state.picks(1)) + 1 if what == "draft turn" else game.battle_turns
         if failure is not None:
             self._lose(game, f"{what} {turn}: the bot {failure}")
@@ -334,13 +348,21 @@ def make_native(spec: str, game: Game) -> NativeAgent:
     return NativeAgent(parse_native_spec(spec))
 
 
+def hosted_bot(agent: Agent) -> NativeAgent | None:
+    """The hosted bot that `agent` is, or that battles for it behind a drafter (its `battler`)."""
+    for a in (agent, getattr(agent, "battler", None)):
+        if isinstance(a, NativeAgent):
+            return a
+    return None
+
+
 def host_stats(agents: Sequence) -> list[tuple[int, HostStats]]:
     """The hosted bots among `agents`: (index, stats) pairs."""
-    return [(i, a.stats) for i, a in enumerate(agents) if isinstance(a, NativeAgent)]
+    return [(i, bot.stats) for i, a in enumerate(agents) if (bot := hosted_bot(a)) is not None]
 
 
 def close_agents(agents: Sequence) -> None:
     """Kill the processes of the hosted bots among `agents`."""
     for a in agents:
-        if isinstance(a, NativeAgent):
-            a.close()
+        if (bot := hosted_bot(a)) is not None:
+            bot.close()

@@ -29,24 +29,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
+from games.config import DEFAULT_TASK_TIMEOUT, check_jobs
 from games.errors import UserError
-
-#: worker processes of one map: each costs a Python process with numpy and the games imported (about
-#: 100 MB), so a mistyped count would exhaust the machine's memory before the first game
-MAX_JOBS = 64
-
-
-def check_jobs(jobs, what: str = "jobs") -> int:
-    """`jobs` as a count of worker processes, 1..MAX_JOBS; UserError in one line otherwise."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
-        raise UserError(f"{what} must be a whole number from 1 to {MAX_JOBS}, got {jobs!r}")
-    return jobs
-
-
-#: seconds a work unit (a few hundred games) may take before the map stops: a worker silent for
-#: minutes is stopped (kill -STOP) or hung
-DEFAULT_TASK_TIMEOUT = 300.0
-MAX_TASK_TIMEOUT = 86_400.0  # a day
 
 
 class WorkerFailure(RuntimeError):

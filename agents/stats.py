@@ -83,10 +83,6 @@ class Record:
     def __add__(self, other: Record) -> Record:
         return Record(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
 
-    def flipped(self) -> Record:
-        """The same games from the other side."""
-        return Record(self.losses, self.draws, self.wins)
-
     def to_dict(self, score: float | None = None, ci95=None) -> dict:
         """The one JSON form of a record: {"score", "ci95", "games", "wins", "draws", "losses"},
         `ci95` being the interval of `score`. They default to the record's own score and its

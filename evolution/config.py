@@ -5,7 +5,7 @@ overridden by flags.
     pool = 30
     selection = "truncation"         # or "mu+lambda", "random" (the random-search baseline), "active-genes"
     fitness = "racing"
-    [gwent]                          # Gwent Lite's settings (evolution.spaces.gwent_settings.GwentSettings)
+    [gwent]                          # Gwent Lite's settings (evolution.decks.gwent_settings.GwentSettings)
     games_per_pair = 10
     opponents = ["population", "hall-of-fame", "random"]
     yardstick = ["decks/yardstick"]  # fixed decks the best decks of each generation are measured against
@@ -22,7 +22,7 @@ overridden by flags.
 
 `EvolveConfig` holds the run: its seed, selection, racing (`[racing]`), MAP-Elites archive
 (`[archive]`) and execution (jobs, backend, ...), and the settings of its game as one object,
-`config.settings`: the dataclass of the game's deck space (`evolution.spaces.settings`; `[gwent]`,
+`config.settings`: the dataclass of the game's deck space (`evolution.decks.settings`; `[gwent]`,
 `[kittens]`, ...: the table its settings class names, a plug-in's too), which holds what the game's decks play
 (games per pairing, opponents, the reference decks) and its deck rules (the table's `rules`). The
 flags keep the settings' names (`--games-per-pair`, `--racing-rounds`, `--archive-cells`; deck
@@ -43,11 +43,20 @@ import os
 import re
 from dataclasses import dataclass
 
-from agents import default_agent_spec, split_agent_specs
-from agents.parallel import MAX_JOBS, MAX_TASK_TIMEOUT, check_jobs
-from evolution.spaces.settings import MAX_DECKS, MAX_GAMES_PER_PAIR, SpaceSettings
-from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class, space_names
-from games.config import check_maximums, config_from_dict, config_to_dict, need, read_settings, setting
+from evolution.decks.settings import MAX_DECKS, MAX_GAMES_PER_PAIR, SpaceSettings
+from evolution.decks.settings_registry import DEFAULT_GAME, SETTINGS, settings_class, space_names
+from games import Game
+from games.config import (
+    MAX_JOBS,
+    MAX_TASK_TIMEOUT,
+    check_jobs,
+    check_maximums,
+    config_from_dict,
+    config_to_dict,
+    need,
+    read_settings,
+    setting,
+)
 from games.errors import UserError
 
 SELECTIONS = ("truncation", "mu+lambda", "random", "active-genes")
@@ -85,6 +94,18 @@ def parse_cells(text: str) -> tuple[int, int]:
 
 def _whole(value, minimum: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+def default_agent_spec(game: Game) -> str:
+    """The agent that plays `game`'s decks where the run names none (`GameFacts.default_agent`);
+    UserError in one line when the game names none."""
+    spec = game.facts.default_agent
+    if spec is None:
+        raise UserError(
+            f"{game.name} has no default agent; choose one with --agent "
+            f"(heuristic, mcts:200, a model or a run folder of `deckopt train {game.name}`)"
+        )
+    return spec
 
 
 @dataclass
@@ -235,7 +256,7 @@ class EvolveConfig:
         "elites); the rest from elites chosen uniformly; 0: every child from elites, the elites measured again",
         metavar="F",
     )
-    #: an instance of the game's settings class (evolution.spaces.settings; None: its defaults)
+    #: an instance of the game's settings class (evolution.decks.settings; None: its defaults)
     settings: SpaceSettings | None = setting(
         None, "the game's settings (its table in a settings file: [gwent], [kittens], ...)", flag=False
     )
@@ -364,11 +385,6 @@ class EvolveConfig:
                 f"active-genes: tournament_size must be in 2..pool ({self.pool}): a tournament's two fittest "
                 f"are a pair's parents, got {self.tournament_size}",
             )
-
-    @property
-    def agents(self) -> list[str]:
-        """The evaluator specs of `agent` (options such as `rollout=heuristic` stay with their spec)."""
-        return split_agent_specs(self.agent)
 
     @property
     def kept(self) -> int:

@@ -1,4 +1,4 @@
-"""DEAP individuals: a deck (a list of ints in its space's canonical form, evolution.spaces.base) with
+"""DEAP individuals: a deck (a list of ints in its space's canonical form, evolution.decks.base) with
 its fitness and one `DeckStats` record.
 
 The creator classes live at module level here (classes made inside a function or script broke

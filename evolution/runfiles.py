@@ -6,7 +6,7 @@ on read, so a reader may trust the types, ranges and sizes of what it gets.
 from __future__ import annotations
 
 from evolution.config import MAX_GENERATIONS
-from evolution.spaces.settings import MAX_DECKS, MAX_GAMES_PER_PAIR
+from evolution.decks.settings import MAX_DECKS, MAX_GAMES_PER_PAIR
 from games.schema import Anything, Bool, Either, Int, List, Map, Num, Record, Str
 
 #: the most cards a deck of any deck space holds in a run file

@@ -21,8 +21,8 @@ from deap import base, tools
 
 from evolution import active_genes
 from evolution.config import EvolveConfig
+from evolution.decks.base import canonical
 from evolution.individuals import kept_individual, make_individual, score_of
-from evolution.spaces.base import canonical
 from games.errors import UserError
 
 

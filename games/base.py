@@ -69,7 +69,7 @@ class GameFacts:
       (said when `--perfect` is refused).
     eval_opponents: the opponents `deckopt eval` plays by default.
     default_agent: the agent spec that plays where a command needs an agent and none is given
-      (deck evolution's `--agent`), or None: the command asks for one (`default_agent_spec`).
+      (deck evolution's `--agent`), or None: the command asks for one (`evolution.config.default_agent_spec`).
     pretrained: the agent spec `pretrained` stands for (the game's shipped learned agent) where it is
       not the model file agents/pretrained/GAME.npz, e.g. a named panel; None: that file.
     deck_files: for a game with decks, the function from deck files (`--deck FILE`, one path per

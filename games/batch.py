@@ -66,6 +66,10 @@ class BatchState(abc.ABC):
     def is_terminal(self) -> np.ndarray:
         return self.current_players() == TERMINAL
 
+    def take(self, games: np.ndarray) -> BatchState:
+        """A new batch holding copies of games `games`, in that order (this batch unchanged)."""
+        return self.from_states([self.state(int(g)) for g in games])
+
 
 class StateBatch(BatchState):
     """The batch form of any game: a list of `State`s, stepped one by one. `state(g)` is the held
@@ -105,6 +109,10 @@ class StateBatch(BatchState):
 
     def state(self, g: int) -> State:
         return self.states[g]
+
+    def take(self, games: np.ndarray) -> StateBatch:
+        states = self.states
+        return StateBatch([states[g].clone() for g in games.tolist()])
 
 
 def batch_of(states: Sequence[State]) -> BatchState:

@@ -30,6 +30,16 @@ from games.schema import read_data, shown
 #: the most items a list setting with a `maximum` may hold (e.g. hidden layers)
 MAX_ITEMS = 16
 
+#: worker processes of one parallel map (agents.parallel.Mapper): each costs a Python process with
+#: numpy and the games imported (about 100 MB), so a mistyped count would exhaust the machine's memory
+#: before the first game
+MAX_JOBS = 64
+
+#: seconds a work unit (a few hundred games) may take before the map stops: a worker silent for
+#: minutes is stopped (kill -STOP) or hung
+DEFAULT_TASK_TIMEOUT = 300.0
+MAX_TASK_TIMEOUT = 86_400.0  # a day
+
 
 def setting(default: Any = dataclasses.MISSING, help: str = "", *, factory=dataclasses.MISSING, **cli) -> Any:
     """A dataclass field with its help text; `cli` keys (metavar, choices, flag=False, append=True)
@@ -74,6 +84,13 @@ def need(ok: bool, message: str) -> None:
     """Validation inside a config's __post_init__: a one-line UserError unless `ok`."""
     if not ok:
         raise UserError(message)
+
+
+def check_jobs(jobs, what: str = "jobs") -> int:
+    """`jobs` as a count of worker processes, 1..MAX_JOBS; UserError in one line otherwise."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise UserError(f"{what} must be a whole number from 1 to {MAX_JOBS}, got {jobs!r}")
+    return jobs
 
 
 def read_settings(path: str | os.PathLike, what: str = "config file", inside: str | os.PathLike | None = None) -> dict:

@@ -254,7 +254,7 @@ def _count_bound(value) -> CountBound:
 class DeckConstraints:
     """A designer's limits on top of the game's rules: cards that must stay, powers that may not
     appear, and bounds on how many cards fall in a power range. Evolution and its repair keep every
-    deck inside them (evolution.spaces.constraints); a deck file that breaks one is refused in one line."""
+    deck inside them (evolution.decks.constraints); a deck file that breaks one is refused in one line."""
 
     locked: tuple[int, ...] = setting(factory=tuple, help="cards every deck keeps (a multiset)", flag=False)
     forbidden: tuple[int, ...] = setting(factory=tuple, help="powers no card may have", flag=False)

@@ -1,7 +1,6 @@
 """Durak ("fool"), the rules of games/RULES.md §6: 2..4 players, 36 cards, the podkidnoy (throw-in) game
 without transfers. Its words (`str`, `view`, `describe_move`) are in games/durak_text.py.
-The cards and their bit sets are in games/durak_cards.py (re-exported here). The state machine stays in
-one module (about 450 lines) because its bout phases share the same few bit-set fields and helpers.
+The cards and their bit sets are in games/durak_cards.py (re-exported here).
 
 Cards (§6.1) are ints 0..35, suit-major: card = 9 * suit + rank, ranks 6 7 8 9 10 J Q K A (0..8), suits
 clubs, diamonds, hearts, spades (c d h s). Inside the engine every set of cards (a hand, the table, the
@@ -547,10 +546,6 @@ class DurakState(State):
     def hand(self, player: int) -> list[int]:
         """`player`'s cards as ints, lowest first (private: what that player sees, not a public fact)."""
         return cards_of(self._hands[player])
-
-    def hand_bits(self, player: int) -> int:
-        """`player`'s hand as a 36-bit int (private)."""
-        return self._hands[player]
 
     @property
     def trump_index(self) -> int:

@@ -31,9 +31,6 @@ Observation of `player` (OBSERVATION_SIZE = 61, float32, every feature in [0, 1]
     [56]     cards played this turn / max_plays_per_turn (0 when unlimited)
     [57]     own move: give a card (a Favor asked of us)   [58] waiting for the opponent's Favor card
     [59]     open_hands                [60] chance the top card is the Kitten (1 / deck size)
-
-One module: the rules of one game, read as a whole beside games/RULES.md; the exact solver and
-the interop's explicit chance read its state, so its fields stay in one place.
 """
 
 from __future__ import annotations

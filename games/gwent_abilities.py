@@ -82,6 +82,26 @@ _BOND_UNIT = [c.ability == BOND and not c.hero for c in CARDS]
 _WEATHER_CARD = [next(k for k, c in enumerate(CARDS) if c.ability == WEATHER and c.row == r) for r in range(3)]
 
 
+#: the observation's blocks of K per-card counts (GwentAbilitiesState._features): the mover's hand, draw
+#: pile, board and discard pile, the opponent's board, discard pile, unplayed cards and known hand cards
+CARD_BLOCKS = 8
+#: the observation's length: the per-card blocks, then 22 facts of the board and the round
+OBSERVATION_SIZE = CARD_BLOCKS * K + 22
+
+
+def action_feature_index() -> np.ndarray:
+    """`GwentAbilities.action_feature_index`: action a (pass, or card a-1 played, revived by a medic or
+    taken back by a decoy, as the observation's pending flags say) is described by the card's entry in
+    each of the observation's CARD_BLOCKS per-card blocks (none for a pass) and a one-hot of the action
+    (the card's identity, so its power, row and ability can be learned)."""
+    one, zero = OBSERVATION_SIZE, OBSERVATION_SIZE + 1
+    rows = []
+    for action in range(1 + K):
+        counts = [zero] * CARD_BLOCKS if action == 0 else [b * K + action - 1 for b in range(CARD_BLOCKS)]
+        rows.append(counts + [one if a == action else zero for a in range(1 + K)])
+    return np.array(rows, dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class GwentAbilitiesConfig:
     """The settings of a game (games/RULES.md §8); `games.make("gwent_abilities", **settings)`."""
@@ -148,7 +168,7 @@ class GwentAbilities(Game):
     name = "gwent_abilities"
     num_players = 2
     num_actions = 1 + K
-    observation_size = 8 * K + 22
+    observation_size = OBSERVATION_SIZE
     config_class = GwentAbilitiesConfig
     facts = GameFacts(
         default_agent="gwent_abilities_evaluator",
@@ -156,6 +176,7 @@ class GwentAbilities(Game):
         deck_files=partial(deck_settings_with_rules, load_ability_deck),
         hidden_information=True,
     )
+    action_feature_index = action_feature_index()
 
     def __init__(self, config: GwentAbilitiesConfig | None = None):
         self.config = c = GwentAbilitiesConfig() if config is None else config

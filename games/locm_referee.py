@@ -180,7 +180,7 @@ def _card_line(
     return " ".join(str(x) for x in fields) + " "
 
 
-def referee_input(state: LocmState) -> str:
+def referee_input(state: LocmState, offers: tuple[int, ...] | None = None) -> str:
     """The referee's input to the player to move, as it writes it (lines end in newlines, card lines
     in a space and a newline). In the draft: both players as (30 health, 0 mana, the draft turn as
     deck size (the opponent's one more for player 1), rune 25, 0 draws), no hand and no actions, then
@@ -189,7 +189,8 @@ def referee_input(state: LocmState) -> str:
     turn's), the opponent's hand size and their last turn's actions (card number and command), then
     the player's hand, their creatures and the opponent's, each board in the order it was summoned (a
     creature that has attacked, been attacked or been the target of an item without its card's health
-    changes and card draw, as the referee's copy of it loses them)."""
+    changes and card draw, as the referee's copy of it loses them). `offers` replaces the draft turn's
+    offered cards (a bot made to pick a card chosen for it: the card three times)."""
     p = state.current_player
     o = 1 - p
     if state.phase == "draft":
@@ -197,7 +198,7 @@ def referee_input(state: LocmState) -> str:
         lines = [f"{START_HEALTH} 0 {turn} {FIRST_RUNE} 0", f"{START_HEALTH} 0 {turn + p} {FIRST_RUNE} 0", "0 0", "3"]
         lines += [
             _card_line(CARDS[n], -1, 0, CARDS[n].attack, CARDS[n].defense, keyword_letters(CARDS[n].keywords), -1)
-            for n in state.offers()
+            for n in (state.offers() if offers is None else offers)
         ]
         return "\n".join(lines) + "\n"
     lines = []

@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evolution.config import load_config  # noqa: E402
-from evolution.spaces.base import canonical  # noqa: E402
+from evolution.decks.base import canonical  # noqa: E402
+from evolution.decks.settings_registry import DEFAULT_GAME, SETTINGS  # noqa: E402
 from evolution.spaces.registry import space_for  # noqa: E402
-from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS  # noqa: E402
 from games.errors import UserError  # noqa: E402
 
 

@@ -111,6 +111,29 @@ def test_each_legal_action_is_described_by_the_card_it_plays_and_the_creatures_i
     assert kinds == {0, 1, 2, 3, 4}  # pass, summon, use, attack and pick were all met
 
 
+def test_a_gwent_abilities_action_is_described_by_its_card_s_counts_and_identity():
+    game = games.make("gwent_abilities")
+    scale = 1 / (2 * game.config.rules.copy_limit)
+    pending = set()
+    for state in played_states(game, 3, 2):
+        p = state.current_player
+        obs = state.observation(p)[None]
+        legal = np.array(state.legal_actions())
+        features = action_features(game, obs, np.zeros(len(legal), np.int64), legal)
+        pending.add(int(obs[0, -2] > 0) + 2 * int(obs[0, -1] > 0))
+        for a, row in zip(legal.tolist(), features):
+            identity = np.zeros(game.num_actions, np.float32)
+            identity[a] = 1.0
+            np.testing.assert_array_equal(row[8:], identity)
+            if a == 0:
+                assert not row[:8].any()
+            else:  # the card's count in the mover's hand, board and discard pile, as the state holds them
+                k = a - 1
+                hand, board, discard = state._hands[p][k], state._boards[p][k], state._discards[p][k]
+                np.testing.assert_allclose(row[[0, 2, 3]], np.minimum(np.array([hand, board, discard]) * scale, 1.0))
+    assert pending >= {0, 1}  # plays and a medic's revivals were both described
+
+
 def test_the_split_first_layer_scores_as_the_mlp_on_observation_and_features():
     game = games.make("locm", deck_pool=POOL)
     network = random_scorer(game, 2)

@@ -13,10 +13,10 @@ import pytest
 from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution.config import load_config
+from evolution.decks.genome import random_deck
 from evolution.designer.advisor import AdviceConfig, advise, remeasure
 from evolution.designer.neighbourhoods import PowerNeighbourhood, neighbours, without_card
 from evolution.scoring import fitness as fit
-from evolution.spaces.genome import random_deck
 from evolution.spaces.gwent import GwentDeal, build_agent
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from games.decks import DeckConstraints, DeckRules

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -23,17 +24,52 @@ def test_import_contracts_hold():
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
 
 
+def test_evolutions_layers_are_its_folders_and_top_modules():
+    """The layers contract inside evolution names each layer by a folder or a top-level module, and
+    every module of evolution/ is in one: a new deck space (evolution/spaces) or settings module
+    (evolution/decks) is in its folder's layer without an edit of pyproject.toml."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c["layers"] for c in contracts if c["name"] == "Layers inside evolution")
+    names = [name.strip() for layer in layers for name in layer.split("|")]
+    assert all(name.count(".") == 1 and name.startswith("evolution.") for name in names), names
+    tops = {name.split(".")[1] for name in names}
+    children = {p.stem for p in (ROOT / "evolution").iterdir() if p.suffix == ".py" and p.stem != "__init__"}
+    children |= {p.name for p in (ROOT / "evolution").iterdir() if (p / "__init__.py").is_file()}
+    assert children == tops
+    assert {"decks", "spaces", "active_genes"} <= tops
+
+
 def test_quick_imports_stay_light():
     """Importing the libraries (what loky workers and `deckopt play` do) must not load TensorFlow."""
     code = (
         "import sys, games, agents, agents.arena, agents.learned, agents.search.uct, agents.search.puct\n"
-        "import evolution.scoring.fitness, evolution.spaces.genome\n"
+        "import evolution.scoring.fitness, evolution.decks.genome\n"
         "import deckopt.cli\n"
         "heavy = [m for m in ('tensorflow', 'keras') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_reading_a_runs_settings_loads_no_agents_module():
+    """`evolution.config` and the settings of every in-tree deck space (each game's defaults, its
+    default agent and a saved config read back) import games/ and evolution's bottom layer only."""
+    code = (
+        "import sys\n"
+        "from evolution.config import EvolveConfig, config_from_settings, config_to_dict\n"
+        "from evolution.decks.settings_registry import SETTINGS\n"
+        "for game in SETTINGS:\n"
+        "    config = config_from_settings(config_to_dict(EvolveConfig(game=game)), saved=True)\n"
+        "    assert config.game == game and config.agent, config\n"
+        "print(' '.join(m for m in sys.modules if m.split('.')[0] == 'agents'))\n"
+    )
+    result = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == []
+    timed = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")]
+    assert "evolution.config" in timed and "games" in timed
+    assert [name for name in timed if name.split(".")[0] == "agents"] == []
 
 
 # --- import circles and function-level imports ---------------------------------------------------

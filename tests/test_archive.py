@@ -14,7 +14,6 @@ from deckopt.cli import main
 from evolution.archive.results import best_candidates
 from evolution.config import EvolveConfig, load_config
 from evolution.loop import evolve
-from evolution.scoring.panel import load_panel
 from evolution.scoring.yardstick import pooled_records
 from evolution.spaces.registry import space_for
 from games.errors import UserError
@@ -125,7 +124,7 @@ def test_best_elite_is_chosen_on_a_fresh_yardstick_measurement(archive_run):
     assert all(("pooled_yardstick" in c) == (tuple(c["cards"]) in on_yardstick) for c in candidates)
     assert best["cards"] == candidates[0]["cards"]
     assert [c["score"] for c in candidates] == sorted((c["score"] for c in candidates), reverse=True)
-    yardstick_decks = len(load_panel(config.settings.yardstick, config.settings.rules))
+    yardstick_decks = len(space_for(config).references(config.settings.yardstick))
     assert all(c["games"] == config.settings.playoff_games_per_pair * yardstick_decks for c in candidates)
     assert best["games"] == sum(c["games"] for c in candidates)
     for c in candidates:  # the pooled archive score is kept beside the fresh one

@@ -514,3 +514,22 @@ def test_the_batch_accepts_exactly_the_actions_of_its_legal_masks():
     for action in range(-1, game.num_actions + 1):
         expected = masks[:, action] if 0 <= action < game.num_actions else np.zeros(len(states), bool)
         assert np.array_equal(batch._legal(every, np.full(len(states), action)), expected), action
+
+
+@pytest.mark.parametrize("name", ["gwent_abilities", "connect_four"])
+def test_take_copies_the_chosen_games_in_order_and_leaves_the_batch_alone(name):
+    game = games.make(name)
+    rng = np.random.default_rng(5)
+    states = [game.new_initial_state(rng) for _ in range(3)]
+    for s in states[1:]:
+        s.apply_action(s.legal_actions()[-1])
+    batch = batch_of(states)
+    before = [batch.state(g).clone() for g in range(3)]
+    chosen = [2, 0, 2]
+    taken = batch.take(np.array(chosen))
+    assert taken.size == len(chosen)
+    for i, g in enumerate(chosen):
+        assert_same_state(taken.state(i), before[g])
+    taken.apply_actions(np.arange(len(chosen)), np.array([before[g].legal_actions()[0] for g in chosen]))
+    for g in range(3):
+        assert_same_state(batch.state(g), before[g])

@@ -181,3 +181,9 @@ def test_one_spec_plays_every_seat_as_the_help_says(capsys):
     result = json.loads(out)
     assert [a["spec"] for a in result["agents"]] == ["random"] and result["games"] == 8
     assert set(result["agents"][0]["by_seat"]) == {"0", "1"}  # the one spec sat in both seats
+
+
+def test_the_command_line_starts_without_the_archive_s_scientific_stack():
+    probe = "import sys, deckopt.cli; print(sorted(m for m in ('ribs', 'pandas', 'sklearn') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["[]"]

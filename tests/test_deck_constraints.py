@@ -1,4 +1,4 @@
-"""Deck constraints (games.decks.DeckConstraints) in deck files, and their repair (evolution.spaces.constraints)."""
+"""Deck constraints (games.decks.DeckConstraints) in deck files, and their repair (evolution.decks.constraints)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from evolution.config import load_config
-from evolution.spaces import genome
-from evolution.spaces.constraints import check_feasible, enforce, random_constrained
+from evolution.decks import genome
+from evolution.decks.constraints import check_feasible, enforce, random_constrained
 from games.decks import CountBound, Deck, DeckConstraints, DeckRules, load_deck, save_deck
 from games.errors import UserError
 

@@ -16,9 +16,9 @@ import pytest
 import games
 from agents.parallel import Mapper
 from evolution.config import EXECUTION_FIELDS, EvolveConfig, load_config, split_settings
+from evolution.decks import genome
 from evolution.loop import evolve
 from evolution.scoring import fitness as fit
-from evolution.spaces import genome
 from evolution.spaces.gwent import GwentDeal, build_agent
 from games.decks import DECK_SHAPES, DeckRules
 from games.errors import UserError

@@ -16,10 +16,10 @@ import games
 from agents.heuristics.locm_field import DRAFTERS
 from deckopt.cli import main
 from evolution.config import EvolveConfig, load_config
+from evolution.decks.locm_constructed_settings import FIELD_DRAFTERS, LocmConstructedRules
 from evolution.loop import evolve
 from evolution.spaces.check import check_deck_space
 from evolution.spaces.locm_constructed import LocmConstructedSpace, curve_shares
-from evolution.spaces.locm_constructed_settings import FIELD_DRAFTERS, LocmConstructedRules
 from evolution.spaces.registry import SPACES
 from games.errors import UserError
 from games.locm import CARDS, CREATURE

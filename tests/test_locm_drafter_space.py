@@ -17,11 +17,11 @@ from agents.heuristics.locm_drafter_file import write_drafter
 from agents.heuristics.locm_field import BATTLERS_BATCH, CLOSET_AI_SCORE, DRAFTERS, FieldAgent, ScoreDrafter
 from deckopt.cli import main
 from evolution.config import load_config
+from evolution.decks.locm_drafter_settings import BATTLERS
+from evolution.decks.locm_drafter_settings import DRAFTERS as SETTINGS_DRAFTERS
 from evolution.loop import evolve
 from evolution.spaces import locm_drafter_games as ld
 from evolution.spaces.check import check_deck_space
-from evolution.spaces.locm_drafter_settings import BATTLERS
-from evolution.spaces.locm_drafter_settings import DRAFTERS as SETTINGS_DRAFTERS
 from evolution.spaces.registry import space_for, spaces_of_game
 from games import UserError
 from games.conformance import PASSED

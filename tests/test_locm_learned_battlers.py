@@ -12,8 +12,11 @@ import pytest
 
 import games
 from agents.locm_battlers import battle_actions, battler_members, check_battler
+from agents.parallel import Mapper
 from deckopt.cli import main
 from evolution.config import load_config
+from evolution.decks.locm_drafter_settings import DEFAULT_BATTLER
+from evolution.designer.tables import validation_table
 from evolution.spaces import locm_drafter_games as ld
 from evolution.spaces.registry import space_for
 from games import UserError
@@ -102,3 +105,16 @@ def test_a_bad_battler_is_one_line(spec, words, tmp_path, capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and words in err and "Traceback" not in err, err
+
+
+def test_a_drafter_validated_under_the_default_panel_shows_the_panel_s_trust_figures():
+    config = load_config(game="locm_drafter", field=["coac", "random"], validation_games=2)
+    s = space_for(config)
+    with Mapper(1) as pmap:
+        report = s.scorer(config).validate([500] * 160, pmap, seed=3)
+    assert report["trust"]["panel"] == DEFAULT_BATTLER and report["trust"]["exploitability"]["score"] > 0
+    assert f"trust in {DEFAULT_BATTLER}" in validation_table(report, s)
+    config = load_config(game="locm_drafter", field=["coac", "random"], validation_games=2, battlers=["max-attack"])
+    with Mapper(1) as pmap:
+        report = space_for(config).scorer(config).validate([500] * 160, pmap, seed=3)
+    assert report["trust"] is None

@@ -19,6 +19,7 @@ from agents.parallel import Mapper
 from agents.spec_match import play_spec_match
 from deckopt.cli import main
 from games import UserError, make
+from games.locm import PICK
 from games.locm_referee import referee_input
 
 #: a deterministic bot: picks the first card; summons what it can afford, left lane; attacks the
@@ -208,3 +209,25 @@ def test_no_bot_outlives_its_host_process(tmp_path, pids):
     os.kill(host.pid, 9)
     host.wait()
     assert gone(pid)
+
+
+def test_a_bot_behind_a_deckopt_drafter_battles_the_drafted_deck(tmp_path):
+    game = make("locm")
+    log = tmp_path / "stderr.txt"
+    player = agents.make("coac+" + bot(tmp_path) + f",stderr={log}", game)
+    result = play_match(game, [player, agents.make("max-attack", game)], 1, seed=3)
+    player.battler.close()
+    assert result.agents[0].games == 1 and not player.battler.stats.failures
+    drafts = [text.splitlines()[4:] for text in log.read_text().split("--\n")[:-1] if text.split()[1] == "0"]
+    assert len(drafts) == 30
+    offered = [{line.split()[0] for line in lines} for lines in drafts]
+    assert all(len(cards) == 1 for cards in offered)  # one card, three times: whatever the bot picks
+    # coac's picks for seat 0 on the game's offers
+    state, coac = game.new_initial_state(np.random.default_rng([3, 0])), agents.make("coac", game)
+    picked = []
+    while state.phase == "draft":
+        action = int(coac.act([state])[0])
+        if state.current_player == 0:
+            picked.append(str(state.offers()[action - PICK]))
+        state.apply_action(action)
+    assert [cards.pop() for cards in offered] == picked

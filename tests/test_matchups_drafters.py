@@ -15,10 +15,10 @@ from agents.heuristics.locm_drafter_file import write_drafter
 from agents.heuristics.locm_field import CLOSET_AI_SCORE
 from deckopt.cli import main
 from evolution.config import load_config
+from evolution.decks.locm_drafter_settings import DRAFTERS
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.spaces import locm_drafter_games as ld
-from evolution.spaces.locm_drafter_settings import DRAFTERS
 from evolution.spaces.registry import space_for
 
 TINY = dict(game="locm_drafter", generations=2, pool=4, selection="mu+lambda", mu=2, hof_size=2, playoff_top=2)

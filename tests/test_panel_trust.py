@@ -26,11 +26,9 @@ from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
 from evolution.scoring import validation
-from evolution.scoring.panel import load_panel
 from evolution.spaces.gwent import GwentDeal, build_agent
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from evolution.spaces.registry import space_for
-from games.decks import DeckRules
 from games.errors import UserError
 from tests.test_evolution_runfolder import tiny
 
@@ -105,8 +103,9 @@ def test_a_verdict_holds_only_if_it_holds_under_every_copy():
 def test_each_copys_score_is_its_own_play_on_the_deals_it_played():
     """The split by copy matches what each copy does when it plays alone: a network is greedy, so its
     games on the deals the panel gave it are the games it plays on those deals by itself."""
-    rules = DeckRules()
-    refs = load_panel(["decks/flat.toml", "decks/random_1.toml", "decks/high_variance.toml"], rules)
+    config = load_config()
+    rules = config.settings.rules
+    refs = space_for(config).references(["decks/flat.toml", "decks/random_1.toml", "decks/high_variance.toml"])
     cards = refs[1].cards
     specs = ["agents/pretrained/gwent_lite_evaluator_0.npz", "agents/pretrained/gwent_lite_evaluator_1.npz"]
     with Mapper(1) as pmap:

@@ -17,6 +17,7 @@ from high_card import HighCard
 import games
 from deckopt.cli import build_parser, main
 from deckopt.commands import play
+from evolution.config import default_agent_spec
 from games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -169,11 +170,9 @@ def test_a_plugin_game_takes_deck_files(tmp_path, capsys):
 
 
 def test_a_plugins_default_agent_or_one_line_asking_for_one():
-    import agents
-
-    assert agents.default_agent_spec(games.make("high_card")) == "heuristic"
+    assert default_agent_spec(games.make("high_card")) == "heuristic"
     with pytest.raises(games.UserError, match=r"^locm has no default agent; choose one with --agent"):
-        agents.default_agent_spec(games.make("locm"))
+        default_agent_spec(games.make("locm"))
 
 
 # --- the tutorial ------------------------------------------------------------------------------

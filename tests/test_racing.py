@@ -11,7 +11,8 @@ import warnings
 import numpy as np
 import pytest
 
-from evolution.config import EvolveConfig, split_agent_specs, split_settings
+from agents import split_agent_specs
+from evolution.config import EvolveConfig, split_settings
 from evolution.loop import evolve, prepare_run
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing

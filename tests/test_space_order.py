@@ -1,6 +1,6 @@
 """A deck space declares whether a deck's order matters (`ordered`): the toolbox, the archive and the
 conformance check keep an ordered space's genomes as they are and sort a multiset's
-(evolution.spaces.base.canonical)."""
+(evolution.decks.base.canonical)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from evolution.config import EvolveConfig
-from evolution.spaces.base import assert_legal, canonical
+from evolution.decks.base import assert_legal, canonical
 from evolution.spaces.check import check_deck_space
 from evolution.toolbox import build_toolbox
 from games.conformance import FAILED, PASSED

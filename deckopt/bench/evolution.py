@@ -29,11 +29,11 @@ from agents.parallel import Mapper
 from deckopt.bench import ancestor
 from deckopt.bench.timing import interleaved
 from evolution.config import EvolveConfig
+from evolution.decks import genome
+from evolution.decks.gwent_settings import GwentSettings
 from evolution.scoring import fitness
-from evolution.spaces import genome
 from evolution.spaces.gwent import GwentDeal
 from evolution.spaces.gwent import build_agent as gwent_agent
-from evolution.spaces.gwent_settings import GwentSettings
 from games.batch import batch_of
 from games.decks import DeckRules
 from games.errors import UserError

@@ -24,7 +24,7 @@ import games
 from agents.search.mcts_spec import MCTSConfig
 from agents.search.uct import MCTSAgent
 from deckopt.bench.timing import interleaved, ratio_of_rates
-from evolution.spaces.settings_registry import DEFAULT_GAME
+from evolution.decks.settings_registry import DEFAULT_GAME
 
 POSITIONS = 8
 SIMULATIONS = 1000

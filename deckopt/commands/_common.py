@@ -11,13 +11,13 @@ import tomllib
 
 import games
 from agents.panel import named_panels_help
-from agents.parallel import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from evolution.config import load_config
+from evolution.decks.settings import MAX_GAMES_PER_PAIR
+from evolution.decks.settings_registry import space_names
 from evolution.spaces.registry import space_class, space_for
-from evolution.spaces.settings import MAX_GAMES_PER_PAIR
-from evolution.spaces.settings_registry import space_names
 from games import GAME_NAMES
 from games.base import GameFacts
+from games.config import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
 from games.errors import UserError, error_line
 from games.fileio import DISK_ERRORS, finite_json, resolve_path
 from games.registry import GAMES
@@ -110,7 +110,7 @@ seed_int = int_at_least(0, MAX_SEED)
 MAX_GAMES = 100_000_000
 game_count = int_at_least(1, MAX_GAMES)
 positive_int = int_at_least(1)
-#: games of one pairing of decks (evolution.spaces.settings.MAX_GAMES_PER_PAIR: a pairing is one batch in memory)
+#: games of one pairing of decks (evolution.decks.settings.MAX_GAMES_PER_PAIR: a pairing is one batch in memory)
 pair_games = int_at_least(1, MAX_GAMES_PER_PAIR)
 pair_games_or_none = int_at_least(0, MAX_GAMES_PER_PAIR)
 MAX_PAIR_TEXT = f"{MAX_GAMES_PER_PAIR:,}".replace(",", " ")
@@ -119,7 +119,7 @@ MAX_COUNT = 1_000_000
 count = int_at_least(1, MAX_COUNT)
 count_or_none = int_at_least(0, MAX_COUNT)
 pair_deals = int_at_least(1, MAX_GAMES_PER_PAIR // 2)
-#: worker processes of a command's parallel map (agents.parallel.MAX_JOBS)
+#: worker processes of a command's parallel map (games.config.MAX_JOBS)
 job_count = int_at_least(1, MAX_JOBS)
 JOBS_HELP = f"worker processes, 1-{MAX_JOBS}"
 
@@ -216,26 +216,6 @@ class Progress:
     def close(self) -> None:
         self._finish_stage()
         self._what = None
-
-
-def progress_bar(total: int, desc: str, unit: str = "game", disable: bool = False):
-    """A counting bar for one stage: `bar.update(n)` advances it (see Progress for the rules)."""
-    return _CountingBar(Progress(enabled=not disable, unit=unit), total, desc)
-
-
-class _CountingBar:
-    def __init__(self, progress: Progress, total: int, desc: str):
-        self.progress, self.total, self.desc, self.n = progress, total, desc, 0
-
-    def update(self, n: int = 1) -> None:
-        self.n += n
-        self.progress(self.n, self.total, self.desc)
-
-    def __enter__(self) -> _CountingBar:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.progress.close()
 
 
 def game_config_args(parser) -> None:

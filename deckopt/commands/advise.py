@@ -21,10 +21,10 @@ from deckopt.commands._common import (
     worker_args,
 )
 from deckopt.commands.matchups import deck_files_of, game_args
+from evolution.decks.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from evolution.designer.advisor import AdviceConfig, advice_table, advise, remeasure
 from evolution.designer.matchups import load_decks, load_space_decks, run_settings, runs_game
 from evolution.designer.neighbourhoods import CardNeighbourhood, PowerNeighbourhood
-from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from games.decks import load_deck
 from games.errors import UserError
 from games.fileio import resolve_path

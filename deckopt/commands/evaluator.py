@@ -51,9 +51,9 @@ from agents.heuristics import bots
 from agents.panel import MAX_PANEL_FILE_BYTES
 from deckopt.commands._common import job_count, positive_int, print_json, seed_int
 from evolution.config import load_config
+from evolution.decks.settings_registry import settings_class, space_names
 from evolution.runfolder import Run
 from evolution.spaces.registry import space_for
-from evolution.spaces.settings_registry import settings_class, space_names
 from games import make as make_game
 from games.errors import UserError
 from games.fileio import atomic_write_json, atomic_write_text, check_writable_dir
@@ -333,7 +333,7 @@ class Runner:
                 else:
                     failures.append((proc.returncode, name, argv))
             if failures and not self.stopping:  # the others stop at their next checkpoint, to resume
-                self.stop(signal.SIGTERM, None)
+                self.stop(announce=False)
             if self.stopping:
                 queue.clear()
             if watch is not None and time.monotonic() - last_watch > 60:
@@ -350,11 +350,16 @@ class Runner:
             raise Stopped(code if code > 0 else 1, f"{shown_command(argv)} failed: {last} (see {self.logs / name}.log)")
         return outputs
 
-    def stop(self, signum, frame) -> None:
+    def on_signal(self, signum, frame) -> None:
+        """The handler of Ctrl-C and SIGTERM: every command stops at its next checkpoint."""
+        self.stop(announce=True)
+
+    def stop(self, announce: bool) -> None:
+        """Send every running command SIGTERM (once), saying so first if `announce`."""
         if self.stopping:
             return
         self.stopping = True
-        if signum != signal.SIGTERM or frame is not None:
+        if announce:
             self.log("stopping: each command stops at its next checkpoint")
         for proc in self.running:
             if proc.poll() is None:
@@ -367,6 +372,7 @@ class Recipe:
     def __init__(self, out: Path, game_name: str, settings: dict, stages: dict, log):
         self.out, self.game_name, self.settings, self.stages, self.log = out, game_name, settings, stages, log
         self.game, self.space, self.config = _check_game(game_name)
+        self.references = _references(self.space, self.config)
         self.runner = Runner(out / "logs", settings["jobs"], log)
 
     # paths
@@ -448,7 +454,7 @@ class Recipe:
     def references_dir(self) -> list[str]:
         """--panel of the best response for a game without reference decks: the explored run's best
         decks written as deck files (OUT/explored_decks)."""
-        if _references(self.space, self.config):
+        if self.references:
             return []
         folder = self.out / "explored_decks"
         if not folder.is_dir():
@@ -487,7 +493,7 @@ def run(args: argparse.Namespace) -> int:
         recipe = Recipe(out, args.game, settings, stages, log)
         recipe.save()
         again = f"continue with: deckopt evaluator {args.game} --resume {out}"
-        previous = {sig: signal.signal(sig, recipe.runner.stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        previous = {sig: signal.signal(sig, recipe.runner.on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             panel = _run_stages(recipe)
         except Stopped as exc:
@@ -508,7 +514,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_stages(recipe: Recipe) -> dict:
     s, out, game = recipe.settings, recipe.out, recipe.game_name
     first_episodes = max(1, round(s["episodes"] * FIRST_SHARE))
-    references = _references(recipe.space, recipe.config)
+    references = recipe.references
     if not recipe.done("first"):
         decks = _random_decks(recipe.space, s["seed"]) + references
         text = _learner_settings(s, recipe.game, recipe.space, decks, first_episodes, final=False)
@@ -628,7 +634,7 @@ def _write_panel(recipe: Recipe, stages: dict) -> dict:
     panel: dict = {"game": recipe.game_name, "members": recipe.panel_members()}
     if "exploit" in stages:
         e = stages["exploit"]
-        opponents = "the reference decks" if _references(recipe.space, recipe.config) else "its best decks"
+        opponents = "the reference decks" if recipe.references else "its best decks"
         cpu = e["cpu_seconds"] / 60
         panel["exploitability"] = {
             "score": round(e["result"]["score"], 3),

@@ -21,12 +21,12 @@ from agents.stopping import StopOnSignal
 from deckopt.commands._common import Progress, _setting, print_json, seed_int
 from deckopt.commands._config_flags import add_config_flags, config_overrides
 from evolution.config import EvolveConfig, load_config
+from evolution.decks.settings import HeadToHeadSettings, SpaceSettings
+from evolution.decks.settings_registry import DEFAULT_GAME, SETTINGS, settings_class, space_names
 from evolution.designer.tables import deck_text, validation_table
 from evolution.loop import evolve
 from evolution.runfolder import RunFolder
 from evolution.spaces.registry import space_for
-from evolution.spaces.settings import HeadToHeadSettings, SpaceSettings
-from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class, space_names
 from games.config import read_settings
 from games.errors import UserError
 from games.fileio import DISK_ERRORS

@@ -18,6 +18,7 @@ from deckopt.commands._common import (
     seed_int,
     worker_args,
 )
+from evolution.decks.settings_registry import DEFAULT_GAME, settings_class
 from evolution.designer.matchups import (
     load_decks,
     load_space_decks,
@@ -29,7 +30,6 @@ from evolution.designer.matchups import (
 )
 from evolution.designer.tables import deck_text
 from evolution.spaces.registry import SPACES
-from evolution.spaces.settings_registry import DEFAULT_GAME, settings_class
 from games.errors import UserError
 from games.fileio import check_writable_dir
 from games.folder_lock import folder_lock

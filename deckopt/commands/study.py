@@ -38,11 +38,11 @@ from deckopt.commands._common import (
     worker_args,
 )
 from evolution.config import EvolveConfig, load_config
+from evolution.decks.kittens_settings import KittensSettings
+from evolution.decks.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from evolution.runfolder import Run
 from evolution.spaces import kittens_objectives
-from evolution.spaces.kittens_settings import KittensSettings
 from evolution.spaces.registry import space_for
-from evolution.spaces.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from evolution.studies import agreement
 from evolution.studies import kittens as kittens_study
 from evolution.studies.drafts import drafted_in, field_drafts, space_game

@@ -16,7 +16,7 @@ from pathlib import Path
 from deckopt.commands._common import Progress, _setting, count, pair_games, print_json, resumable
 from deckopt.commands.evolve import add_settings_flags, settings_from_flags
 from evolution.config import load_config
-from evolution.spaces.settings_registry import SETTINGS
+from evolution.decks.settings_registry import SETTINGS
 from evolution.studies.sweep import markdown_table, run_sweep
 from games.errors import UserError
 

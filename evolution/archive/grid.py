@@ -41,12 +41,11 @@ sampler), so the same seed gives the same archive.
 from __future__ import annotations
 
 import numpy as np
-from ribs.archives import GridArchive
 
 from evolution.config import parse_cells
+from evolution.decks.base import canonical
 from evolution.individuals import kept_individual, make_individual, score_of
 from evolution.scoring import fitness as fit
-from evolution.spaces.base import canonical
 from games.errors import UserError
 
 PAD = -1
@@ -65,6 +64,10 @@ class DeckArchive:
         self.space = space  # the run's deck space: its operators and the two descriptors of a deck
         self.names, ranges = space.descriptor_space()
         self.width = space.max_cards
+        # pyribs brings pandas, numba and scikit-learn (seconds to import): loaded when an archive is made,
+        # so that the commands that make none start without them
+        from ribs.archives import GridArchive
+
         self.grid = GridArchive(
             solution_dim=self.width,
             dims=list(parse_cells(config.archive_cells)),

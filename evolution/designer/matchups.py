@@ -29,12 +29,12 @@ import numpy as np
 
 from agents.stats import Record
 from evolution.config import EvolveConfig
+from evolution.decks.genome import counts_text
+from evolution.decks.settings_registry import settings_class
 from evolution.designer.plots import png_bytes
 from evolution.runfolder import RunFolder
 from evolution.scoring import fitness as fit
 from evolution.scoring.yardstick import Play
-from evolution.spaces.genome import counts_text
-from evolution.spaces.settings_registry import settings_class
 from games.decks import DeckRules, load_deck
 from games.errors import UserError, with_article
 from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, read_file_bytes, resolve_path

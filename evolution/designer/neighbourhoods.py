@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from evolution.decks.genome import counts_text
 from evolution.designer.tables import deck_text
-from evolution.spaces.genome import counts_text
 from games.decks import DeckConstraints, DeckRules
 from games.errors import UserError
 

@@ -1,5 +1,5 @@
 """Plain-text presentation of an evolution run, drawn from the rows every deck space gives
-(evolution.spaces.base: `words`, `row`) and from the run's JSON files: a deck's one-line text,
+(evolution.decks.base: `words`, `row`) and from the run's JSON files: a deck's one-line text,
 `deckopt decks RUN` (its table and `--json` rows), the validation tables of `deckopt evolve` and
 `deckopt decks --validate`. Nothing here knows a game: a column appears when the rows carry it.
 

@@ -15,15 +15,15 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.stats import score_summary
+from evolution.decks.base import canonical
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing, validation, yardstick
-from evolution.spaces.base import canonical
 from games.errors import UserError
 
 
 class MatchScorer:
-    """The Scorer (evolution.spaces.base) of a head-to-head `space`: every game dealt by `space.deal`
+    """The Scorer (evolution.decks.base) of a head-to-head `space`: every game dealt by `space.deal`
     and played by the run's agent in every seat. Made once per run: the agent and the panel, yardstick
     and validation decks are read and checked here (UserError in one line)."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from games.decks import DeckRules, load_deck
 from games.errors import UserError
 from games.fileio import resolve_path
 
@@ -39,23 +38,3 @@ def deck_files(raw, what: str = "deck") -> tuple[list[Path], str]:
     if p.is_file():
         return [p], p.stem
     raise UserError(f"{what} {str(raw)!r} not found (a deck file or a folder of deck files)")
-
-
-def load_panel(paths, rules: DeckRules) -> list[ReferenceDeck]:
-    """Every deck named by `paths` (files, or folders whose *.toml / *.json files are taken, not
-    recursively), each checked against `rules`; UserError with one line if any is missing or bad."""
-    out: list[ReferenceDeck] = []
-    for raw in paths:
-        files, group = deck_files(raw, "panel deck")
-        for f in files:
-            deck = load_deck(f)
-            problems = rules.problems(deck.cards)
-            if problems:
-                raise UserError(
-                    f"deck file {str(f)!r} is illegal under this run's {rules.describe()}: {'; '.join(problems)}"
-                )
-            name = deck.name or f.stem
-            if group != f.stem:
-                name = f"{group}/{f.stem}"
-            out.append(ReferenceDeck(name=name, group=group, cards=tuple(deck.cards), path=str(f)))
-    return out

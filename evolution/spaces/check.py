@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evolution.spaces.base import canonical
+from evolution.decks.base import canonical
 from games.conformance import FAILED, PASSED, CheckResult, ConformanceFailure, need
 
 NAME = "deck space operators"

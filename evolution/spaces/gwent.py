@@ -2,7 +2,7 @@
 designer's `DeckConstraints`), scored by mirrored matches against opponents (evolution.scoring),
 measured against a fixed yardstick, and validated against held-out reference decks.
 
-Every operator is the one of evolution.spaces.genome, followed by evolution.spaces.constraints when
+Every operator is the one of evolution.decks.genome, followed by evolution.decks.constraints when
 the run has constraints. The one objective is `win` (the pairwise match score). Its games are dealt
 by the vectorised engine (games/gwent_lite_batch.py), which plays exactly as the scalar one.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 import games
+from evolution.decks import constraints, genome
+from evolution.decks.gwent_settings import GwentSettings
 from evolution.scoring.evaluation import MatchScorer
 from evolution.scoring.fitness import game_agent
-from evolution.spaces import constraints, genome
-from evolution.spaces.gwent_settings import GwentSettings
 from evolution.spaces.head_to_head import HeadToHeadSpace
 from games.decks import Deck, DeckConstraints, DeckRules, load_deck, save_deck
 from games.gwent_lite_batch import GwentLiteBatch
@@ -40,8 +40,8 @@ class GwentDeal:
 
 
 class GwentSpace(HeadToHeadSpace):
-    """Gwent Lite's power multisets under DeckRules: evolution.spaces.genome's operators, each followed by
-    evolution.spaces.constraints.enforce when the run has constraints (a child that cannot be brought inside
+    """Gwent Lite's power multisets under DeckRules: evolution.decks.genome's operators, each followed by
+    evolution.decks.constraints.enforce when the run has constraints (a child that cannot be brought inside
     them gives way to a copy of its parent, or to a fresh random deck inside them)."""
 
     Settings = GwentSettings

@@ -21,8 +21,8 @@ from collections import Counter
 import numpy as np
 
 import games
-from evolution.spaces.base import assert_legal
-from evolution.spaces.gwent_abilities_settings import GwentAbilitiesSettings
+from evolution.decks.base import assert_legal
+from evolution.decks.gwent_abilities_settings import GwentAbilitiesSettings
 from evolution.spaces.head_to_head import HeadToHeadSpace
 from games.gwent_abilities_cards import (
     BOND,

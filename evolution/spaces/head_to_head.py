@@ -1,6 +1,6 @@
 """The base of every deck space whose decks play each other (one deck per seat): Gwent Lite, Gwent
 Abilities, a plug-in's. A subclass gives three facts of its game and the deck members of
-evolution.spaces.base (what a deck is, its operators, descriptors); this base answers the rest:
+evolution.decks.base (what a deck is, its operators, descriptors); this base answers the rest:
 
 - `game(a, b)`: the game with deck `a` in seat 0 and deck `b` in seat 1 (both None: the game an
   agent is built for); its states are dealt by `deal`, which a space with a vectorised engine
@@ -29,7 +29,7 @@ class HeadToHeadSpace:
     """Decks that play each other; see the module docstring for what a subclass gives."""
 
     Settings: type
-    #: a deck is a multiset of cards (evolution.spaces.base.canonical keeps it sorted)
+    #: a deck is a multiset of cards (evolution.decks.base.canonical keeps it sorted)
     ordered = False
 
     def __init__(self, config):

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from evolution.spaces.base import assert_legal
-from evolution.spaces.kittens_settings import KittensBounds, KittensSettings
+from evolution.decks.base import assert_legal
+from evolution.decks.kittens_settings import KittensBounds, KittensSettings
 from evolution.spaces.kittens_validation import KittensScorer
 from games.exploding_kittens import CARD_NAMES
 from games.fileio import atomic_write_text

@@ -33,10 +33,10 @@ from agents.arena import play_states
 from agents.base import RandomAgent
 from agents.parallel import group_by_games, map_tasks
 from agents.stats import score_summary
+from evolution.decks.kittens_settings import KittensSettings
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring import racing
-from evolution.spaces.kittens_settings import KittensSettings
 from games.errors import UserError
 from games.exploding_kittens import CARD_NAMES
 

@@ -134,7 +134,7 @@ def finish_run(folder, config, agent, pmap, space, log=None, progress=None) -> d
 
 
 class KittensScorer(ObjectiveEvaluator):
-    """The Scorer (evolution.spaces.base) of the kittens space: each deck's own games (ObjectiveEvaluator),
+    """The Scorer (evolution.decks.base) of the kittens space: each deck's own games (ObjectiveEvaluator),
     no yardstick, the champion re-measured and validated against exact values."""
 
     def __init__(self, space, config):

@@ -1,5 +1,5 @@
 """The LOCM constructed deck space: any 30 of Legends of Code and Magic 1.2's 160 cards under a copy
-limit (evolution.spaces.locm_constructed_settings: at most 2 copies of a card by default, the rule of
+limit (evolution.decks.locm_constructed_settings: at most 2 copies of a card by default, the rule of
 LOCM 1.5's constructed phase), decks that play each other with a battler.
 
 A deck is the sorted list of its 30 card numbers (1..160, a number per copy). Two decks play LOCM's
@@ -26,9 +26,9 @@ from collections import Counter
 import numpy as np
 
 import games
-from evolution.spaces.base import assert_legal
+from evolution.decks.base import assert_legal
+from evolution.decks.locm_constructed_settings import LocmConstructedRules, LocmConstructedSettings
 from evolution.spaces.head_to_head import HeadToHeadSpace
-from evolution.spaces.locm_constructed_settings import LocmConstructedRules, LocmConstructedSettings
 from games.deckfile import read_deck_file
 from games.fileio import atomic_write_text
 from games.locm import CARDS, CREATURE, DECK_SIZE, NUM_CARDS

@@ -45,12 +45,14 @@ import numpy as np
 
 from agents.heuristics.locm_drafter_file import write_drafter
 from agents.locm_battlers import BATTLERS_HELP, check_battler
+from agents.panel import NAMED_PANELS, trust_figures
 from agents.parallel import group_by_games, map_tasks
 from agents.stats import score_summary
+from evolution.decks.base import assert_legal
+from evolution.decks.locm_drafter_settings import DRAFTERS, LocmDrafterSettings
 from evolution.individuals import set_score
 from evolution.scoring import fitness as fit
 from evolution.scoring.panel import ReferenceDeck, deck_files
-from evolution.spaces.base import assert_legal
 from evolution.spaces.locm_drafter_games import (
     CURVE,
     MAX_SCORE,
@@ -70,7 +72,6 @@ from evolution.spaces.locm_drafter_games import (
     play_pairings,
     score_problems,
 )
-from evolution.spaces.locm_drafter_settings import DRAFTERS, LocmDrafterSettings
 from games.errors import UserError
 from games.fileio import resolve_path
 from games.locm import CARDS, CREATURE, NUM_CARDS
@@ -288,8 +289,18 @@ class LocmDrafterSpace:
 
 
 # --- the scorer -----------------------------------------------------------------------------------
+
+
+def battler_trust(battlers: tuple[str, ...]) -> dict | None:
+    """The trust figures (agents.panel.trust_figures) of the panel that battles every draft: a named panel
+    or a panel file; None for several battlers or one with no figures recorded."""
+    if len(battlers) != 1:
+        return None
+    return trust_figures(battlers[0], NAMED_PANELS.get(battlers[0], {}).get("members", ()))
+
+
 class DrafterScorer:
-    """The Scorer (evolution.spaces.base) of the locm_drafter space: each drafter against the field
+    """The Scorer (evolution.decks.base) of the locm_drafter space: each drafter against the field
     (see the module docstring); no yardstick; the champion re-measured and validated against each
     field drafter on fresh drafts."""
 
@@ -418,6 +429,7 @@ class DrafterScorer:
             "overall": total.as_dict(),
             "references": references,
             "groups": [{"group": "field", "decks": len(references), **total.as_dict()}],
+            "trust": battler_trust(self.agent.battlers),
             "targets": {
                 "every_reference_lower_above_0.5": all(r["lower_above_0.5"] for r in references),
                 "references_lower_above_0.5": sum(r["lower_above_0.5"] for r in references),

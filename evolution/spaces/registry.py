@@ -10,19 +10,19 @@ Two kinds of deck space are found by their game's name:
 
 A deck space is registered apart from its game so that the game's engine never imports the
 evolution (a game is played, trained and checked without it). Its settings class is found without
-loading it (evolution.spaces.settings_registry), so reading a run's settings loads no space.
+loading it (evolution.decks.settings_registry), so reading a run's settings loads no space.
 """
 
 from __future__ import annotations
 
 from evolution.config import EvolveConfig
-from evolution.spaces.base import DeckSpace
+from evolution.decks.base import DeckSpace
+from evolution.decks.settings_registry import load_plugin_space, settings_class, space_names
 from evolution.spaces.gwent import GwentSpace
 from evolution.spaces.gwent_abilities import GwentAbilitiesSpace
 from evolution.spaces.kittens import KittensSpace
 from evolution.spaces.locm_constructed import LocmConstructedSpace
 from evolution.spaces.locm_drafter import LocmDrafterSpace
-from evolution.spaces.settings_registry import load_plugin_space, settings_class, space_names
 
 #: every deck space of ours by its game's name (`EvolveConfig.game`)
 SPACES: dict[str, type[DeckSpace]] = {

@@ -13,7 +13,8 @@ and the Spearman correlation of the two rankings over the bots that played.
 
 Python bots run under this interpreter (some import numpy); C++ bots build with `g++` and the
 organisers' options (prepare.sh), Chad with `cargo build --release` (it fetches its crates), Conrisc
-needs `js68` (SpiderMonkey's shell, as the organisers ran it).
+with `js68` (SpiderMonkey's shell, as the organisers ran it) or else under Node with the shell's
+functions it calls (`JS68_SHELL`).
 `--slack` multiplies the competition's time limits (a loaded machine).
 """
 
@@ -37,7 +38,10 @@ from games import make
 CONTEST = "contest-2020-07-CEC"
 #: the field: each bot's build kind, its source in the contest folder and, for C++, the compiler's
 #: options the organisers' prepare.sh gives (Coac and ProphetCoac: CMake with no build type, so no
-#: optimisation)
+#: optimisation). Fabbiamo's input reader writes each card's seven-byte ability text into a six-byte
+#: buffer, whose overflow lands wherever the compiler lays out the stack: built by GCC 12 with the
+#: organisers' options it corrupts its draft scores (every pick then ties), with `-fno-inline` added
+#: it scores cards as written
 FIELD = {
     "AntiSquid": ("python", "AntiSquid/main.py", ()),
     "Baseline1": ("python", "Baseline1/main.py", ()),
@@ -45,7 +49,11 @@ FIELD = {
     "Chad": ("cargo", "Chad/agent/Cargo.toml", ()),
     "Coac": ("c++", "Coac/main.cpp", ("-std=c++17",)),
     "Conrisc": ("js68", "Conrisc/main.js", ()),
-    "Fabbiamo": ("c++", "Fabbiamo/Fabbiamo.cpp", ("-std=c++14", "-DNDEBUG", "-O3", "-march=native", "-msse4.2")),
+    "Fabbiamo": (
+        "c++",
+        "Fabbiamo/Fabbiamo.cpp",
+        ("-std=c++14", "-DNDEBUG", "-O3", "-march=native", "-msse4.2", "-fno-inline"),
+    ),
     "Marasbot": ("c++", "Marasbot/Marasbot.cpp", ("-O2",)),
     "ProphetCoac": ("c++", "ProphetCoac/main.cpp", ("-std=c++17",)),
     "ReinforcedGreediness": ("python", "ReinforcedGreediness/agent.py", ()),
@@ -54,6 +62,31 @@ FIELD = {
     "UJIAgent3": ("python", "UJIAgent3/main.py", ()),
 }
 FIELD_ORDER = {name: i for i, name in enumerate(FIELD)}
+#: the functions of SpiderMonkey's shell a js68 bot calls, for running it under Node: `node SHELL BOT.js`
+JS68_SHELL = """\
+const fs = require("fs");
+const vm = require("vm");
+const chunk = Buffer.alloc(1 << 16);
+let pending = "";
+globalThis.readline = () => {
+  while (!pending.includes("\\n")) {
+    const n = fs.readSync(0, chunk, 0, chunk.length, null);
+    if (n === 0) {
+      const rest = pending;
+      pending = "";
+      return rest.length ? rest : null;
+    }
+    pending += chunk.toString("utf8", 0, n);
+  }
+  const end = pending.indexOf("\\n");
+  const line = pending.slice(0, end);
+  pending = pending.slice(end + 1);
+  return line;
+};
+globalThis.print = (...parts) => fs.writeSync(1, parts.join(" ") + "\\n");
+globalThis.printErr = (...parts) => fs.writeSync(2, parts.join(" ") + "\\n");
+vm.runInThisContext(fs.readFileSync(process.argv[2], "utf8"), { filename: process.argv[2] });
+"""
 BUILD_TIMEOUT = 1800
 SUMMARY = re.compile(r"^\s*(?P<name>\w+) wins=\s*(?P<wins>[\d.]+)%.*avg=")
 
@@ -73,8 +106,14 @@ def build(name: str, contest: Path, out: Path) -> tuple[str | None, str]:
     if kind == "python":
         return f"{sys.executable} {path}", "Python"
     if kind == "js68":
-        js = shutil.which("js68")
-        return (f"{js} {path}", "js68") if js else (None, "needs js68 (SpiderMonkey's shell), not found on PATH")
+        js, node = shutil.which("js68"), shutil.which("node")
+        if js:
+            return f"{js} {path}", "js68"
+        if not node:
+            return None, "needs js68 (SpiderMonkey's shell) or node, neither found on PATH"
+        shell = out / "js68_shell.js"
+        shell.write_text(JS68_SHELL)
+        return f"{node} {shell} {path}", "node, with SpiderMonkey's shell functions (readline, print, printErr)"
     if kind == "c++":
         binary = out / name
         if not binary.exists() or binary.stat().st_mtime < path.stat().st_mtime:

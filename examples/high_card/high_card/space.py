@@ -2,7 +2,7 @@
 
 Registered by this package's pyproject.toml in the entry point group `deckopt.spaces`
 (`high_card = "high_card.space:HighCardSpace"`), next to the game in `deckopt.games`. Written
-against deckopt's public modules only: the deck-space protocol `evolution.spaces.base.DeckSpace`,
+against deckopt's public modules only: the deck-space protocol `evolution.decks.base.DeckSpace`,
 through the base of spaces whose decks play each other, `evolution.spaces.head_to_head.HeadToHeadSpace`.
 
 A deck is a sorted list of 8 values 1..9 worth at most 40, and within the run's deck rules
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import games
+from evolution.decks.settings import HeadToHeadSettings
 from evolution.spaces.head_to_head import HeadToHeadSpace
-from evolution.spaces.settings import HeadToHeadSettings
 from games.config import need, setting
 from games.deckfile import read_deck_file
 from games.errors import UserError

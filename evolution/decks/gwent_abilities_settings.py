@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evolution.spaces.settings import HeadToHeadSettings
+from evolution.decks.settings import HeadToHeadSettings
 from games.config import setting
 from games.gwent_abilities_cards import AbilityDeckRules
 

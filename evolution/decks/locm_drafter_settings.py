@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import games
-from evolution.spaces.settings import MAX_GAMES_PER_PAIR, SpaceSettings, check_counts, check_even
+from evolution.decks.settings import MAX_GAMES_PER_PAIR, SpaceSettings, check_counts, check_even
 from games.config import need, setting
 
 #: the competition's drafters (agents.heuristics.locm_field.DRAFTERS), the default field

@@ -10,15 +10,17 @@ never branch on the game's name. Every member returns plain data (ints, strings,
 the tables, plots and verdicts of evolution.designer are drawn from those rows for every space, so
 no space writes HTML or a text table.
 
-A new deck game is one module of this package (or, outside deckopt, a plug-in package's class
-registered in the entry point group `deckopt.spaces`, docs/plugins.md): a class with the members
-below whose `__init__(config)` takes the run's checked EvolveConfig, and the settings class it
-names (`Settings`, beside it, importing only games/). A space whose decks play each other (one deck
-per seat) derives from `evolution.spaces.head_to_head.HeadToHeadSpace`, which answers `scorer` for
-it from a few facts of the game, and the members the designer commands ask of such a space
-(`references`, `reference_problems`, `build_agent`, `matches`; `advise` also `card_pool`); a space
-whose decks play each other otherwise (the locm_drafter space's drafters draft, then battle) answers
-those members itself.
+A new deck game is one module of evolution/spaces, listed in `evolution.spaces.registry.SPACES`,
+and its settings module in evolution/decks, listed in `evolution.decks.settings_registry.SETTINGS`
+(or, outside deckopt, a plug-in package's class registered in the entry point group
+`deckopt.spaces`, docs/plugins.md): a class with the members below whose `__init__(config)` takes
+the run's checked EvolveConfig, and the settings class it names (`Settings`, importing only games/
+and evolution/decks). A space whose decks play each other (one deck per seat) derives from
+`evolution.spaces.head_to_head.HeadToHeadSpace`, which answers `scorer` for it from a few facts of
+the game, and the members the designer commands ask of such a space (`references`,
+`reference_problems`, `build_agent`, `matches`; `advise` also `card_pool`); a space whose decks play
+each other otherwise (the locm_drafter space's drafters draft, then battle) answers those members
+itself.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ class DeckSpace(Protocol):
     # --- what a deck is ---------------------------------------------------------------------------
     #: the game's name (games.make)
     name: str
-    #: the game's settings class (evolution.spaces.settings.SpaceSettings): which EvolveConfig
+    #: the game's settings class (evolution.decks.settings.SpaceSettings): which EvolveConfig
     #: fields the game uses, its deck rules, objectives and descriptor pairs, and their checks
     Settings: type
     #: the longest legal deck (the MAP-Elites archive stores decks in rows of this width)

@@ -1,6 +1,6 @@
 """Keeping Gwent Lite decks inside a designer's constraints (games.decks.DeckConstraints).
 
-`enforce` is the repair step that runs after the rules' own repair (evolution.spaces.genome.repair): it
+`enforce` is the repair step that runs after the rules' own repair (evolution.decks.genome.repair): it
 moves the fewest cards it can so that the locked cards are present, no card has a forbidden power and
 every power range holds an allowed number of cards, then brings the total back to the deck's own
 (or under the budget), one unit at a time on cards chosen uniformly, as genome.repair does, skipping

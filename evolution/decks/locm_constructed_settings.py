@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import games
-from evolution.spaces.settings import HeadToHeadSettings
+from evolution.decks.settings import HeadToHeadSettings
 from games.config import need, setting
 from games.locm import DECK_SIZE
 

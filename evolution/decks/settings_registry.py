@@ -9,12 +9,12 @@ from __future__ import annotations
 import functools
 from importlib.metadata import EntryPoint, entry_points
 
-from evolution.spaces.gwent_abilities_settings import GwentAbilitiesSettings
-from evolution.spaces.gwent_settings import GwentSettings
-from evolution.spaces.kittens_settings import KittensSettings
-from evolution.spaces.locm_constructed_settings import LocmConstructedSettings
-from evolution.spaces.locm_drafter_settings import LocmDrafterSettings
-from evolution.spaces.settings import SpaceSettings
+from evolution.decks.gwent_abilities_settings import GwentAbilitiesSettings
+from evolution.decks.gwent_settings import GwentSettings
+from evolution.decks.kittens_settings import KittensSettings
+from evolution.decks.locm_constructed_settings import LocmConstructedSettings
+from evolution.decks.locm_drafter_settings import LocmDrafterSettings
+from evolution.decks.settings import SpaceSettings
 from games.errors import UserError
 
 #: the settings of every deck space of ours by its game's name (`EvolveConfig.game`)
@@ -57,7 +57,7 @@ def load_plugin_space(game: str) -> type:
     settings = getattr(space, "Settings", None)
     if not (isinstance(settings, type) and issubclass(settings, SpaceSettings) and settings.game == game):
         raise UserError(
-            f"deck space {point.value}: its Settings must be a class of evolution.spaces.settings "
+            f"deck space {point.value}: its Settings must be a class of evolution.decks.settings "
             f"(SpaceSettings or HeadToHeadSettings) whose game is {game!r}"
         )
     return space

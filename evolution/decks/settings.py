@@ -1,8 +1,8 @@
 """A deck game's settings: a dataclass of the run settings the game's deck space reads, with its
 facts (deck rules, objectives, MAP-Elites descriptor pairs) and its checks. One small class per deck
-game beside its space (`gwent_settings`, `gwent_abilities_settings`, `kittens_settings`; a plug-in's
-beside its space), importing only games/: reading and checking a run's settings never loads a space,
-its scoring or its reports (evolution.spaces.settings_registry finds them by name).
+game in this folder (`gwent_settings`, `gwent_abilities_settings`, `kittens_settings`, ...; a
+plug-in's beside its space), importing only games/: reading and checking a run's settings never
+loads a space, its scoring or its reports (evolution.decks.settings_registry finds them by name).
 
 The run's `EvolveConfig` holds one instance as `config.settings`; a settings file and config.json
 hold its values in the game's table (`[gwent]`, its deck rules `[gwent.rules]`). Every field is a

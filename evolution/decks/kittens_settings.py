@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import games
-from evolution.spaces.settings import (
+from evolution.decks.settings import (
     MAX_GAMES_PER_PAIR,
     SpaceSettings,
     check_counts,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evolution.spaces.settings import HeadToHeadSettings
+from evolution.decks.settings import HeadToHeadSettings
 from games.config import need, setting
 from games.decks import DeckConstraints, DeckRules, shape_name
 
-#: the random-deck shapes of evolution.spaces.genome.SHAPES (listed here so reading a config needs no numpy code)
+#: the random-deck shapes of evolution.decks.genome.SHAPES (listed here so reading a config needs no numpy code)
 INIT_SHAPES = ("uniform", "normal", "flat", "spiky", "more_cards")
 
 

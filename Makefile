@@ -41,6 +41,8 @@ ORACLE_PYTHON = $(shell \
 	{ python3.12 -c '' 2>/dev/null && command -v python3.12; })
 $(ORACLE_VENV)/.installed: games/data/locm_cardlist.txt requirements-oracle.lock
 	@[ -n "$(ORACLE_PYTHON)" ] || { echo "make oracle: no Python 3.12 found (none under pyenv, none on PATH); install one or give PYTHON312=/path/to/python3.12"; exit 1; }
+	@[ -x "$$(command -v "$(ORACLE_PYTHON)")" ] || { echo "make oracle: the interpreter $(ORACLE_PYTHON) is missing or not a program; give PYTHON312=/path/to/python3.12"; exit 1; }
+	@"$(ORACLE_PYTHON)" -c 'import sys; v = sys.version_info; sys.exit(0 if v >= (3, 12) else f"make oracle: the interpreter $(ORACLE_PYTHON) is Python {v.major}.{v.minor}; gym-locm needs 3.12 or later: give PYTHON312=/path/to/python3.12")'
 	$(ORACLE_PYTHON) -m venv --clear $(ORACLE_VENV)
 	$(ORACLE_VENV)/bin/python -m pip install -q -r requirements-oracle.lock
 	resources="$$($(ORACLE_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/gym_locm/engine/resources"; \

@@ -26,7 +26,15 @@ from agents.draft_battle import DraftThenBattle, drafter_and_battler
 from agents.heuristics import BOTS, bot_owners, bots, make_heuristic, make_named
 from agents.learned import load_agent
 from agents.native import make_native
-from agents.panel import NAMED_PANELS, AgentPanel, is_panel_file, read_panel_file, trust_figures
+from agents.panel import (
+    NAMED_PANELS,
+    PANEL_MEMBERS,
+    AgentPanel,
+    is_panel_file,
+    named_panels_help,
+    read_panel_file,
+    trust_figures,
+)
 from agents.search.evaluators import make_value_fn
 from agents.search.mcts_spec import parse_spec as parse_mcts_spec
 from agents.search.uct import MCTSAgent
@@ -48,15 +56,14 @@ def _rule_agents_help() -> str:
 SPEC_HELP = (
     f"random, heuristic, a game's named rule agents: {_rule_agents_help()} or a plug-in's; native:CMD (locm), "
     "mcts:SIMS, az:MODEL[,sims=N], pretrained, or a model path / run folder; a panel: a comma list of specs, a "
-    "panel file (PANEL.toml, as `deckopt evaluator` writes), or "
-    + " or ".join(f"{name} ({panel['game']})" for name, panel in NAMED_PANELS.items())
+    "panel file (PANEL.toml, as `deckopt evaluator` writes), or " + named_panels_help()
 )
 
 
 #: named panels: a name that stands for several shipped agents (deck evolution's evaluators), each deal
 #: played by one of them (agents/pretrained/panels.toml: each panel's game, members, recipe and trust
 #: figures).
-PANELS = {name: tuple(p["members"]) for name, p in NAMED_PANELS.items()}
+PANELS = PANEL_MEMBERS
 
 
 def split_agent_specs(spec: str) -> list[str]:

@@ -262,12 +262,19 @@ def _check_finite(weights) -> None:
             raise ValueError("its weights are not all finite numbers (NaN or infinity)")
 
 
+def _check_model_file(path: Path) -> None:
+    """UserError naming why `path` is no model file to read: missing, or not a regular file."""
+    if not path.exists():
+        raise UserError(f"model file {path} not found")
+    if not path.is_file():
+        raise UserError(f"model file {path} is not a regular file (a folder, a FIFO, a device or a socket); not read")
+
+
 def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
     """The network and metadata of a `.npz` model file; UserError if it is not one. Runs no code
     from the file: object arrays (pickles) are refused."""
     path = Path(path)
-    if not path.is_file():
-        raise UserError(f"model file {path} not found")
+    _check_model_file(path)
     try:
         data = read_npz_arrays(path, MODEL_LIMITS)
         if "metadata" not in data and "state" in data:
@@ -292,8 +299,7 @@ def read_keras(path: str | Path) -> tuple[NumpyNetwork, dict]:
     """The network of a `.keras` model file (imports Keras; slow, so only without an .npz). Runs no
     code from the file: Keras' safe mode refuses Lambda layers and other serialized Python."""
     path = Path(path)
-    if not path.is_file():
-        raise UserError(f"model file {path} not found")
+    _check_model_file(path)
     if not zipfile.is_zipfile(path):
         raise UserError(f"{path} is not a readable Keras model (not a .keras archive)")
     try:
@@ -364,8 +370,7 @@ def resolve_model_path(spec: str, game: Game) -> Path:
         return path.with_suffix(".npz")
     if path.suffix not in (".npz", ".keras"):
         raise UserError(f"{spec}: not a model (.npz or .keras) or a run folder")
-    if not path.is_file():
-        raise UserError(f"model file {path} not found")
+    _check_model_file(path)
     return path
 
 

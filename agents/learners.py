@@ -41,6 +41,9 @@ class Learner:
     config_class: type  # the settings dataclass
     load_config: Callable[..., Any]  # (game_name, path=None, **overrides) -> config_class instance
     train: Callable[..., dict]  # (game_name, config, out, **options) -> summary (agents/learning/loop.py)
+    #: whether it plays its self-play in `selfplay_shards` shards through the loop's mapper (worker
+    #: processes); one that does not plays each batch in the training's own process
+    plays_shards: bool = True
 
 
 LEARNERS = {
@@ -50,13 +53,21 @@ LEARNERS = {
         Learner("nfsp", "NFSP", NFSPConfig, load_nfsp_config, train_nfsp),
         Learner("ppo", "PPO", PPOConfig, load_ppo_config, train_ppo),
         Learner("alphazero", "AlphaZero", AlphaZeroConfig, load_alphazero_config, train_alphazero),
-        Learner("afterstate", "afterstate values", AfterstateConfig, load_afterstate_config, train_afterstate),
+        Learner(
+            "afterstate",
+            "afterstate values",
+            AfterstateConfig,
+            load_afterstate_config,
+            train_afterstate,
+            plays_shards=False,
+        ),
         Learner(
             "distill",
             "an action scorer distilled from an afterstate battler",
             DistillationConfig,
             load_distillation_config,
             train_distillation,
+            plays_shards=False,
         ),
     )
 }

@@ -18,7 +18,7 @@ import numpy as np
 
 from agents import make, split_agent_specs
 from agents.heuristics.locm_field import BATTLERS_BATCH
-from agents.panel import NAMED_PANELS
+from agents.panel import NAMED_PANELS, named_panels_help
 from games import make as make_game
 from games.errors import UserError
 from games.locm_batch import LocmBatch
@@ -26,11 +26,7 @@ from games.locm_batch import LocmBatch
 #: a batch battler: (batch, games, rng) -> one action per game
 BatchBattler = Callable[[LocmBatch, np.ndarray, np.random.Generator | None], np.ndarray]
 
-LEARNED_HELP = (
-    "a LOCM model file (.npz) or a named LOCM panel ("
-    + ", ".join(n for n, p in NAMED_PANELS.items() if p["game"] == "locm")
-    + ")"
-)
+LEARNED_HELP = f"a LOCM model file (.npz) or a named LOCM panel ({named_panels_help('locm')})"
 BATTLERS_HELP = f"{', '.join(BATTLERS_BATCH)}, or {LEARNED_HELP}"
 
 

@@ -16,25 +16,17 @@ own, its members' paths relative to the file: its path is an agent spec wherever
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from games.errors import UserError
-from games.schema import ANYTHING, Int, List, Num, Record, Str, read_checked, read_data
+from games.schema import ANYTHING, Int, List, Map, Num, Record, Str, read_checked, read_data
 
 #: the named panels' metadata: game, members, recipe, results page, exploitability and agreement
 NAMED_PANELS_FILE = Path(__file__).resolve().parent / "pretrained" / "panels.toml"
-
-
-def load_named_panels(path: Path = NAMED_PANELS_FILE) -> dict[str, dict]:
-    """Each named panel's metadata by name, as agents/pretrained/panels.toml holds it."""
-    with open(path, "rb") as f:
-        return tomllib.load(f)
-
-
-NAMED_PANELS = load_named_panels()
 
 
 #: the trust figures of a panel, as panels.toml and a panel file hold them (the keys every reader uses)
@@ -67,6 +59,53 @@ PANEL_FILE = Record(
 )
 #: the largest panel file read
 MAX_PANEL_FILE_BYTES = 1024 * 1024
+
+
+@functools.cache
+def load_named_panels(path: Path | None = None) -> dict[str, dict]:
+    """Each named panel's metadata by name, as agents/pretrained/panels.toml (or `path`) holds it,
+    read once when first used; UserError in one line when the file is missing or damaged."""
+    path = NAMED_PANELS_FILE if path is None else path
+    try:
+        return read_checked(path, Map(PANEL_FILE, most=1000), "the named panels' file", MAX_PANEL_FILE_BYTES)
+    except UserError as exc:
+        raise UserError(f"{exc}; reinstall deckopt to restore it") from None
+
+
+class _NamedPanels(Mapping):
+    """`view` of each named panel by name (`load_named_panels`), read when first looked at, so a
+    command that uses no panel runs whatever the file holds."""
+
+    def __init__(self, view: Callable[[dict], Any]):
+        self._view = view
+
+    def __getitem__(self, name: str):
+        return self._view(load_named_panels()[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(load_named_panels())
+
+    def __len__(self) -> int:
+        return len(load_named_panels())
+
+
+#: each named panel's metadata by name: game, members and, once measured, its trust figures
+NAMED_PANELS: Mapping[str, dict] = _NamedPanels(lambda panel: panel)
+#: each named panel's members (agent specs) by name
+PANEL_MEMBERS: Mapping[str, tuple[str, ...]] = _NamedPanels(lambda panel: tuple(panel["members"]))
+
+
+def named_panels_help(game: str | None = None) -> str:
+    """The named panels (those of `game`, when given) as help texts list them, `evaluator (gwent_lite)
+    or ...`; the named panels' file by name when it cannot be read (a command using a panel then says
+    what is wrong with it in one line)."""
+    try:
+        panels = load_named_panels()
+    except UserError:
+        return "a panel named in agents/pretrained/panels.toml"
+    return " or ".join(
+        name if game else f"{name} ({p['game']})" for name, p in panels.items() if game in (None, p["game"])
+    )
 
 
 def is_panel_file(spec: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import _thread
 import argparse
+import errno
 import functools
 import os
 import signal
@@ -35,7 +36,7 @@ from deckopt.commands import (
     train,
 )
 from deckopt.commands._common import OneLineParser
-from games.errors import UserError
+from games.errors import UserError, error_line
 from games.fileio import DISK_ERRORS
 
 # each module defines register(subparsers); the order is the order of `deckopt --help`
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         if args.debug:
             raise
-        print(f"deckopt {args.command}: error: {exc}", file=sys.stderr)
+        print(f"deckopt {args.command}: error: {error_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:  # its text, if any: how to continue
         print(f"deckopt {args.command}: interrupted{f'; {exc}' if str(exc) else ''}", file=sys.stderr)
@@ -106,11 +107,14 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:
-        if exc.errno not in DISK_ERRORS or args.debug:
+        if args.debug or exc.errno not in (*DISK_ERRORS, errno.ENAMETOOLONG):
             raise
-        # a full disk, a read-only folder or no permission: what was written before stays, whole
         where = f" ({exc.filename})" if exc.filename else ""
-        print(f"deckopt {args.command}: error: cannot write: {exc.strerror}{where}", file=sys.stderr)
+        if exc.errno == errno.ENAMETOOLONG:  # a name given (an agent spec, a path) longer than any file's
+            print(f"deckopt {args.command}: error: {error_line(f'a name too long for a file{where}')}", file=sys.stderr)
+            return 2
+        # a full disk, a read-only folder or no permission: what was written before stays, whole
+        print(f"deckopt {args.command}: error: {error_line(f'cannot write: {exc.strerror}{where}')}", file=sys.stderr)
         return 2
     except WorkerFailure as exc:  # a worker died or hung; the map killed the others
         if args.debug:

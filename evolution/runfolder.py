@@ -47,6 +47,8 @@ from games.schema import ANYTHING, MAX_FILE_BYTES, Schema, read_checked
 MAX_RUN_FILE_BYTES = 128 * 1024 * 1024
 #: the largest logbook read (one short row a generation)
 MAX_LOGBOOK_BYTES = 8 * 1024 * 1024
+#: the largest plot (a PNG the run drew) read into a report
+MAX_PLOT_BYTES = 16 * 1024 * 1024
 
 
 class RunFolder:
@@ -108,6 +110,11 @@ class RunFolder:
         if not os.path.lexists(path):
             raise UserError(f"run folder {str(self.path)!r}: {path.relative_to(self.path)} is missing")
         return read_checked(path, schema, what, max_bytes=max_bytes, inside=self.path)
+
+    def read_plot(self, path: Path) -> bytes:
+        """The bytes of the plot (PNG) at `path` of this folder; UserError in one line if it is not a
+        regular file of the folder or is larger than MAX_PLOT_BYTES."""
+        return read_file_bytes(path, "plot", MAX_PLOT_BYTES, inside=self.path)
 
     def read_archive(self):
         """The run's archive.json (an archive run's elites), read up to MAX_RUN_FILE_BYTES."""

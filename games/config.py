@@ -93,9 +93,10 @@ def check_jobs(jobs, what: str = "jobs") -> int:
     return jobs
 
 
-def read_settings(path: str | os.PathLike, what: str = "config file") -> dict:
-    """The table of a TOML (or, by suffix, JSON) file; UserError in one line if it cannot be read."""
-    data = read_data(path, what, toml=True)
+def read_settings(path: str | os.PathLike, what: str = "config file", inside: str | os.PathLike | None = None) -> dict:
+    """The table of a TOML (or, by suffix, JSON) file; UserError in one line if it cannot be read (a
+    link leading out of folder `inside`, when given, too)."""
+    data = read_data(path, what, toml=True, inside=inside)
     if not isinstance(data, dict):
         raise UserError(f"{what} {str(path)!r}: expected a table of settings")
     return data

@@ -148,6 +148,17 @@ def test_tiny_run_writes_the_run_folder_and_decks_shows_it(tiny_run, capsys):
     assert sum(best["deck"].values()) == len(best["cards"])
 
 
+@pytest.mark.parametrize(
+    "game, words",
+    [(None, "'exploding_kittens' has no reference decks"), ("gwent_lite", "is an exploding_kittens run")],
+)
+def test_matchups_of_a_kittens_run_end_in_one_line(tiny_run, capsys, game, words):
+    capsys.readouterr()
+    assert main(["matchups", str(tiny_run), "--games", "2", *(["--game", game] if game else [])]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err, err
+
+
 def test_same_seed_same_run_whatever_the_jobs(tiny_run, tmp_path):
     other = tmp_path / "two_jobs"
     evolve(load_config(**{**TINY, "jobs": 2, "validate": False}), other)

@@ -4,11 +4,15 @@ unless its copies are named as such (`./agents/...`)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from agents.panel import load_named_panels
 from deckopt.cli import main
 from games.fileio import INSTALL_ROOT, resolve_path
 
@@ -58,3 +62,49 @@ def test_shipped_paths_resolve_to_the_installation_and_own_copies_only_by_path(i
     assert resolve_path("decks/mine") == Path("decks/mine")  # not shipped: as given
     (impostor / "runs").mkdir()
     assert resolve_path("runs") == Path("runs")  # not a shipped folder: the current folder's first
+
+
+def _installation_with_panels_file(tmp_path: Path, panels_text: str) -> Path:
+    """A copy of the installed packages (without their networks) whose named panels' file holds
+    `panels_text`."""
+    copy = tmp_path / "install"
+    skip = shutil.ignore_patterns("*.npz", "*.keras", "__pycache__")
+    for package in ("games", "agents", "evolution", "deckopt"):
+        shutil.copytree(INSTALL_ROOT / package, copy / package, ignore=skip)
+    (copy / "agents" / "pretrained" / "panels.toml").write_text(panels_text)
+    return copy
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["[evaluator\ngame = 1\n", '[evaluator]\ngame = "gwent_lite"\n', "\udcff"],
+    ids=["not TOML", "no members", "not UTF-8"],
+)
+def test_a_damaged_named_panels_file_ends_a_command_using_a_panel_in_one_line_and_help_still_works(tmp_path, damage):
+    copy = _installation_with_panels_file(tmp_path, "")
+    (copy / "agents" / "pretrained" / "panels.toml").write_bytes(damage.encode("utf-8", "surrogateescape"))
+
+    def deckopt(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "deckopt", *args],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(copy)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    shown = deckopt("--help")
+    assert shown.returncode == 0 and "usage: deckopt" in shown.stdout and not shown.stderr
+    match_help = deckopt("match", "--help")
+    assert match_help.returncode == 0 and "agents/pretrained/panels.toml" in " ".join(match_help.stdout.split())
+    used = deckopt("match", "gwent_lite", "evaluator", "heuristic", "--games", "2")
+    assert used.returncode == 2 and "Traceback" not in used.stderr and len(used.stderr.splitlines()) == 1
+    assert str(copy / "agents" / "pretrained" / "panels.toml") in used.stderr and "reinstall" in used.stderr
+    # any agent spec is looked up among the named panels first: the damage is told in one line
+    plain = deckopt("match", "tic_tac_toe", "random", "random", "--games", "2")
+    assert plain.returncode == 2 and len(plain.stderr.splitlines()) == 1 and "Traceback" not in plain.stderr
+
+
+def test_the_installed_named_panels_file_fits_its_schema():
+    assert {"evaluator", "locm_league3_scorer_panel"} <= set(load_named_panels(PRETRAINED / "panels.toml"))

@@ -123,6 +123,14 @@ def cli_run(tmp_path_factory) -> Path:
     return run
 
 
+def test_matchups_of_a_run_take_the_game_and_rules_from_the_run(cli_run, capsys):
+    capsys.readouterr()
+    assert main(["matchups", str(cli_run), "--games", "2", "--agent", "greedy", "--json"]) == 0  # no --game
+    table = json.loads(capsys.readouterr().out)
+    assert table["decks"][0]["name"] == "run/champion" and len(table["decks"]) >= 2
+    assert all(c["games"] == 2 for c in table["cells"])
+
+
 def test_a_tiny_run_through_the_command_line(cli_run, space):
     for name in ("config.json", "generations/gen_0001.json", "champion.toml", "validation.json", "report.html"):
         assert (cli_run / name).is_file(), name

@@ -3,6 +3,7 @@ in the one-game engine and in the batch engine alike."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -113,3 +114,29 @@ def test_the_pool_script_prints_each_drafters_decks_and_a_seed_gives_the_same_po
     assert len(first) == 12 and all(len(d) == DECK_SIZE and d == sorted(d) for d in first)
     assert pool(4) == first and pool(5) != first
     assert games.make("locm", deck_pool=first).config.deck_pool == first
+
+
+def test_a_deck_pool_given_from_a_file_plays_as_the_same_pool_given_on_the_command_line(tmp_path, capsys):
+    from deckopt.cli import main
+    from deckopt.commands.evolve import split_set
+
+    pool_file = tmp_path / "pool.toml"
+    pool_file.write_text("# as scripts/locm_deck_pool.py prints it\ndeck_pool = " + str(POOL) + "\n")
+    match = ["match", "locm", "greedy", "max-attack", "--games", "40", "--seed", "3", "--json"]
+
+    def played(value: str) -> dict:
+        capsys.readouterr()
+        assert main([*match, "--set", f"deck_pool={value}"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        return {k: v for k, v in result.items() if "second" not in k}
+
+    assert played(f"@{pool_file}") == played(str(POOL).replace(" ", ""))
+    assert split_set([f"deck_pool=@{pool_file}"]) == ({"deck_pool": POOL}, {})  # evolve's and sweep's --set
+    for setting, words in [
+        (f"deck_pool=@{tmp_path / 'none.toml'}", "not found"),
+        (f"draft=@{pool_file}", "sets no draft"),
+    ]:
+        capsys.readouterr()
+        assert main([*match, "--set", setting]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err, err

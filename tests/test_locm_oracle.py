@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,25 @@ def test_oracle_is_gym_locm_2_0_0b1_on_python_3_12():
         check=True,
     ).stdout.strip()
     assert out == "(3, 12) 2.0.0b1"
+
+
+@pytest.mark.parametrize(
+    "interpreter, cause",
+    [
+        ("/nonexistent/python3.12", "is missing or not a program"),
+        ("Makefile", "is missing or not a program"),
+        (sys.executable, f"is Python {sys.version_info.major}.{sys.version_info.minor}; gym-locm needs 3.12"),
+    ],
+    ids=["missing", "not a program", "too old"],
+)
+def test_make_oracle_names_what_is_wrong_with_the_interpreter_given(interpreter, cause, tmp_path):
+    venv = tmp_path / "oracle"
+    done = subprocess.run(
+        ["make", "oracle", f"PYTHON312={interpreter}", f"ORACLE_VENV={venv}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0 and f"make oracle: the interpreter {interpreter} {cause}" in done.stdout + done.stderr
+    assert not venv.exists()  # refused before an environment is made

@@ -100,6 +100,14 @@ def test_a_drafter_run_stands_for_its_champion_and_best_drafters_under_its_battl
     assert matchups(capsys, str(drafter_run), "chad", "--games", "2", "--agent", "random")["agent"] == "random"
 
 
+def test_matchups_of_a_drafter_run_take_the_game_from_the_run(drafter_run, capsys):
+    capsys.readouterr()
+    assert main(["matchups", str(drafter_run), "chad", "--games", "2", "--json"]) == 0  # no --game
+    table = json.loads(capsys.readouterr().out)
+    assert [d["name"] for d in table["decks"]][:: len(table["decks"]) - 1] == ["run/champion", "chad"]
+    assert table["agent"] == "greedy"  # the run's battler
+
+
 def test_a_field_drafter_is_described_by_the_decks_it_drafts():
     space = space_for(load_config(game="locm_drafter"))
     coac = (DRAFTERS.index("coac"),)

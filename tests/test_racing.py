@@ -172,6 +172,28 @@ def test_study_racing_cli_on_a_stored_ground_truth(tmp_path, capsys):
     assert (tmp_path / "new" / "truth.npz").stat().st_ino == played  # reused, not played and written again
 
 
+@pytest.mark.parametrize(
+    "fill, bad, words",
+    [
+        (np.nan, np.nan, "no ground truth to compare with"),
+        (0.5, np.nan, "scores that are not numbers in [0, 1]"),
+        (0.5, 1.5, "scores that are not numbers in [0, 1]"),
+    ],
+    ids=["all NaN", "one NaN", "out of range"],
+)
+def test_a_stored_ground_truth_without_scores_ends_in_one_line(tmp_path, capsys, fill, bad, words):
+    from deckopt.cli import main
+
+    store = np.full((8, 2, 30), fill)
+    store[3, 1, 7] = bad
+    np.savez(tmp_path / "truth.npz", store=store)
+    args = ["study", "racing", str(tmp_path), "--kept", "3", "--fixed-games", "8,40", "--rounds", "5"]
+    assert main([*args, "--opponents", "2", "--deals", "30", "--replicates", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "accuracy" not in err, err
+    assert not (tmp_path / "racing.json").exists()
+
+
 def test_split_agent_specs_keeps_options_with_their_spec():
     assert split_agent_specs("pretrained") == ["pretrained"]
     assert split_agent_specs("pretrained, mcts:50,rollout=heuristic,runs/b") == [

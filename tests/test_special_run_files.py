@@ -5,6 +5,7 @@ the folder is read as the folder's, and no oversized logbook or JSON file is par
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -143,3 +144,16 @@ def test_a_json_run_file_above_its_cap_is_refused_before_it_is_read(name, run, c
 def test_a_matchups_file_above_its_cap_is_refused_before_it_is_read(run, capsys):
     _sparse(run / "matchups.json", MAX_FILE_BYTES + 1)
     assert "matchups file" in _one_line(["report", str(run), "--matchups", "2"], capsys)
+
+
+def test_a_report_draws_again_a_plot_that_is_a_fifo_or_a_link_out_of_its_folder(run, tmp_path):
+    outside = tmp_path / "elsewhere.png"
+    outside.write_bytes(b"\x89PNG not the run's own plot " * 64)
+    os.mkfifo(run / "fitness.png")
+    (run / "best_deck_powers.png").symlink_to(outside)
+    (run / "matchups.png").symlink_to(outside)
+    code, err = _run_beside_an_open_stdin(["report", str(run)])  # a plot read from the FIFO would wait
+    assert code == 0, err
+    html = (run / "report.html").read_text()
+    assert base64.b64encode(outside.read_bytes()).decode() not in html
+    assert html.count("data:image/png;base64,") >= 2  # both plots drawn again from the run's data

@@ -128,6 +128,8 @@ def test_bad_algo_inputs_end_in_one_line_and_change_nothing(tmp_path, runs, caps
         ([*train, "--algo", "nfsp", "--config", tmp_path / "typo.toml"], "anticipatroy"),
         ([*train, "--algo", "ppo", "--eval-opponents", "nobody"], "unknown agent spec"),
         ([*train, "--algo", "ppo", "--out", runs["nfsp"]], "already holds a run"),
+        ([*train, "--algo", "afterstate", "--jobs", "2"], "--jobs: --algo afterstate plays each self-play batch in"),
+        ([*train, "--algo", "afterstate", "--selfplay-shards", "2"], "selfplay_shards 2: --algo afterstate plays"),
         (["train", "tic_tac_toe", "--algo", "nfsp", "--resume", runs["ppo"]], "is a ppo run, not nfsp"),
         (["train", "tic_tac_toe", "--resume", runs["ppo"]], "is a ppo run, not dqn; resume it with --algo ppo"),
         (["train", "incan_gold", "--algo", "ppo", "--resume", runs["ppo"]], "is a tic_tac_toe run"),

@@ -102,7 +102,7 @@ def read_run_config(out: Path, game_name: str, cls, algo: str):
 def read_training_config(path: Path, game_name: str, cls, algo: str):
     """The config (a `cls`) in the config.json at `path` of a `game_name` run of learner `algo`;
     UserError in one line if it is damaged or of another game or learner."""
-    saved = read_settings(path, "run config")
+    saved = read_settings(path, "run config", inside=path.parent)
     check(TRAINING_CONFIG_HEADER, saved, f"run config {str(path)!r}")
     out = path.parent
     saved_game = saved.pop("game")

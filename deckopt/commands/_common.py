@@ -7,9 +7,10 @@ import contextlib
 import dataclasses
 import json
 import sys
+import tomllib
 
 import games
-from agents import PANELS
+from agents.panel import named_panels_help
 from evolution.config import load_config
 from evolution.decks.settings import MAX_GAMES_PER_PAIR
 from evolution.decks.settings_registry import space_names
@@ -17,20 +18,21 @@ from evolution.spaces.registry import space_class, space_for
 from games import GAME_NAMES
 from games.base import GameFacts
 from games.config import DEFAULT_TASK_TIMEOUT, MAX_JOBS, MAX_TASK_TIMEOUT
-from games.errors import UserError
-from games.fileio import DISK_ERRORS, finite_json
+from games.errors import UserError, error_line
+from games.fileio import DISK_ERRORS, finite_json, resolve_path
 from games.registry import GAMES
+from games.schema import read_data
 
 GAME_HELP = ", ".join(GAME_NAMES) + ", or a Game class as package.module:Class"  # the positional game argument's help
 #: what every command that plays agents says about panels (agents.make_panel)
-PANEL_HELP = f"a panel (a comma list of specs, or {' or '.join(PANELS)}) plays each deal with one of its members"
+PANEL_HELP = f"a panel (a comma list of specs, or {named_panels_help()}) plays each deal with one of its members"
 
 
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (exit 2), not usage and message."""
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {error_line(message)}\n")
 
 
 #: what `deckopt matchups` asks of a deck space: its deck files, the agent of every seat, its games
@@ -240,7 +242,8 @@ def game_config_args(parser) -> None:
         action="append",
         default=None,
         metavar="KEY=VALUE",
-        help="a game setting (repeatable; a TOML value), e.g. --set open_hands=true --set max_bouts=200",
+        help="a game setting (repeatable; a TOML value, or @FILE: KEY's value in the TOML file FILE), e.g. --set "
+        "open_hands=true --set max_bouts=200 --set deck_pool=@pool.toml",
     )
 
 
@@ -265,17 +268,22 @@ def _player_ranges() -> dict[str, tuple[int, int]]:
 
 
 def _setting(item: str) -> tuple[str, object]:
-    """`key=value` with a TOML value (true, 3, 0.5, "text", [1, 2]); a bare word is text."""
-    import tomllib
-
+    """`key=value` with a TOML value (true, 3, 0.5, "text", [1, 2]); a bare word is text. `key=@FILE`:
+    the value of `key` in the TOML file FILE (JSON by the suffix .json), for a value too long for a
+    command line (a deck_pool as scripts/locm_deck_pool.py prints it: `deck_pool = [...]`)."""
     key, sep, text = item.partition("=")
-    key = key.strip()
+    key, text = key.strip(), text.strip()
     if not sep or not key.isidentifier():
         raise UserError(f"--set expects KEY=VALUE, got {item!r}")
+    if text.startswith("@"):
+        data = read_data(resolve_path(text[1:]), f"settings file of --set {key}", toml=True)
+        if not isinstance(data, dict) or key not in data:
+            raise UserError(f"--set {key}={text}: the file sets no {key} (a line `{key} = VALUE`)")
+        return key, data[key]
     try:
-        return key, tomllib.loads(f"v = {text.strip()}")["v"]
+        return key, tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
-        return key, text.strip()
+        return key, text
 
 
 def make_game(args):

@@ -21,9 +21,9 @@ from deckopt.commands._common import (
     worker_args,
 )
 from deckopt.commands.matchups import deck_files_of, game_args
-from evolution.decks.settings_registry import SETTINGS, settings_class
+from evolution.decks.settings_registry import DEFAULT_GAME, SETTINGS, settings_class
 from evolution.designer.advisor import AdviceConfig, advice_table, advise, remeasure
-from evolution.designer.matchups import load_decks, load_space_decks, run_settings
+from evolution.designer.matchups import load_decks, load_space_decks, run_settings, runs_game
 from evolution.designer.neighbourhoods import CardNeighbourhood, PowerNeighbourhood
 from games.decks import load_deck
 from games.errors import UserError
@@ -100,6 +100,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
 
+    args.game = args.game or runs_game([args.deck, *(args.vs or [])]) or DEFAULT_GAME
     deals = args.games // 2
     if args.games % 2 or deals % args.rounds:
         raise UserError(f"--games must be a multiple of 2 x --rounds ({2 * args.rounds}), got {args.games}")

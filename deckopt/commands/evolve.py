@@ -93,7 +93,8 @@ def add_settings_flags(p) -> None:
         action="append",
         metavar="KEY=VALUE",
         help="a setting of the run or of its game by its name, a plug-in's own settings too (repeatable; a "
-        f"TOML value); else, for {_games_with('game_config')[:-2]}, a game setting of every game, e.g. --set "
+        "TOML value, or @FILE: KEY's value in the TOML file FILE); "
+        f"else, for {_games_with('game_config')[:-2]}, a game setting of every game, e.g. --set "
         "open_hands=false; rules.NAME=VALUE: a deck rule of the run's game (its table's rules: "
         f"{', '.join(f'[{s.table}.rules]' for s in SETTINGS.values() if s.has_rules())} or a plug-in's), "
         "e.g. --set rules.copy_limit=1",

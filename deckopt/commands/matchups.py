@@ -25,6 +25,7 @@ from evolution.designer.matchups import (
     play_matchups,
     ranking_table,
     run_settings,
+    runs_game,
     write_matchups,
 )
 from evolution.designer.tables import deck_text
@@ -81,10 +82,10 @@ def game_args(p, needs: tuple[str, ...] = MATCHUP_MEMBERS) -> None:
     others = [g for g in games if g != DEFAULT_GAME]
     p.add_argument(
         "--game",
-        default=DEFAULT_GAME,
         metavar="GAME",
-        help=f"the game of the decks: {DEFAULT_GAME} (default) or another game whose decks play each other "
-        f"({', '.join(others)} or an installed plug-in's)",
+        help=f"the game of the decks: {DEFAULT_GAME} or another game whose decks play each other "
+        f"({', '.join(others)} or an installed plug-in's); default: the game of the run folders given, else "
+        f"{DEFAULT_GAME}",
     )
     agent_help = "the agent playing every seat (default: the game's default agent, which its facts declare)"
     for g in games:
@@ -97,6 +98,7 @@ def game_args(p, needs: tuple[str, ...] = MATCHUP_MEMBERS) -> None:
 
 def run(args: argparse.Namespace) -> int:
 
+    args.game = args.game or runs_game([*args.decks, *(args.field or [])]) or DEFAULT_GAME
     if args.games % 2:
         raise UserError("--games must be even (mirrored pairs of games)")
     field = None

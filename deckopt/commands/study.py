@@ -315,6 +315,11 @@ def _read_truth(path: Path, args, config: EvolveConfig):
             raise ValueError(f"a store of shape {store.shape}")
         if store.dtype.kind not in "fiu":  # game scores: numbers
             raise ValueError(f"a store of {store.dtype} values, not numbers")
+        scores = np.isfinite(store)
+        if not scores.any():
+            raise ValueError("no ground truth to compare with: none of its scores is a number")
+        if not scores.all() or store.min() < 0 or store.max() > 1:
+            raise ValueError("scores that are not numbers in [0, 1] beside the others")
     except Exception as exc:  # truncated, corrupt, or not a study's file at all
         raise UserError(f"{path} is damaged ({type(exc).__name__}: {exc}); delete it to compute it again") from None
     _, m, deals = store.shape

@@ -88,8 +88,9 @@ def register(sub) -> None:
         type=job_count,
         default=1,
         metavar="N",
-        help=f"{JOBS_HELP}, playing the self-play shards (--selfplay-shards) of any --algo; the results do "
-        "not depend on it (default 1: in this process)",
+        help=f"{JOBS_HELP}, playing the self-play shards (--selfplay-shards) of "
+        f"--algo {', '.join(name for name, learner in LEARNERS.items() if learner.plays_shards)} (the others play "
+        "in this process); the results do not depend on it (default 1: in this process)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar or evaluation lines")
     p.add_argument("--json", action="store_true", help="print a one-object summary on stdout")
@@ -144,6 +145,9 @@ def run(args: argparse.Namespace) -> int:
     jobs = f" --jobs {args.jobs}" if args.jobs > 1 else ""
     resume_hint = f"continue with: deckopt train {args.game}{algo} --resume {out}{budget}{jobs}"
     unit = "second" if args.minutes is not None else "episode"
+    if not LEARNERS[args.algo].plays_shards and (args.jobs > 1 or config.selfplay_shards > 1):
+        given = "--jobs" if args.jobs > 1 else f"selfplay_shards {config.selfplay_shards}"
+        raise UserError(f"{given}: --algo {args.algo} plays each self-play batch in this process, as one; drop it")
     if args.jobs > 1 and config.selfplay_shards == 1:
         raise UserError("--jobs: this run plays self-play as one batch; split it with --selfplay-shards N (N >= 2)")
     # a shard is a second or so of play: a worker silent for minutes is stopped or hung

@@ -157,13 +157,14 @@ def _playoff(champion: dict | None, space) -> list[Block]:
     return [heading("Playoff"), Table(["rank", "deck", "score [95% CI]", "games"], rows, left=frozenset({1}))]
 
 
-def _drawn(png: Path, data: Path) -> bytes | None:
-    """The run folder's plot `png` if it was written after its `data` file (the run draws its plots
-    with the same titles right after each such write, RunFolder.write_plots), else None: draw it."""
+def _drawn(folder: RunFolder, png: Path, data: Path | None = None) -> bytes | None:
+    """The run folder's plot `png` if it is a plain file of the folder written after its `data` file
+    (the run draws its plots with the same titles right after each such write, RunFolder.write_plots),
+    else None: draw it."""
     try:
-        if png.stat().st_mtime_ns >= data.stat().st_mtime_ns:
-            return png.read_bytes()
-    except OSError:
+        if data is None or png.stat().st_mtime_ns >= data.stat().st_mtime_ns:
+            return folder.read_plot(png)
+    except (OSError, UserError):
         pass
     return None
 
@@ -172,7 +173,7 @@ def _fitness(folder: RunFolder, space) -> list[Block]:
     rows = folder.read_logbook()
     if not rows:
         return [note("no finished generation yet (no logbook.csv)")]
-    png = _drawn(folder.fitness_plot, folder.logbook)
+    png = _drawn(folder, folder.fitness_plot, folder.logbook)
     if png is None:
         png = fitness_plot(rows, folder.name, folder.read_config())
     last = rows[-1]
@@ -189,7 +190,7 @@ def _best(folder: RunFolder, space) -> list[Block]:
     best = folder.read_best_decks()
     if not best:
         return [note("no finished generation yet")]
-    png = _drawn(folder.powers_plot, folder.best_decks)
+    png = _drawn(folder, folder.powers_plot, folder.best_decks)
     if png is None:
         png = best_plot(best, space, folder.name)
     head = ["gen", "deck", "cards"]
@@ -251,9 +252,9 @@ def _matchups(folder: RunFolder, data: dict | None, space) -> list[Block]:
     if "_unreadable" in data:
         return [note(data["_unreadable"])]
     parts: list[Block] = []
-    png = folder.path / "matchups.png"
-    if png.is_file():
-        parts.append(Image(png.read_bytes(), "matchup heatmap"))
+    heatmap = _drawn(folder, folder.path / "matchups.png")
+    if heatmap is not None:
+        parts.append(Image(heatmap, "matchup heatmap"))
     against = "the other decks" if data.get("round_robin") else f"the field ({len(data.get('field', []))} decks)"
     parts.append(
         Text(

@@ -37,7 +37,8 @@ from evolution.scoring import fitness as fit
 from evolution.scoring.yardstick import Play
 from games.decks import DeckRules, load_deck
 from games.errors import UserError, with_article
-from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, resolve_path
+from games.fileio import atomic_write_bytes, atomic_write_json, atomic_write_text, read_file_bytes, resolve_path
+from games.schema import MAX_FILE_BYTES
 
 STAGE_MATCHUPS = 10  # seed-key stage of matchup pairings (evolution uses 0..4)
 DECK_SUFFIXES = (".toml", ".json")
@@ -67,6 +68,9 @@ def load_decks(paths, run_best: int = 3, what: str = "deck") -> tuple[list[Named
         p = resolve_path(raw)
         if is_run_folder(p):
             found, config = _run_decks(p, run_best)
+            if not settings_class(config.game).power_multisets:
+                kind = with_article(config.game)
+                raise UserError(f"run folder {str(raw)!r} is {kind} run, not one of decks of card powers")
             for d in found:
                 config.settings.rules.validate(d.cards, what=f"deck {d.name!r}")
             found_rules = config.settings.rules
@@ -128,11 +132,7 @@ def run_settings(paths, game: str, agent_given: bool = False) -> dict:
     ]
     found: dict = {}
     where = ""
-    for raw in paths:
-        p = resolve_path(raw)
-        folder = p if is_run_folder(p) else p.parent if p.is_file() and is_run_folder(p.parent) else None
-        if folder is None:
-            continue
+    for folder in _run_folders(paths):
         config = RunFolder(folder).read_config()
         if config.game != game:
             raise UserError(
@@ -148,6 +148,20 @@ def run_settings(paths, game: str, agent_given: bool = False) -> dict:
             found[name] = value
         where = where or str(folder)
     return found
+
+
+def runs_game(paths) -> str | None:
+    """The game of the first evolution run among `paths` (run folders, or deck files in one), or None."""
+    return next((RunFolder(folder).read_config().game for folder in _run_folders(paths)), None)
+
+
+def _run_folders(paths):
+    """The evolution run folders among `paths`: run folders, and the folders of deck files in one."""
+    for raw in paths:
+        p = resolve_path(raw)
+        folder = p if is_run_folder(p) else p.parent if p.is_file() and is_run_folder(p.parent) else None
+        if folder is not None:
+            yield folder
 
 
 def is_run_folder(path: Path) -> bool:
@@ -303,8 +317,8 @@ def matchups_csv(table: Matchups) -> str:
 
 def read_matchups_csv(path) -> list[dict]:
     """The cells of a matchups.csv: deck and opponent names, floats and ints."""
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
+    raw = read_file_bytes(path, "matchups table", MAX_FILE_BYTES)
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8"), newline="")))
     out = []
     for r in rows:
         out.append(

@@ -18,7 +18,6 @@ import shutil
 import signal
 import socket
 import tempfile
-import time
 import tomllib
 import zipfile
 from collections.abc import Callable
@@ -329,14 +328,19 @@ def test_ability_deck_file(run_folder, content):
     _ends_in_one_line(lambda: load_ability_deck(path), path, content)
 
 
-def test_a_file_above_the_size_limit_is_refused_before_it_is_read(tmp_path):
+def test_a_file_above_the_size_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
     path = tmp_path / "big.json"
     with open(path, "wb") as f:  # sparse: no disk used, and never read
         f.truncate(MAX_FILE_BYTES + 1)
-    start = time.perf_counter()
+    streams = []  # every descriptor made into a stream that bytes could be read from
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: streams.append(fd) or real_fdopen(fd, *a, **k))
     with pytest.raises(UserError, match="too large"):
         read_data(path, "run file")
-    assert time.perf_counter() - start < 0.5 and os.path.getsize(path) > MAX_FILE_BYTES
+    assert streams == [] and os.path.getsize(path) > MAX_FILE_BYTES
+    small = tmp_path / "small.json"
+    small.write_text("{}")
+    assert read_data(small, "run file") == {} and len(streams) == 1  # the probe sees a read that happens
 
 
 # --- model .npz files ----------------------------------------------------------------------------

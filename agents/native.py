@@ -40,7 +40,7 @@ import numpy as np
 
 from agents.base import Agent
 from games import Game, UserError
-from games.locm import PASS, PICK
+from games.locm import PASS, PICK, Locm
 from games.locm_referee import InvalidCommand, action_of, battle_commands, draft_choice, referee_input
 
 #: the competition's limits per reply, in seconds: the first draft turn and each bot's first battle
@@ -339,7 +339,7 @@ class NativeAgent(Agent):
 
 def make_native(spec: str, game: Game) -> NativeAgent:
     """The agent of a `native:CMD[,slack=F][,stderr=FILE]` spec for LOCM; UserError in one line."""
-    if game.name != "locm":
+    if not isinstance(game, Locm):
         raise UserError(
             f"agent {spec!r}: native bots speak the LOCM referee's protocol; they play locm, not {game.name}"
         )

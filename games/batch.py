@@ -91,10 +91,14 @@ class StateBatch(BatchState):
         return np.fromiter((s.current_player for s in self.states), dtype=np.int64, count=len(self.states))
 
     def observations(self, games: np.ndarray, players: np.ndarray | None = None) -> np.ndarray:
+        if len(games) == 0:  # a step where an agent has no game to see
+            return np.zeros((0, self.game.observation_size), dtype=np.float32)
         states = [self.states[g] for g in games]
         return self.game.observations(states, None if players is None else [int(p) for p in players])
 
     def legal_masks(self, games: np.ndarray) -> np.ndarray:
+        if len(games) == 0:
+            return np.zeros((0, self.game.num_actions), dtype=bool)
         return self.game.legal_masks([self.states[g] for g in games])
 
     def apply_actions(self, games: np.ndarray, actions: np.ndarray) -> None:

@@ -28,6 +28,7 @@ from games.errors import IllegalActionError
 from games.gwent_lite_batch import GwentLiteBatch
 from games.locm import PASS, PICK
 from games.locm_batch import LocmBatch
+from games.registry import game_names
 
 CONNECT_FOUR = games.make("connect_four")
 
@@ -533,3 +534,13 @@ def test_take_copies_the_chosen_games_in_order_and_leaves_the_batch_alone(name):
     taken.apply_actions(np.arange(len(chosen)), np.array([before[g].legal_actions()[0] for g in chosen]))
     for g in range(3):
         assert_same_state(batch.state(g), before[g])
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_state_batch_answers_for_no_games_with_empty_arrays(name):
+    game = games.make(name)
+    batch = StateBatch([game.new_initial_state(np.random.default_rng(0))])
+    none = np.array([], dtype=np.int64)
+    assert batch.observations(none).shape == (0, game.observation_size)
+    assert batch.observations(none, none).dtype == np.float32
+    assert batch.legal_masks(none).shape == (0, game.num_actions)

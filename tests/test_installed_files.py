@@ -5,6 +5,7 @@ unless its copies are named as such (`./agents/...`)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,9 +22,10 @@ MATCH = ["match", "gwent_lite", "AGENT", "heuristic", "--games", "12", "--seed",
 
 
 def _match(agent: str, capsys) -> str:
+    """The match's table, its wall-clock time left out."""
     capsys.readouterr()
     assert main([agent if a == "AGENT" else a for a in MATCH]) == 0
-    return capsys.readouterr().out
+    return re.sub(r", [0-9.]+ s$", "", capsys.readouterr().out, flags=re.MULTILINE)
 
 
 def _opponent_row(out: str) -> list[str]:

@@ -132,7 +132,7 @@ class Mapper:
 
         _hide_loky_kill_race()
         _quiet_loky_resource_tracker()
-        _spawn_workers_ignoring_sigint()
+        _spawn_workers_in_own_process_group()
         if self._loky_used and _loky_broken():  # a worker died between two maps of this run
             kill_loky_workers()
             raise WorkerFailure("a worker process died; the run was stopped")
@@ -325,37 +325,30 @@ def _hide_loky_kill_race() -> None:
 _parent_watch_started = False
 
 
-@contextlib.contextmanager
-def _sigint_ignored():
-    """SIGINT ignored for the duration (main thread only: elsewhere signal dispositions can't be set)."""
-    import signal
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+#: the Popen of every worker process started (kept, so that no Popen is collected and reaps a worker
+#: before loky does)
+_workers_started: list = []
 
 
-def _spawn_workers_ignoring_sigint() -> None:
-    """Make loky start each worker with SIGINT ignored: a process inherits an ignored signal, so a
-    worker never dies of a Ctrl-C sent to the whole process group (a terminal's), not even while it
-    is still importing, before any code of ours runs; the run itself stops on it and ends the workers.
-    (A blocked mask is not inherited by loky's workers: measured.) SIGINT is ignored only while a
-    worker process is created, not while tasks are dispatched: a Ctrl-C that lands in the window is
-    lost, and dispatch happens at every map, process creation only when the workers start."""
+def _spawn_workers_in_own_process_group() -> None:
+    """Make loky start each worker in a process group of its own: a Ctrl-C sent to the run's process
+    group (a terminal's) reaches the run, which stops at its next checkpoint and ends its workers, and
+    never a worker, not even while it is still importing. The run's own SIGINT handler stays in place
+    throughout, so no Ctrl-C is lost, whenever it lands. A worker still ends with the run's process
+    (`_watch_parent`)."""
+    import subprocess
+
     from joblib.externals.loky.backend import fork_exec as module
 
     if getattr(module.fork_exec, "_deckopt", False):
         return
-    create = module.fork_exec
 
-    def fork_exec(*args, **kwargs):
-        with _sigint_ignored():
-            return create(*args, **kwargs)
+    def fork_exec(cmd, keep_fds, env=None):
+        worker = subprocess.Popen(
+            cmd, pass_fds=tuple(keep_fds), env={**os.environ, **(env or {})}, close_fds=True, process_group=0
+        )
+        _workers_started.append(worker)
+        return worker.pid
 
     fork_exec._deckopt = True
     module.fork_exec = fork_exec

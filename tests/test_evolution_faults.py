@@ -426,30 +426,41 @@ def test_loky_resource_tracker_warnings_are_filtered_for_the_tracker_process(mon
     assert os.environ["PYTHONWARNINGS"] == "default::DeprecationWarning," + parallel._TRACKER_WARNINGS
 
 
-def _sigint_ignored_here(_) -> bool:
-    mask = next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith("SigIgn"))
-    return bool(int(mask.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+def _process_group(_) -> int:
+    return os.getpgrp()
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc")
-def test_workers_ignore_sigint_but_a_map_in_progress_does_not_lose_it(monkeypatch):
-    """A worker is born ignoring SIGINT (a terminal's Ctrl-C would kill it mid-import otherwise), but
-    the run itself never ignores it while a map dispatches its tasks: a Ctrl-C there is not lost (CI
-    caught one: sent just after a generation was saved, it landed in the next map's dispatch)."""
+def test_workers_run_in_their_own_process_group_and_the_run_never_ignores_sigint(monkeypatch):
+    """A Ctrl-C to the run's process group (a terminal's) never reaches a worker, which would die of it
+    mid-import, and the run keeps its SIGINT handler while workers start and tasks are dispatched, so
+    that no Ctrl-C is lost (CI caught two: one sent just after a generation was saved landed in the next
+    map's dispatch; one sent as the workers started landed while the run ignored SIGINT to spawn them)."""
     import joblib
+    from joblib.externals.loky.backend import fork_exec
 
-    from agents.parallel import Mapper
+    from agents import parallel
 
-    dispatching = []
+    handlers = []
     call = joblib.Parallel.__call__
 
     def recording(self, iterable):
-        dispatching.append(signal.getsignal(signal.SIGINT))
+        handlers.append(signal.getsignal(signal.SIGINT))
         return call(self, iterable)
 
     monkeypatch.setattr(joblib.Parallel, "__call__", recording)
-    with Mapper(jobs=2) as mapper:
+    parallel.kill_loky_workers()  # the workers of earlier tests: this one starts its own
+    parallel._spawn_workers_in_own_process_group()
+    spawn = fork_exec.fork_exec  # wrapped, to see the run's handler as each worker starts
+
+    def spawning(*args, **kwargs):
+        handlers.append(signal.getsignal(signal.SIGINT))
+        return spawn(*args, **kwargs)
+
+    spawning._deckopt = True
+    monkeypatch.setattr(fork_exec, "fork_exec", spawning)
+    with parallel.Mapper(jobs=2) as mapper:
         for _ in range(2):  # the first map starts the workers, the second reuses them
-            assert all(mapper(_sigint_ignored_here, [(i,) for i in range(4)]))
-    assert len(dispatching) == 2 and signal.SIG_IGN not in dispatching
+            groups = mapper(_process_group, [(i,) for i in range(4)])
+            assert os.getpgrp() not in groups
+    assert len(handlers) >= 3 and signal.SIG_IGN not in handlers
     assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN

@@ -42,8 +42,33 @@ from games import Game, State, UserError
 from games.batch import BatchState
 from games.fileio import resolve_path
 from games.npz import MODEL_LIMITS, check_archive, read_npz_arrays
+from games.schema import ANYTHING, MAX_NAME, Bool, Int, List, Map, Num, Record, Str, json_member
 
 MODEL_FORMAT = "deckopt-q-network-1"
+#: the metadata of a `.npz` model file: the keys its readers use (agents.make, the AlphaZero agent,
+#: best responses), each checked before it is used; others are kept as they are
+MODEL_METADATA = Record(
+    {"format": Str(choices=[MODEL_FORMAT]), "activations": List(Str(most=40), least=1, most=256)},
+    optional={
+        "game": Str(most=MAX_NAME, null=True),
+        "game_config": Map(ANYTHING, most=1000),
+        "observation_size": Int(1, 10**8),
+        "num_actions": Int(1, 10**8),
+        "layer_sizes": List(Int(0, 10**8), most=257),
+        "planes": List(Int(1, 10**6), least=1, most=8),
+        "afterstate": Bool(),
+        "action_scores": Bool(),
+        "alphazero": Bool(),
+        "value": Bool(),
+        "policy": Str(most=40),
+        "input_features": Str(most=MAX_NAME),
+        "teacher": Str(),
+        "simulations": Int(1, 10**7),
+        "c_puct": Num(0, 1e6),
+        "episodes": Int(0),
+        "seed": Int(),
+    },
+)
 KERAS_NAME_PREFIX = "q_network__"
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 
@@ -279,9 +304,7 @@ def read_npz(path: str | Path) -> tuple[NumpyNetwork, dict]:
         data = read_npz_arrays(path, MODEL_LIMITS)
         if "metadata" not in data and "state" in data:
             raise ValueError("it is a training checkpoint: give its run folder, or the run's model.npz")
-        metadata = json.loads(str(data["metadata"][()]))
-        if not isinstance(metadata, dict) or metadata.get("format") != MODEL_FORMAT:
-            raise ValueError(f"format {metadata.get('format') if isinstance(metadata, dict) else None!r}")
+        metadata = json_member(data, "metadata", MODEL_METADATA)
         n = len(metadata["activations"])
         weights = [data[f"{kind}_{i}"] for i in range(n) for kind in ("kernel", "bias")]
         if any(w.dtype.kind != "f" for w in weights):

@@ -227,6 +227,26 @@ def check(schema: Schema, value: Any, where: str) -> Any:
     return value
 
 
+def json_member(arrays: dict, key: str, schema: Schema) -> Any:
+    """The JSON text that a `.npz` file keeps in its 0-d text array `key` (a model's metadata, a
+    checkpoint's state), parsed and checked against `schema`; ValueError in one line naming `key` if
+    it is missing, not one text, not JSON or does not fit (the file's reader names the file)."""
+    if key not in arrays:
+        raise ValueError(f"it holds no {key}")
+    array = arrays[key]
+    if getattr(array, "ndim", None) != 0 or getattr(array.dtype, "kind", None) != "U":
+        raise ValueError(f"its {key} is not one text")
+    try:
+        value = json.loads(str(array[()]))
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, a number of over 4300 digits, nesting
+        raise ValueError(f"its {key} is not valid JSON ({' '.join(str(exc).split())[:120]})") from None
+    try:
+        schema.check(value, key)
+    except Invalid as exc:
+        raise ValueError(str(exc)) from None
+    return value
+
+
 def read_data(
     path: str | os.PathLike,
     what: str,

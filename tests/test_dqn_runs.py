@@ -332,3 +332,26 @@ def test_an_unwritable_folder_is_refused_before_training(tmp_path, monkeypatch):
     with pytest.raises(UserError, match=f"{tmp_path} is not writable"):
         dqn.train("tic_tac_toe", tiny(), tmp_path / "run", episodes=16)
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    "change, named",
+    [({"episodes": -3}, "episodes must be in"), ({"seconds": "soon"}, "seconds must be a number"),
+     ({"rows": {"a": 1}}, "rows must be a list")],
+)  # fmt: skip
+def test_a_checkpoint_state_of_the_wrong_shape_is_refused_in_one_line_naming_the_key(tiny_run, tmp_path, change, named):
+    """The training state a checkpoint keeps as JSON is checked against its schema
+    (agents.learning.runfolder.CHECKPOINT_STATE) before a resume uses it."""
+    import io
+
+    source = tiny_run / "checkpoints" / "checkpoint.npz"
+    with np.load(source, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    state = {**json.loads(str(arrays.pop("state")[()])), **change}
+    buffer = io.BytesIO()
+    np.savez(buffer, state=np.array(json.dumps(state)), **arrays)
+    path = tmp_path / "checkpoint.npz"
+    path.write_bytes(buffer.getvalue())
+    with pytest.raises(UserError, match="checkpoint is damaged") as info:
+        read_checkpoint(path)
+    assert "\n" not in str(info.value) and named in str(info.value), info.value

@@ -8,6 +8,7 @@ import json
 import os
 import pickle
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,11 +16,21 @@ import pytest
 import games
 from agents import dqn
 from agents.dqn.config import DQNConfig
-from agents.learned import NumpyNetwork, NumpyQNetwork, load_agent, model_metadata, single_threaded_blas
+from agents.learned import (
+    NumpyNetwork,
+    NumpyQNetwork,
+    load_agent,
+    model_metadata,
+    npz_bytes,
+    read_npz,
+    single_threaded_blas,
+)
 from agents.learning.keras_helpers import init_tensorflow
 from agents.learning.runfolder import RunLog
 from games import UserError
 from games.config import config_from_dict
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -150,3 +161,25 @@ def test_the_numpy_network_keeps_its_old_name_for_pickled_agents():
     old = pickle.dumps(net, protocol=0).replace(b"\nNumpyNetwork\n", b"\nNumpyQNetwork\n")
     assert b"NumpyQNetwork" in old and NumpyQNetwork is NumpyNetwork
     np.testing.assert_array_equal(pickle.loads(old)(np.ones((1, 2), np.float32)), [[2.0, 2.0, 2.0]])
+
+
+@pytest.mark.parametrize(
+    "change, named",
+    [
+        ({"activations": "relu"}, "activations must be a list"),
+        ({"planes": [0, 3, 3]}, "planes[0] must be in [1, 1000000]"),
+        ({"simulations": -5}, "simulations must be in"),
+        ({"afterstate": "yes"}, "afterstate must be true or false"),
+        ({"format": "deckopt-q-network-9"}, "format must be one of"),
+    ],
+)
+def test_model_metadata_of_the_wrong_shape_is_refused_in_one_line_naming_the_key(tmp_path, change, named):
+    """The metadata a model file keeps as JSON is checked against its schema (agents.learned.MODEL_METADATA)
+    before any of it is used."""
+    network, metadata = read_npz(ROOT / "agents" / "pretrained" / "tic_tac_toe.npz")
+    path = tmp_path / "model.npz"
+    path.write_bytes(npz_bytes(network, {**metadata, **change}))
+    with pytest.raises(UserError) as exc:
+        read_npz(path)
+    message = str(exc.value)
+    assert "\n" not in message and "is not a readable deckopt model" in message and named in message, message

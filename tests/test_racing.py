@@ -339,3 +339,16 @@ def test_gwent_lite_deals_from_a_deck_pool():
         games.make("gwent_lite", deck_pool=pool, pool_share=2)
     with pytest.raises(UserError, match="deck_pool"):
         games.make("gwent_lite", deck_pool=[[1, 2]])
+
+
+def test_stored_ground_truth_settings_of_the_wrong_shape_end_in_one_line(tmp_path, capsys):
+    """The settings a ground truth keeps as JSON are checked against their schema
+    (deckopt.commands.study.TRUTH_SETTINGS) before they are compared with the flags."""
+    from deckopt.cli import main
+
+    settings = json.dumps({"seed": 0, "opponents": "two", "deals": 30})
+    np.savez(tmp_path / "truth.npz", store=np.full((8, 2, 30), 0.5), settings=np.array(settings))
+    args = ["study", "racing", str(tmp_path), "--kept", "3", "--fixed-games", "8,40", "--rounds", "5"]
+    assert main([*args, "--opponents", "2", "--deals", "30", "--replicates", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "settings.opponents must be a whole number" in err, err

@@ -18,8 +18,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-import json
-import math
 import os
 import time
 from pathlib import Path
@@ -39,7 +37,7 @@ from games.fileio import (
 )
 from games.folder_lock import folder_entries
 from games.npz import CHECKPOINT_LIMITS, read_npz_arrays
-from games.schema import Record, Str, check
+from games.schema import ANYTHING, Int, List, Map, Num, Record, Str, check, json_member
 
 CHECKPOINT = Path("checkpoints") / "checkpoint.npz"
 # what a run folder holds before its first checkpoint: such a folder may be started afresh
@@ -242,19 +240,28 @@ def _plot_evaluations(ax, rows: list[dict], columns: list[str]) -> None:
         ax.legend(fontsize=8)
 
 
+#: the training state a checkpoint keeps as JSON (its "state" array): the keys every learner's resume
+#: reads; a learner's own (replay positions, generators) are checked as it restores them
+CHECKPOINT_STATE = Record(
+    {"rows": List(Map(ANYTHING, most=1000)), "last_eval": Map(ANYTHING, most=1000), "seconds": Num(0, 1e12)},
+    optional={
+        "episodes": Int(0),  # the counts a resume continues from
+        "updates": Int(0),
+        "algo": Str(most=40),
+        "config": Map(ANYTHING, most=1000),
+        "learner": Map(ANYTHING),
+        "last_loss": Num(null=True, nan=True),
+        "rng": Map(ANYTHING, most=100),
+    },
+)
+
+
 def read_checkpoint(path: Path) -> tuple[dict, dict]:
     """(state, arrays) of a checkpoint file; UserError in one line if it cannot be read."""
     try:
         arrays = read_npz_arrays(path, CHECKPOINT_LIMITS)
-        state = json.loads(str(arrays.pop("state")[()]))
-        if not isinstance(state, dict) or not {"rows", "last_eval", "seconds"} <= set(state):
-            raise ValueError("no training state in it")
-        for key in ("episodes", "updates"):  # counts a resume continues from
-            value = state.get(key, 0)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{key} {value!r}")
-        if not (isinstance(state["seconds"], (int, float)) and 0 <= state["seconds"] < math.inf):
-            raise ValueError(f"seconds {state['seconds']!r}")
+        state = json_member(arrays, "state", CHECKPOINT_STATE)
+        del arrays["state"]
     except Exception as exc:  # truncated, corrupt, or not a checkpoint at all
         raise UserError(f"cannot resume from {path}: the checkpoint is damaged ({one_line(exc)})") from None
     return state, arrays

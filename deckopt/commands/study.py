@@ -51,7 +51,7 @@ from games.errors import UserError
 from games.fileio import atomic_write_bytes, atomic_write_json, check_writable_dir, finite_json, resolve_path
 from games.folder_lock import folder_lock
 from games.npz import TRUTH_LIMITS, read_npz_arrays
-from games.schema import shown
+from games.schema import MAX_NAME, Int, Record, Str, json_member, shown
 
 
 def register(sub) -> None:
@@ -304,13 +304,28 @@ def _racing(args, out: Path) -> dict:
     return res
 
 
+#: the settings a racing study's ground truth keeps (its "settings" array): `_truth_settings`
+TRUTH_SETTINGS = Record(
+    {},
+    optional={
+        "seed": Int(),
+        "source": Str(null=True),
+        "random_decks": Int(0, null=True),
+        "opponents": Int(0),
+        "deals": Int(0),
+        "agent": Str(null=True),
+        "game": Str(most=MAX_NAME),
+    },
+)
+
+
 def _read_truth(path: Path, args, config: EvolveConfig):
     """The ground truth saved by an earlier study in the same folder; refused in one line if it is
     damaged or was computed with other --opponents or --deals than given (it would override them)."""
     try:
         data = read_npz_arrays(path, TRUTH_LIMITS)
         store = data["store"]
-        saved = json.loads(str(data["settings"][()])) if "settings" in data else None
+        saved = json_member(data, "settings", TRUTH_SETTINGS) if "settings" in data else None
         if store.ndim != 3 or 0 in store.shape:
             raise ValueError(f"a store of shape {store.shape}")
         if store.dtype.kind not in "fiu":  # game scores: numbers

@@ -58,7 +58,8 @@ class Mapper:
         self._client = None
         self._own_cluster = None
         self._scattered: dict[int, tuple[object, object]] = {}
-        self._loky_used = False  # id(obj) -> (obj, its future on the cluster)
+        self._loky_used = False
+        self._loky_executor = None  # the loky executor of this Mapper's last map
 
     def describe(self) -> str:
         if self.backend == "dask":
@@ -155,6 +156,13 @@ class Mapper:
                 for result in results:
                     watchdog.reset()
                     yield result
+                executor = _loky_executor()
+                if self._loky_executor is not None and executor is not self._loky_executor:
+                    # joblib replaces a broken executor without a word: a worker died between two maps
+                    # (seen only now when its death was noticed after this map's check above)
+                    kill_loky_workers()
+                    raise WorkerFailure("a worker process died; the run was stopped")
+                self._loky_executor = executor
             except Exception as exc:
                 kill_loky_workers()
                 if watchdog.fired:  # whatever joblib raised once the workers were killed
@@ -284,10 +292,15 @@ class _Watchdog:
                 return
 
 
-def _loky_broken() -> bool:
+def _loky_executor():
+    """joblib's reusable loky executor (None before the first)."""
     from joblib.externals.loky import reusable_executor
 
-    executor = getattr(reusable_executor, "_executor", None)
+    return getattr(reusable_executor, "_executor", None)
+
+
+def _loky_broken() -> bool:
+    executor = _loky_executor()
     return executor is not None and bool(getattr(getattr(executor, "_flags", None), "broken", None))
 
 

@@ -464,3 +464,24 @@ def test_workers_run_in_their_own_process_group_and_the_run_never_ignores_sigint
             assert os.getpgrp() not in groups
     assert len(handlers) >= 3 and signal.SIG_IGN not in handlers
     assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+
+
+def test_a_worker_that_dies_between_two_maps_stops_the_next_one_even_if_its_death_is_noticed_late(monkeypatch):
+    """joblib replaces a broken loky executor without a word; a map that started before the death was
+    noticed (a busy machine) still ends in WorkerFailure instead of carrying on with new workers."""
+    from agents import parallel
+
+    with parallel.Mapper(jobs=2) as mapper:
+        pids = set(mapper(_pid, [(i,) for i in range(8)]))
+        os.kill(next(iter(pids)), signal.SIGKILL)
+        deadline = time.monotonic() + PATIENCE
+        while not parallel._loky_broken():  # loky's manager thread notices the death
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        monkeypatch.setattr(parallel, "_loky_broken", lambda: False)  # as if the map had checked just before
+        with pytest.raises(parallel.WorkerFailure, match="a worker process died"):
+            mapper(_pid, [(i,) for i in range(8)])
+
+
+def _pid(_) -> int:
+    return os.getpid()

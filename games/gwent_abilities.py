@@ -33,6 +33,7 @@ STRENGTH_SCALE and sizes by max_cards, each capped at 1:
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
@@ -217,7 +218,8 @@ class GwentAbilities(Game):
     def observations(self, states, players=None) -> np.ndarray:
         if players is None:
             players = [s.current_player for s in states]
-        out = np.array([s._features(p) for s, p in zip(states, players)], dtype=np.float32) * self._obs_scale
+        raw = b"".join([s._feature_bytes(p) for s, p in zip(states, players)])
+        out = np.frombuffer(raw, dtype=np.uint8).reshape(len(players), -1).astype(np.float32) * self._obs_scale
         return np.minimum(out, 1.0, out=out)
 
 
@@ -488,39 +490,61 @@ class GwentAbilitiesState(RoundFacts, State):
         return np.zeros(2) if self._returns is None else np.array(self._returns)
 
     def observation(self, player: int) -> np.ndarray:
-        out = np.array(self._features(player), dtype=np.float32) * self.game._obs_scale
-        return np.minimum(out, 1.0, out=out)
+        return self.game.observations([self], [player])[0]
 
-    def _features(self, player: int) -> list:
-        """The observation before scaling, as a list (GwentAbilities.observations stacks many)."""
+    def _feature_bytes(self, player: int) -> bytes:
+        """The observation before scaling, one byte a feature (GwentAbilities.observations stacks many
+        and scales them). Only row strengths can pass 255; every feature's scale caps it at 1.0 below
+        that (the largest cap is 200), so a strength is kept as min(strength, 255) with no change."""
         o = 1 - player
-        unplayed = [h + c for h, c in zip(self._hands[o], self._pile_counts[o])]
-        feats = self._hands[player] + self._pile_counts[player] + self._boards[player] + self._discards[player]
-        feats += self._boards[o] + self._discards[o] + unplayed + self._known[o]
-        feats += self._weather() + self._rows[player] + self._rows[o]
-        feats += [
-            sum(self._rows[player]),
-            sum(self._rows[o]),
-            self._hand_sizes[player],
-            len(self._piles[player]),
-            self._hand_sizes[o],
-            len(self._piles[o]),
-            self._wins[player],
-            self._wins[o],
-            self._passed[player],
-            self._passed[o],
-            self._round,
-            self._pending == MEDIC_CHOICE,
-            self._pending == DECOY_CHOICE,
-        ]
-        return feats
+        rows, other = self._rows[player], self._rows[o]
+        strengths = [*rows, *other, sum(rows), sum(other)]
+        counts = (
+            self._hands[player],
+            self._pile_counts[player],
+            self._boards[player],
+            self._discards[player],
+            self._boards[o],
+            self._discards[o],
+            map(operator.add, self._hands[o], self._pile_counts[o]),  # the opponent's unplayed cards
+            self._known[o],
+            self._weather(),
+            [v if v < 256 else 255 for v in strengths],
+            [
+                self._hand_sizes[player],
+                len(self._piles[player]),
+                self._hand_sizes[o],
+                len(self._piles[o]),
+                self._wins[player],
+                self._wins[o],
+                self._passed[player],
+                self._passed[o],
+                self._round,
+                self._pending == MEDIC_CHOICE,
+                self._pending == DECOY_CHOICE,
+            ],
+        )
+        return b"".join([bytes(c) for c in counts])
 
     def clone(self) -> GwentAbilitiesState:
         s = GwentAbilitiesState.__new__(GwentAbilitiesState)
         s.game = self.game
-        for name in ("_piles", "_pile_counts", "_hands", "_known", "_boards", "_discards", "_weather_cards", "_rows"):
-            a, b = getattr(self, name)
-            setattr(s, name, [a[:], b[:]])
+        a, b = self._piles
+        s._piles = [a[:], b[:]]
+        a, b = self._pile_counts
+        s._pile_counts = [a[:], b[:]]
+        a, b = self._hands
+        s._hands = [a[:], b[:]]
+        a, b = self._known
+        s._known = [a[:], b[:]]
+        a, b = self._boards
+        s._boards = [a[:], b[:]]
+        a, b = self._discards
+        s._discards = [a[:], b[:]]
+        a, b = self._weather_cards
+        s._weather_cards = [a[:], b[:]]
+        a, b = self._rows
+        s._rows = [a[:], b[:]]
         self._copy_round_fields(s)
         s._pending = self._pending
         s._last_totals = self._last_totals

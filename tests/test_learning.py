@@ -12,16 +12,20 @@ import numpy as np
 import pytest
 
 import games
+from agents.afterstate_value.config import AfterstateConfig
 from agents.afterstate_value.trainer import AfterstateLearner
 from agents.alphazero.trainer import AlphaZeroLearner
 from agents.base import Agent
+from agents.distillation.config import DistillationConfig
 from agents.dqn import DQNLearner
-from agents.learning.config import LearnerConfig
+from agents.dqn.config import DQNConfig
+from agents.learning.config import LearnerConfig, learning_rate_at
 from agents.learning.loop import SELFPLAY_COLUMNS, Learner, train_learner
 from agents.learning.runfolder import read_checkpoint
 from agents.learning.seating import seat_agents
 from agents.nfsp import NFSPLearner
 from agents.ppo import PPOLearner
+from agents.ppo.config import PPOConfig
 from games import UserError
 from games.config import config_from_dict, setting
 
@@ -166,3 +170,13 @@ def test_every_learner_has_what_the_loop_needs(learner):
     for name in set(members) | {n for n in Learner.__annotations__ if n.isupper()}:
         assert hasattr(learner, name), name
     assert set(SELFPLAY_COLUMNS) <= set(learner.COLUMNS)
+
+
+@pytest.mark.parametrize("config_class", [DQNConfig, PPOConfig, AfterstateConfig, DistillationConfig])
+def test_every_learner_reads_its_learning_rate_settings_alike(config_class):
+    """One schedule for every learner (agents.learning.config.learning_rate_at): constant at
+    `learning_rate` without a decay, as the setting documents, else linear to `learning_rate_end`."""
+    constant = config_class(learning_rate=1e-3, learning_rate_end=1e-4, learning_rate_decay_episodes=0)
+    assert learning_rate_at(constant, 0) == learning_rate_at(constant, 10**6) == 1e-3
+    decaying = config_class(learning_rate=1e-3, learning_rate_end=1e-4, learning_rate_decay_episodes=1000)
+    assert learning_rate_at(decaying, 500) == pytest.approx(5.5e-4) and learning_rate_at(decaying, 5000) == pytest.approx(1e-4)

@@ -13,7 +13,6 @@ from agents.learning.config import (
     LearnerConfig,
     check_learner_config,
     learner_default,
-    linear_schedule,
     load_learner_config,
     opponent_mix_setting,
 )
@@ -71,9 +70,3 @@ GAME_DEFAULTS: dict[str, dict[str, Any]] = {}
 def load_config(game_name: str, path=None, **overrides) -> AfterstateConfig:
     """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
     return load_learner_config(AfterstateConfig, GAME_DEFAULTS, game_name, path, overrides, where="afterstate config")
-
-
-def learning_rate_at(config: AfterstateConfig, episodes: int) -> float:
-    return linear_schedule(
-        config.learning_rate, config.learning_rate_end, config.learning_rate_decay_episodes, episodes
-    )

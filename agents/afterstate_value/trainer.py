@@ -29,11 +29,12 @@ import numpy as np
 import agents
 import games
 from agents.afterstate import EXTRA_FEATURES, AfterstateAgent, afterstate_features, afterstates
-from agents.afterstate_value.config import AfterstateConfig, learning_rate_at
+from agents.afterstate_value.config import AfterstateConfig
 from agents.afterstate_value.model import build_value_network, make_update
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent
 from agents.learned import NumpyNetwork, load_network, model_metadata
+from agents.learning.config import learning_rate_at
 from agents.learning.keras_helpers import (
     build_optimizer,
     init_tensorflow,

@@ -12,7 +12,6 @@ from agents.learning.config import (
     LearnerConfig,
     check_learner_config,
     learner_default,
-    linear_schedule,
     load_learner_config,
     opponent_mix_setting,
 )
@@ -63,10 +62,4 @@ def load_config(game_name: str, path=None, **overrides) -> DistillationConfig:
     """Per-game defaults < the settings file at `path` < the non-None `overrides`."""
     return load_learner_config(
         DistillationConfig, GAME_DEFAULTS, game_name, path, overrides, where="distillation config"
-    )
-
-
-def learning_rate_at(config: DistillationConfig, episodes: int) -> float:
-    return linear_schedule(
-        config.learning_rate, config.learning_rate_end, config.learning_rate_decay_episodes, episodes
     )

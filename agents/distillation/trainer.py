@@ -30,9 +30,10 @@ from agents.action_scores import ActionScoreAgent, action_feature_size, action_f
 from agents.afterstate import afterstate_values
 from agents.arena import lockstep_batch, play_batch
 from agents.base import Agent
-from agents.distillation.config import DistillationConfig, learning_rate_at
+from agents.distillation.config import DistillationConfig
 from agents.distillation.model import ActionScorer, make_update, scorer_keras_model
 from agents.learned import NumpyNetwork, load_network, model_metadata
+from agents.learning.config import learning_rate_at
 from agents.learning.keras_helpers import build_optimizer, init_tensorflow, optimizer_values, set_optimizer_values
 from agents.learning.loop import SELFPLAY_COLUMNS, Mapper, play_in_process, train_learner
 from agents.learning.seating import mix_opponents, seat_agents

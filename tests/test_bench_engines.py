@@ -25,6 +25,7 @@ def test_bench_engines_shape():
         for measure in ("lockstep_games_per_s", "lockstep_steps_per_s", "single_games_per_s", "single_steps_per_s"):
             assert f"{game}_{measure}" in names
     assert "connect_four_vectorised_games_per_s" in names and "tic_tac_toe_vectorised_games_per_s" not in names
+    assert "connect_four_batch_of_one_games_per_s" in names and "tic_tac_toe_batch_of_one_games_per_s" not in names
     assert names[0] == "cpu_count"
     for r in report["results"]:
         assert set(r) == {"name", "value", "unit"} and isinstance(r["value"], float) and r["value"] > 0
@@ -36,9 +37,10 @@ def test_bench_engines_shape():
             "connect_four_vs_open_spiel",
             "connect_four_lockstep_vs_open_spiel",
             "connect_four_vectorised_vs_lockstep",
+            "connect_four_batch_of_one_vs_single",
         }
     else:
-        assert set(report["ratios"]) == {"connect_four_vectorised_vs_lockstep"}
+        assert set(report["ratios"]) == {"connect_four_vectorised_vs_lockstep", "connect_four_batch_of_one_vs_single"}
         assert any("open_spiel" in line for line in lines)
     assert all(v > 0 and math.isfinite(v) for v in report["ratios"].values())
     json.dumps(report)

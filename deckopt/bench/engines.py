@@ -4,7 +4,10 @@ For each game (a game whose module is not there yet is skipped):
 - lock-step: `arena.play_states` on 256 games at once with `RandomAgent`;
 - vectorised (games with a vectorised engine, `Game.batch_class`): the same 256 games through
   `arena.play_batch` on that engine (building it from the fresh states included);
-- one at a time: a plain loop of `legal_actions` / `apply_action` with a uniform choice.
+- one at a time: a plain loop of `legal_actions` / `apply_action` with a uniform choice;
+- one at a time on the vectorised engine (games with one): the same loop on a batch of one game
+  (`legal_masks` / `apply_actions`), what the scalar engine would cost if it were the vectorised
+  engine's rules run on one game (the ratio `..._batch_of_one_vs_single`).
 Where OpenSpiel (`pyspiel`) imports, the same one-at-a-time loop runs on its tic_tac_toe and
 connect_four, and the ratios compare ours to it (above 1: ours is faster).
 
@@ -68,6 +71,23 @@ def vectorised_work(game: games.Game, rng: np.random.Generator, num_games: int):
     return work
 
 
+def batch_of_one_work(game: games.Game, rng: np.random.Generator, batch: int = 16):
+    """`batch` random games one at a time on the game's vectorised engine, each a batch of one game."""
+    one = np.zeros(1, dtype=np.int64)
+
+    def work() -> dict[str, int]:
+        steps = 0
+        for _ in range(batch):
+            b = game.batch_class.from_states([game.new_initial_state(rng)])
+            while not b.is_terminal()[0]:
+                legal = np.flatnonzero(b.legal_masks(one)[0])
+                b.apply_actions(one, legal[int(rng.random() * len(legal))][None])
+                steps += 1
+        return {"games": batch, "steps": steps}
+
+    return work
+
+
 def open_spiel():
     """The `pyspiel` module, or None where OpenSpiel is not installed."""
     try:
@@ -103,6 +123,7 @@ def run(
         }
         if game.batch_class is not None:
             works[name + "_vectorised"] = vectorised_work(game, rng, lockstep_games)
+            works[name + "_batch_of_one"] = batch_of_one_work(game, rng)
         if pyspiel is not None and name in OPEN_SPIEL_GAMES:
             works[f"open_spiel_{name}_single"] = single_work(pyspiel.load_game(name).new_initial_state, rng)
         say(f"{name}: {', '.join(works)} ({repeats} x {seconds:g} s each)")
@@ -113,6 +134,10 @@ def run(
         if name + "_vectorised" in timings:
             ratios[f"{name}_vectorised_vs_lockstep"] = ratio_of_rates(
                 timings, name + "_vectorised", name + "_lockstep", "games"
+            )
+        if name + "_batch_of_one" in timings:
+            ratios[f"{name}_batch_of_one_vs_single"] = ratio_of_rates(
+                timings, name + "_batch_of_one", name + "_single", "games"
             )
         theirs = f"open_spiel_{name}_single"
         if theirs in timings:

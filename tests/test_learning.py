@@ -179,4 +179,5 @@ def test_every_learner_reads_its_learning_rate_settings_alike(config_class):
     constant = config_class(learning_rate=1e-3, learning_rate_end=1e-4, learning_rate_decay_episodes=0)
     assert learning_rate_at(constant, 0) == learning_rate_at(constant, 10**6) == 1e-3
     decaying = config_class(learning_rate=1e-3, learning_rate_end=1e-4, learning_rate_decay_episodes=1000)
-    assert learning_rate_at(decaying, 500) == pytest.approx(5.5e-4) and learning_rate_at(decaying, 5000) == pytest.approx(1e-4)
+    assert learning_rate_at(decaying, 500) == pytest.approx(5.5e-4)
+    assert learning_rate_at(decaying, 5000) == pytest.approx(1e-4)

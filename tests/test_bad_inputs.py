@@ -329,7 +329,7 @@ CASES = [
     ("evolve --config deep.toml --out new_run", "nested too deeply"),
     ("evolve --config deep.json --out new_run", "nested too deeply"),
     ("train tic_tac_toe --config deep.toml --out new_run", "nested too deeply"),
-    ("train tic_tac_toe --resume negative_run", "episodes -5"),
+    ("train tic_tac_toe --resume negative_run", "episodes must be in [0, (2^63 - 1)], got -5"),
     ("train tic_tac_toe --resume kittens_training_run", "is an exploding_kittens run, not tic_tac_toe"),
     # arguments judged before minutes of work
     ("evolve --scheduler not-a-url --out new_run", "scheduler"),

@@ -58,8 +58,7 @@ class Mapper:
         self._client = None
         self._own_cluster = None
         self._scattered: dict[int, tuple[object, object]] = {}
-        self._loky_used = False
-        self._loky_executor = None  # the loky executor of this Mapper's last map
+        self._loky_executor = None  # the loky executor of this Mapper's last finished map
 
     def describe(self) -> str:
         if self.backend == "dask":
@@ -134,10 +133,9 @@ class Mapper:
         _hide_loky_kill_race()
         _quiet_loky_resource_tracker()
         _spawn_workers_in_own_process_group()
-        if self._loky_used and _loky_broken():  # a worker died between two maps of this run
+        if self._loky_executor is not None and _loky_broken():  # a worker died between two maps of this run
             kill_loky_workers()
             raise WorkerFailure("a worker process died; the run was stopped")
-        self._loky_used = True
         watchdog = _Watchdog(self.task_timeout)
         results = None
         # the initializer runs as each worker starts, so even a worker that never gets a task watches

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ import pytest
 import agents
 import games
 from agents.arena import play_match
+from agents.learned import load_network
 from agents.panel import AgentPanel, read_panel_file, trust_figures
 from deckopt.cli import main
 from games.errors import UserError
@@ -202,3 +204,53 @@ def test_a_run_played_by_an_agent_without_trust_figures_says_how_to_build_them(t
         "runs/high_card_evaluator/panel.toml"
     ]
     assert cli(*args[:-1], "r2", "--agent", ROOT / "examples" / "high_card" / "no_such.toml") == 2
+
+
+#: a scorer's settings at a tiny budget
+SCORER = "hidden_layers = [32]\nepisodes = 200\ngames_per_batch = 32\nteacher_episodes = 32\neval_every = 0\n"
+
+
+def test_a_distilled_recipe_makes_each_copys_action_scorer_the_panel(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    Path("scorer.toml").write_text(SCORER)
+    args = ["--copies", 2, "--distill", "scorer.toml", *TINY]
+    assert cli("evaluator", "high_card", "--algo", "afterstate", "--out", "ev", *args) == 0
+    panel = read_panel_file("ev/panel.toml")
+    assert [Path(m) for m in panel["members"]] == [Path(f"ev/copies/{k}/distill/model.npz") for k in range(2)]
+    game = games.make("high_card")
+    for k, member in enumerate(panel["members"]):
+        _, metadata = load_network(member, game)
+        assert metadata.get("action_scores") and not metadata.get("afterstate")
+        assert Path(metadata["teacher"]) == Path(f"ev/copies/{k}/final/model.npz")
+    recipe = json.loads(Path("ev/recipe.json").read_text())
+    stages = [name for name in recipe["stages"] if not name.startswith("_")]
+    assert stages == ["first", "explore", "final", "distill", "panel", "strength", "agreement", "exploit"]
+    assert all("distill" in c for c in recipe["stages"]["agreement"]["commands"])
+    # the scorers learn on the final copies' decks and opponents, with the file's own settings
+    final, distill = (tomllib.loads(Path(f"ev/{name}.toml").read_text()) for name in ("train_final", "distill"))
+    assert distill["game_config"] == final["game_config"] and distill["opponent_mix"] == final["opponent_mix"]
+    assert distill["episodes"] == 200 and distill["hidden_layers"] == [32]
+    assert panel["exploitability"]["commands"][0].startswith("deckopt exploit high_card ev/panel.toml")
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("episodes = 0\n", "name a scorer's episodes"),
+        ("episodes = 10\nteacher = 'x.npz'\n", "teacher is the recipe's own"),
+        ("episodes = [\n", "not valid TOML"),
+    ],
+)
+def test_a_distillation_file_the_recipe_cannot_use_is_refused_before_any_training(tmp_path, capsys, text, words):
+    (tmp_path / "scorer.toml").write_text(text)
+    assert cli("evaluator", "high_card", "--out", tmp_path / "ev", "--distill", tmp_path / "scorer.toml") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0]
+    assert not (tmp_path / "ev").exists()
+
+
+def test_a_distilled_recipe_needs_a_game_whose_actions_can_be_scored(tmp_path, capsys):
+    (tmp_path / "scorer.toml").write_text(SCORER)
+    argv = ["evaluator", "gwent_lite", "--out", tmp_path / "ev", "--distill", tmp_path / "scorer.toml"]
+    assert cli(*argv) == 2
+    assert "declares no action features" in capsys.readouterr().err

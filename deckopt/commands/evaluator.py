@@ -14,13 +14,18 @@ from its last checkpoint:
    decks a designer's runs judge;
 3. ``final``: each copy trained on from its weights (`--init-model`) for the last third of --episodes,
    its decks drawn from the random, reference and explored decks;
-4. ``panel``: OUT/panel.toml, the panel file of the final copies (agents.panel.PANEL_FILE), an agent spec
+4. ``distill`` (with --distill FILE, for a game that declares action features): each final copy
+   distilled into an action scorer (`deckopt train --algo distill`, agents/distillation) with FILE's
+   settings, on the final stage's decks and (unless FILE names its own) opponents; a scorer plays
+   with one network call a decision, stepping no copy of the game, and the scorers are then the
+   panel's members (a best response against them starts from their teachers);
+5. ``panel``: OUT/panel.toml, the panel file of the members (agents.panel.PANEL_FILE), an agent spec
    for every command;
-5. ``strength``: each copy against the rule bot and random play, and the rule bot against random play
+6. ``strength``: each copy against the rule bot and random play, and the rule bot against random play
    (`deckopt match`, the game's own decks);
-6. ``agreement``: the copies score a spread of decks on the same deals (`deckopt study agents`):
+7. ``agreement``: the copies score a spread of decks on the same deals (`deckopt study agents`):
    Spearman's rank correlation and the worst one-deck difference beside what noise alone gives;
-7. ``exploit``: a best response trained against the panel from copy 0's weights, as many episodes as a
+8. ``exploit``: a best response trained against the panel from copy 0's weights, as many episodes as a
    copy (`deckopt exploit`), judged on the explored decks against the reference decks, both sides.
 
 The panel file then holds the figures in the form of agents/pretrained/panels.toml (`exploitability`,
@@ -47,6 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.action_scores import action_feature_size
 from agents.heuristics import bots
 from agents.panel import MAX_PANEL_FILE_BYTES
 from deckopt.commands._common import job_count, positive_int, print_json, seed_int
@@ -80,7 +86,7 @@ RULE_SHARE, RANDOM_SHARE = 0.3, 0.1
 #: the explored decks written as deck files for a game without reference decks (the judged decks'
 #: opponents of the best response)
 EXPLORED_REFERENCES = 6
-STAGES = ("first", "explore", "final", "panel", "strength", "agreement", "exploit")
+STAGES = ("first", "explore", "final", "distill", "panel", "strength", "agreement", "exploit")
 #: OUT/recipe.json: the recipe's settings and each finished stage
 RECIPE_FILE = Record(
     {
@@ -101,10 +107,11 @@ SETTING_NAMES = (
     "generations",
     "pool",
     "config",
+    "distill",
 )
 #: the flags' defaults (a recipe's command shows the others)
 DEFAULTS = {"algo": "afterstate", "episodes": None, "copies": 3, "seed": 0, "jobs": 2, "games": 2000,
-            "agreement_games": 400, "generations": 10, "pool": 20, "config": None}  # fmt: skip
+            "agreement_games": 400, "generations": 10, "pool": 20, "config": None, "distill": None}  # fmt: skip
 
 
 def register(sub) -> None:
@@ -167,6 +174,13 @@ def register(sub) -> None:
         + ", ".join(f"{path} for {algo}" for algo, path in LEARNER_SETTINGS.items())
         + "); its episodes are a copy's budget",
     )
+    p.add_argument(
+        "--distill",
+        metavar="FILE",
+        help="distil each copy into an action scorer with these settings (agents/distillation; its episodes a "
+        "scorer's budget, e.g. agents/pretrained/gwent_abilities_scorer.toml): the scorers, which play a decision "
+        "with one network call, are the panel; for a game that declares action features",
+    )
     p.add_argument("--json", action="store_true", help="print the panel file's contents as one JSON object")
     p.set_defaults(func=run)
 
@@ -184,7 +198,10 @@ def _new_settings(args) -> dict:
         settings["episodes"] = _read_settings(_settings_path(settings)).get("episodes")
         if not isinstance(settings["episodes"], int) or settings["episodes"] < 1:
             raise UserError(f"{_settings_path(settings)} names no episodes (a copy's budget); give --episodes N")
-    return {k: v for k, v in settings.items() if v is not None}
+    settings = {k: v for k, v in settings.items() if v is not None}
+    if settings.get("distill"):
+        _read_distill(Path(settings["distill"]))  # a bad file fails now, not after the training
+    return settings
 
 
 def _settings_path(settings: dict) -> Path:
@@ -253,12 +270,42 @@ def _learner_settings(settings: dict, game, space, decks: list, episodes: int, f
         learner["learning_rate"] = learner.get("learning_rate_end", learner.get("learning_rate", 1e-3))
         if "epsilon_end" in learner:
             learner["epsilon_start"] = learner["epsilon_end"]
-    rules = [name for name in bots(game) if name != "random"] or ["heuristic"]
-    mix = {name: RULE_SHARE / len(rules) for name in rules}
-    mix["random"] = RANDOM_SHARE
-    learner["opponent_mix"] = mix
+    learner["opponent_mix"] = _opponent_mix(_rule_bots(game))
     learner["game_config"] = {"pool_share": 1.0, "deck_pool": [space.game_deck(d) for d in decks]}
     return _toml(learner)
+
+
+def _read_distill(path: Path) -> dict:
+    """The --distill file; UserError in one line for one that cannot be read, names no episodes or
+    sets what the recipe sets."""
+    scorer = _read_settings(path)
+    for key in ("game_config", "init_model", "teacher"):
+        if key in scorer:
+            raise UserError(f"distillation settings {path}: {key} is the recipe's own; leave it out")
+    if not isinstance(scorer.get("episodes"), int) or scorer["episodes"] < 1:
+        raise UserError(f"distillation settings {path}: name a scorer's episodes (episodes = N)")
+    return scorer
+
+
+def _distill_settings(path: Path, game, space, decks: list) -> str:
+    """The distill stage's settings as TOML: the --distill file with its episodes as the learning-rate
+    decay, its opponent mix or else the recipe's, and `decks` as the game's deck pool."""
+    scorer = _read_distill(path)
+    scorer["learning_rate_decay_episodes"] = scorer["episodes"]
+    scorer.setdefault("opponent_mix", _opponent_mix(_rule_bots(game)))
+    scorer["game_config"] = {"pool_share": 1.0, "deck_pool": [space.game_deck(d) for d in decks]}
+    return _toml(scorer)
+
+
+def _opponent_mix(rules: list[str]) -> dict[str, float]:
+    """The recipe's opponents: the rule bots `rules` share RULE_SHARE, random play RANDOM_SHARE."""
+    mix = {name: RULE_SHARE / len(rules) for name in rules}
+    mix["random"] = RANDOM_SHARE
+    return mix
+
+
+def _rule_bots(game) -> list[str]:
+    return [name for name in bots(game) if name != "random"] or ["heuristic"]
 
 
 def _random_decks(space, seed: int) -> list[tuple[int, ...]]:
@@ -372,6 +419,8 @@ class Recipe:
     def __init__(self, out: Path, game_name: str, settings: dict, stages: dict, log):
         self.out, self.game_name, self.settings, self.stages, self.log = out, game_name, settings, stages, log
         self.game, self.space, self.config = _check_game(game_name)
+        if settings.get("distill"):
+            action_feature_size(self.game)  # UserError in one line for a game whose actions cannot be scored
         self.references = _references(self.space, self.config)
         self.runner = Runner(out / "logs", settings["jobs"], log)
 
@@ -413,16 +462,19 @@ class Recipe:
 
     # the stages
     def train_stage(self, stage: str, episodes: int, settings_file: Path, init: str | None) -> None:
+        """Train every copy's network of `stage` (its folder copies/K/STAGE), from the network of stage
+        `init` of the same copy (the distill stage: distilled from it) or from scratch."""
         s = self.settings
+        algo = "distill" if stage == "distill" else s["algo"]
         commands = []
         for k in range(s["copies"]):
             folder = self.copy_dir(k, stage)
             if (folder / "checkpoints" / "checkpoint.npz").is_file():
-                argv = ["train", self.game_name, "--algo", s["algo"], "--resume", self.rel(folder), "--quiet"]
+                argv = ["train", self.game_name, "--algo", algo, "--resume", self.rel(folder), "--quiet"]
             else:
                 if folder.exists():
                     shutil.rmtree(folder)  # started, stopped before its first checkpoint
-                argv = ["train", self.game_name, "--algo", s["algo"], "--config", self.rel(settings_file)]
+                argv = ["train", self.game_name, "--algo", algo, "--config", self.rel(settings_file)]
                 argv += [
                     "--seed",
                     str(s["seed"] + k),
@@ -433,7 +485,8 @@ class Recipe:
                     self.rel(folder),
                 ]
                 if init:
-                    argv += ["--init-model", self.rel(self.copy_dir(k, init) / "model.npz")]
+                    flag = "--teacher" if algo == "distill" else "--init-model"
+                    argv += [flag, self.rel(self.copy_dir(k, init) / "model.npz")]
             commands.append((f"{stage}_{k}", argv))
 
         def watch():
@@ -445,8 +498,13 @@ class Recipe:
         _, wall, cpu = self.stage(stage, commands, watch)
         self.finish(stage, [shown_command(argv) for _, argv in commands], wall, cpu, episodes=episodes)
 
+    @property
+    def member_stage(self) -> str:
+        """The stage whose networks are the panel: the scorers with --distill, else the final copies."""
+        return "distill" if self.settings.get("distill") else "final"
+
     def panel_members(self) -> list[str]:
-        return [str(Path("copies") / str(k) / "final" / "model.npz") for k in range(self.settings["copies"])]
+        return [str(Path("copies") / str(k) / self.member_stage / "model.npz") for k in range(self.settings["copies"])]
 
     def members_spec(self, stage: str) -> str:
         return ",".join(self.rel(self.copy_dir(k, stage)) for k in range(self.settings["copies"]))
@@ -533,19 +591,22 @@ def _run_stages(recipe: Recipe) -> dict:
         _, wall, cpu = recipe.stage("explore", [("explore", argv)])
         recipe.finish("explore", [shown_command(argv)], wall, cpu)
     if not recipe.done("final"):
-        explored = _explored_decks(out / "explore", game)
-        decks = _random_decks(recipe.space, s["seed"]) + references + [d for d in explored if d not in references]
+        decks = _final_decks(recipe)
         text = _learner_settings(s, recipe.game, recipe.space, decks, s["episodes"] - first_episodes, final=True)
         atomic_write_text(out / "train_final.toml", text)
         recipe.train_stage("final", s["episodes"] - first_episodes, out / "train_final.toml", "first")
+    if s.get("distill") and not recipe.done("distill"):
+        atomic_write_text(out / "distill.toml", _distill_settings(Path(s["distill"]), recipe.game, recipe.space,
+                                                                  _final_decks(recipe)))  # fmt: skip
+        recipe.train_stage("distill", _read_distill(Path(s["distill"]))["episodes"], out / "distill.toml", "final")
     if not recipe.done("panel"):
         _write_panel(recipe, {})
         recipe.finish("panel", [], 0.0, 0.0)
     panel_spec = recipe.rel(out / "panel.toml")
     if not recipe.done("strength"):
         rule = "heuristic"
-        pairs = [(f"copy_{k}_{opp}", [recipe.rel(recipe.copy_dir(k, "final")), opp]) for k in range(s["copies"])
-                 for opp in (rule, "random")]  # fmt: skip
+        members = [recipe.rel(recipe.copy_dir(k, recipe.member_stage)) for k in range(s["copies"])]
+        pairs = [(f"copy_{k}_{opp}", [member, opp]) for k, member in enumerate(members) for opp in (rule, "random")]
         pairs.append((f"{rule}_random", [rule, "random"]))
         commands = [
             (name, ["match", game, *specs, "--games", str(s["games"]), "--seed", str(s["seed"]), "--json"])
@@ -563,7 +624,7 @@ def _run_stages(recipe: Recipe) -> dict:
             shutil.rmtree(folder)
         argv = ["study", "agents", recipe.rel(folder), "--game", game]
         for k in range(s["copies"]):
-            argv += ["--agent", recipe.rel(recipe.copy_dir(k, "final"))]
+            argv += ["--agent", recipe.rel(recipe.copy_dir(k, recipe.member_stage))]
         argv += ["--cross", recipe.rel(out / "explore"), "--games", str(s["agreement_games"])]
         argv += ["--seed", str(s["seed"]), "--jobs", str(s["jobs"]), "--json"]
         if s["copies"] < 2:
@@ -589,6 +650,15 @@ def _run_stages(recipe: Recipe) -> dict:
         recipe.finish("exploit", [shown_command(argv)], wall, cpu, result=result["judged decks"]["both"],
                       training=result["training"])  # fmt: skip
     return _write_panel(recipe, recipe.stages)
+
+
+def _final_decks(recipe: Recipe) -> list[tuple[int, ...]]:
+    """The decks of the final and distill stages: the random, reference and explored decks."""
+    explored = _explored_decks(recipe.out / "explore", recipe.game_name)
+    references = recipe.references
+    return (
+        _random_decks(recipe.space, recipe.settings["seed"]) + references + [d for d in explored if d not in references]
+    )
 
 
 def _agreement(res: dict) -> dict:

@@ -117,6 +117,10 @@ class HighCard(Game):
         deck_files=deck_settings,
         hidden_information=True,
     )
+    #: what describes action a (card a+1) to an action scorer (agents/action_scores.py), as indices into the
+    #: observation (observation_size: the constant 1, observation_size + 1: the constant 0): its count in
+    #: the mover's hand, its count among the opponent's unshown cards, and a one-hot of the card
+    action_feature_index = np.array([[a, 9 + a] + [31 + (b != a) for b in range(9)] for a in range(9)])
     state_class: type[HighCardState]  # the class of its positions (set below the class)
 
     def __init__(self, config: HighCardConfig | None = None):

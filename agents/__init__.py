@@ -9,9 +9,11 @@ Specs: `random`, `heuristic`, a game's named rule agents (agents/heuristics: `mi
 `native:CMD[,slack=F][,stderr=FILE]` (a LOCM competition bot run as its own process, agents/native.py),
 `mcts:SIMS[,options]` (see
 agents/search/uct.py), `az:MODEL[,sims=N][,c=F]` (PUCT search with a policy+value network, see
-agents.alphazero), `pretrained` (the shipped agent of the game), a path to a `.keras`/`.npz` model, or a
-run folder (its final model). A comma list of specs or a named panel (`PANELS`) is a panel of agents
-(agents.panel): `make_panel` makes it, each deal played by one of its members.
+agents.alphazero), `turn:MODEL` (a search over the rest of the mover's turn judged by the afterstate
+value network MODEL, agents/turn_search.py), `pretrained` (the shipped agent of the game), a path to a
+`.keras`/`.npz` model, or a run folder (its final model). A comma list of specs or a named panel
+(`PANELS`) is a panel of agents (agents.panel): `make_panel` makes it, each deal played by one of its
+members.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.afterstate import AfterstateAgent
 from agents.alphazero.agent import make_agent as make_az_agent
 from agents.base import Agent, RandomAgent, masked_argmax
 from agents.draft_battle import DraftThenBattle, drafter_and_battler
@@ -38,6 +41,7 @@ from agents.panel import (
 from agents.search.evaluators import make_value_fn
 from agents.search.mcts_spec import parse_spec as parse_mcts_spec
 from agents.search.uct import MCTSAgent
+from agents.turn_search import TurnSearchAgent
 from games import Game, UserError
 
 
@@ -55,8 +59,8 @@ def _rule_agents_help() -> str:
 
 SPEC_HELP = (
     f"random, heuristic, a game's named rule agents: {_rule_agents_help()} or a plug-in's; native:CMD (locm), "
-    "mcts:SIMS, az:MODEL[,sims=N], pretrained, or a model path / run folder; a panel: a comma list of specs, a "
-    "panel file (PANEL.toml, as `deckopt evaluator` writes), or " + named_panels_help()
+    "mcts:SIMS, az:MODEL[,sims=N], turn:MODEL, pretrained, or a model path / run folder; a panel: a comma list of "
+    "specs, a panel file (PANEL.toml, as `deckopt evaluator` writes), or " + named_panels_help()
 )
 
 
@@ -135,6 +139,8 @@ def make(spec: str, game: Game, seed: int | np.random.Generator | None = 0) -> A
         agent = make_az_agent(spec, game, rng)
     elif spec.startswith("native:"):
         agent = make_native(spec, game)
+    elif spec.startswith("turn:"):
+        agent = _make_turn_search(spec, game, rng)
     elif parts := drafter_and_battler(spec, game):  # a LOCM drafter with a learned battler
         agent = DraftThenBattle(make(parts[0], game, rng), make(parts[1], game, rng))
     elif named := make_named(spec, game, rng):
@@ -163,6 +169,16 @@ def pretrained_spec(spec: str, game: Game) -> str:
         head, plus, tail = part.strip().rpartition("+")
         parts.append(f"{head}{plus}{shipped}" if tail == "pretrained" else part)
     return ",".join(parts)
+
+
+def _make_turn_search(spec: str, game: Game, rng: np.random.Generator) -> TurnSearchAgent:
+    """`turn:MODEL`: the search over the rest of the mover's turn (agents/turn_search.py) judged by the
+    afterstate value network MODEL, which also plays the turn on."""
+    model = spec.removeprefix("turn:")
+    value = load_agent(model, game, rng)
+    if not isinstance(value, AfterstateAgent):
+        raise UserError(f"agent {spec!r}: {model} is not an afterstate value network (deckopt train --algo afterstate)")
+    return TurnSearchAgent(game, value, rng=rng)
 
 
 def _make_mcts(spec: str, game: Game, rng: np.random.Generator) -> MCTSAgent:

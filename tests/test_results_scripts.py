@@ -280,6 +280,18 @@ def test_locm_cec2020_builds_the_field_plays_every_pair_and_resumes(capsys, tmp_
     script.main(args)  # every pair is done: the run resumes with nothing left to play
     assert (tmp_path / "run" / "pairs.jsonl").read_text() == pairs
     assert capsys.readouterr().out.split("\n\n")[1] == ranking
+    # a deckopt agent entered as a bot plays each bot of the field, hosted as they are
+    entered = [*args, "--entrant", "coac+max-attack", "--entrant-deals", "1", "--coac-deals", "3", "--slack", "10"]
+    script.main(entered)
+    out = capsys.readouterr().out
+    head, *table = _rows(out.split("\n\n")[3])
+    assert head[:4] == ["opponent", "games", "the entrant's win rate", "95 % CI"]
+    assert [(r[0], r[1]) for r in table] == [("Baseline1", "2"), ("Baseline2", "2"), ("Marasbot", "2")]
+    assert all(r[6] == "0" for r in table), table  # no game lost by a failure (limits x10: a loaded machine)
+    assert "the entrant's mean win rate over 3 bots" in out
+    lines = (tmp_path / "run" / "entrant.jsonl").read_text()
+    script.main(entered)  # resumes with nothing left to play
+    assert (tmp_path / "run" / "entrant.jsonl").read_text() == lines
 
 
 def test_locm_field_check_compares_every_agent_with_gym_locm_s(capsys):

@@ -16,6 +16,15 @@ organisers' options (prepare.sh), Chad with `cargo build --release` (it fetches 
 with `js68` (SpiderMonkey's shell, as the organisers ran it) or else under Node with the shell's
 functions it calls (`JS68_SHELL`).
 `--slack` multiplies the competition's time limits (a loaded machine).
+
+With `--entrant SPEC` a deckopt agent enters as a competition bot (`deckopt bot locm SPEC`, hosted as a
+process of its own like the field's bots, with the same limits) and plays every bot of the field
+`--entrant-deals` deals (Coac `--coac-deals`), both seats of each; each finished opponent is one line
+of OUT/entrant.jsonl. Its table: its win rate against each bot with the 95 % interval and its reply
+times, and its mean over the field beside Coac's mean in the round robin.
+
+    .venv/bin/python scripts/results/locm_cec2020.py --competition PATH --out runs/cec2020 --deals 20 \
+        --entrant coac+turn:agents/pretrained/locm_league3_0.npz --entrant-deals 150 --coac-deals 500
 """
 
 from __future__ import annotations
@@ -62,6 +71,8 @@ FIELD = {
     "UJIAgent3": ("python", "UJIAgent3/main.py", ()),
 }
 FIELD_ORDER = {name: i for i, name in enumerate(FIELD)}
+#: seed-key stream of the entrant's matches
+ENTRANT_STREAM = 1000
 #: the functions of SpiderMonkey's shell a js68 bot calls, for running it under Node: `node SHELL BOT.js`
 JS68_SHELL = """\
 const fs = require("fs");
@@ -144,6 +155,14 @@ def organisers(contest: Path) -> dict[str, float]:
     return {m["name"]: float(m["wins"]) / 100 for m in lines if m}
 
 
+def play_line(game, specs: list[str], games: int, seed: int, slack: float, pmap) -> tuple[dict, dict]:
+    """A match of the hosted bots `specs`: its line (seed, slack, games, each side's wins) and each
+    hosted side's stats (agents.native.HostStats) by seat."""
+    match, hosted = play_spec_match(game, specs, games, seed, pmap)
+    line = {"seed": seed, "slack": slack, "games": match.games, "wins": [match.agents[0].wins, match.agents[1].wins]}
+    return line, dict(hosted)
+
+
 def play_pairs(bots: dict[str, str], deals: int, seed: int, slack: float, jobs: int, results: Path) -> list[dict]:
     """Every pair of `bots` not yet in `results` (a JSON line each) played and appended; all pairs' lines."""
     done = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
@@ -157,23 +176,75 @@ def play_pairs(bots: dict[str, str], deals: int, seed: int, slack: float, jobs: 
                     continue
                 specs = [f"native:{bots[x]},slack={slack:g}" for x in (a, b)]
                 pair_seed = int(np.random.SeedSequence([seed, FIELD_ORDER[a], FIELD_ORDER[b]]).generate_state(1)[0])
-                match, hosted = play_spec_match(game, specs, 2 * deals, pair_seed, pmap)
-                stats = dict(hosted)
-                line = {
-                    "a": a,
-                    "b": b,
-                    "seed": pair_seed,
-                    "slack": slack,
-                    "games": match.games,
-                    "wins": [match.agents[0].wins, match.agents[1].wins],
-                    "failures": [len(stats[k].failures) if k in stats else 0 for k in (0, 1)],
-                    "late": [stats[k].late if k in stats else 0 for k in (0, 1)],
-                }
+                played_line, stats = play_line(game, specs, 2 * deals, pair_seed, slack, pmap)
+                line = {"a": a, "b": b, **played_line}
+                line["failures"] = [len(stats[k].failures) if k in stats else 0 for k in (0, 1)]
+                line["late"] = [stats[k].late if k in stats else 0 for k in (0, 1)]
                 with results.open("a") as f:
                     f.write(json.dumps(line) + "\n")
                 done.append(line)
                 print(f"played {a} - {b}: {line['wins'][0]}-{line['wins'][1]}", file=sys.stderr, flush=True)
     return done
+
+
+def play_entrant(spec: str, bots: dict[str, str], deals: dict[str, int], seed: int, slack: float, jobs: int,
+                 results: Path) -> list[dict]:  # fmt: skip
+    """The deckopt bot of agent `spec` against every bot of `bots` (`deals[name]` deals, both seats of
+    each) not yet in `results` (a JSON line each, appended); all of `spec`'s lines."""
+    done = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
+    done = [d for d in done if d["entrant"] == spec]
+    played = {d["bot"] for d in done}
+    game = make("locm")
+    entrant = f"native:{sys.executable} -m deckopt bot locm {spec},slack={slack:g}"
+    with Mapper(jobs) as pmap:
+        for name in sorted(bots):
+            if name in played:
+                continue
+            specs = [entrant, f"native:{bots[name]},slack={slack:g}"]
+            pair_seed = int(np.random.SeedSequence([seed, ENTRANT_STREAM, FIELD_ORDER[name]]).generate_state(1)[0])
+            played_line, stats = play_line(game, specs, 2 * deals[name], pair_seed, slack, pmap)
+            line = {"entrant": spec, "bot": name, **played_line, "entrant_replies": stats[0].as_dict()}
+            line["bot_failures"], line["bot_late"] = len(stats[1].failures), stats[1].late
+            with results.open("a") as f:
+                f.write(json.dumps(line) + "\n")
+            done.append(line)
+            print(f"played the entrant - {name}: {line['wins'][0]}-{line['wins'][1]}", file=sys.stderr, flush=True)
+    return done
+
+
+def entrant_table(lines: list[dict], field_rates: dict[str, dict[str, float]]) -> None:
+    """Print the entrant's win rate against each bot, its reply times and its mean over the field
+    beside Coac's mean over its opponents in the round robin (`field_rates[a][b]`: a's rate against b)."""
+    print()
+    print(
+        "| opponent | games | the entrant's win rate | 95 % CI | its replies (ms): first turns mean / max, "
+        "other turns mean / p99 / max | late | failures |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    rates = {}
+    for line in sorted(lines, key=lambda d: d["bot"]):
+        games, (w, wb) = line["games"], line["wins"]
+        r = Record(wins=w, draws=games - w - wb, losses=wb)
+        rates[line["bot"]] = r.win_rate
+        lo, hi = r.ci95
+        rep = line["entrant_replies"]
+        first, other = rep["first_turns"], rep["other_turns"]
+        times = (
+            f"{1000 * first['mean_s']:.0f} / {1000 * first['max_s']:.0f}, "
+            f"{1000 * other['mean_s']:.1f} / {1000 * other['p99_s']:.0f} / {1000 * other['max_s']:.0f}"
+        )
+        print(f"| {line['bot']} | {games} | {r.win_rate:.3f} | [{lo:.3f}, {hi:.3f}] | {times} | {rep['late']} | "
+              f"{len(rep['failures'])} |")  # fmt: skip
+    if not rates:
+        return
+    print(f"\nthe entrant's mean win rate over {len(rates)} bots: {np.mean(list(rates.values())):.3f}", end="")
+    coac = field_rates.get("Coac", {})
+    others = [b for b in rates if b != "Coac" and b in coac]
+    if others:
+        print(f"; over the {len(others)} bots other than Coac: {np.mean([rates[b] for b in others]):.3f}, "
+              f"Coac's over the same bots in the round robin: {np.mean([coac[b] for b in others]):.3f}")  # fmt: skip
+    else:
+        print()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -184,6 +255,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--slack", type=float, default=1.0, help="multiplier of the competition's time limits")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--entrant", metavar="SPEC", help="a deckopt agent entered as a bot (deckopt bot locm SPEC)")
+    parser.add_argument("--entrant-deals", type=int, default=150, help="the entrant's deals against each bot")
+    parser.add_argument("--coac-deals", type=int, default=500, help="the entrant's deals against Coac")
     args = parser.parse_args(argv)
     contest = args.competition / CONTEST
     if not contest.is_dir():
@@ -201,11 +275,14 @@ def main(argv: list[str] | None = None) -> None:
     sys.stdout.flush()
     pairs = play_pairs(bots, args.deals, args.seed, args.slack, args.jobs, args.out / "pairs.jsonl")
     records = {name: Record() for name in bots}
+    field_rates: dict[str, dict[str, float]] = {name: {} for name in bots}
     for line in pairs:
         if line["a"] in records and line["b"] in records:
             games, (wa, wb) = line["games"], line["wins"]
             records[line["a"]] += Record(wins=wa, draws=games - wa - wb, losses=wb)
             records[line["b"]] += Record(wins=wb, draws=games - wa - wb, losses=wa)
+            field_rates[line["a"]][line["b"]] = wa / games
+            field_rates[line["b"]][line["a"]] = wb / games
     theirs = organisers(contest)
     ranked = sorted(records, key=lambda n: -records[n].win_rate)
     print()
@@ -220,6 +297,10 @@ def main(argv: list[str] | None = None) -> None:
     if len(common) >= 2:
         rho = spearman([records[n].win_rate for n in common], [theirs[n] for n in common])
         print(f"\nSpearman correlation of the rankings over {len(common)} bots: {rho:.3f}")
+    if args.entrant:
+        deals = {name: args.coac_deals if name == "Coac" else args.entrant_deals for name in bots}
+        lines = play_entrant(args.entrant, bots, deals, args.seed, args.slack, args.jobs, args.out / "entrant.jsonl")
+        entrant_table(lines, field_rates)
 
 
 if __name__ == "__main__":

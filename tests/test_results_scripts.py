@@ -292,6 +292,9 @@ def test_locm_cec2020_builds_the_field_plays_every_pair_and_resumes(capsys, tmp_
     lines = (tmp_path / "run" / "entrant.jsonl").read_text()
     script.main(entered)  # resumes with nothing left to play
     assert (tmp_path / "run" / "entrant.jsonl").read_text() == lines
+    script.main([*entered, "--entrant-slack", "5"])  # other limits of its own: its games are played again
+    again = [json.loads(line) for line in (tmp_path / "run" / "entrant.jsonl").read_text().splitlines()]
+    assert [d["entrant_slack"] for d in again] == [10] * 3 + [5] * 3 and {d["slack"] for d in again} == {10}
 
 
 def test_locm_field_check_compares_every_agent_with_gym_locm_s(capsys):

@@ -18,13 +18,14 @@ functions it calls (`JS68_SHELL`).
 `--slack` multiplies the competition's time limits (a loaded machine).
 
 With `--entrant SPEC` a deckopt agent enters as a competition bot (`deckopt bot locm SPEC`, hosted as a
-process of its own like the field's bots, with the same limits) and plays every bot of the field
-`--entrant-deals` deals (Coac `--coac-deals`), both seats of each; each finished opponent is one line
-of OUT/entrant.jsonl. Its table: its win rate against each bot with the 95 % interval and its reply
+process of its own like the field's bots, its limits x `--entrant-slack`, by default the field's) and
+plays every bot of the field `--entrant-deals` deals (Coac `--coac-deals`), both seats of each; each
+finished opponent is one line of OUT/entrant.jsonl. Its table: its win rate against each bot with the 95 % interval and its reply
 times, and its mean over the field beside Coac's mean in the round robin.
 
     .venv/bin/python scripts/results/locm_cec2020.py --competition PATH --out runs/cec2020 --deals 20 \
-        --entrant coac+turn:agents/pretrained/locm_league3_0.npz --entrant-deals 150 --coac-deals 500
+        --slack 3 --entrant coac+turn:agents/pretrained/locm_league3_0.npz --entrant-deals 150 --coac-deals 500 \
+        --entrant-slack 1
 """
 
 from __future__ import annotations
@@ -187,15 +188,16 @@ def play_pairs(bots: dict[str, str], deals: int, seed: int, slack: float, jobs: 
     return done
 
 
-def play_entrant(spec: str, bots: dict[str, str], deals: dict[str, int], seed: int, slack: float, jobs: int,
-                 results: Path) -> list[dict]:  # fmt: skip
-    """The deckopt bot of agent `spec` against every bot of `bots` (`deals[name]` deals, both seats of
-    each) not yet in `results` (a JSON line each, appended); all of `spec`'s lines."""
+def play_entrant(spec: str, bots: dict[str, str], deals: dict[str, int], seed: int, slack: float, own_slack: float,
+                 jobs: int, results: Path) -> list[dict]:  # fmt: skip
+    """The deckopt bot of agent `spec` (its time limits x `own_slack`) against every bot of `bots`
+    (theirs x `slack`; `deals[name]` deals, both seats of each) not yet in `results` (a JSON line
+    each, appended); all of the lines of `spec` at `own_slack`."""
     done = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
-    done = [d for d in done if d["entrant"] == spec]
+    done = [d for d in done if d["entrant"] == spec and d["entrant_slack"] == own_slack]
     played = {d["bot"] for d in done}
     game = make("locm")
-    entrant = f"native:{sys.executable} -m deckopt bot locm {spec},slack={slack:g}"
+    entrant = f"native:{sys.executable} -m deckopt bot locm {spec},slack={own_slack:g}"
     with Mapper(jobs) as pmap:
         for name in sorted(bots):
             if name in played:
@@ -203,7 +205,8 @@ def play_entrant(spec: str, bots: dict[str, str], deals: dict[str, int], seed: i
             specs = [entrant, f"native:{bots[name]},slack={slack:g}"]
             pair_seed = int(np.random.SeedSequence([seed, ENTRANT_STREAM, FIELD_ORDER[name]]).generate_state(1)[0])
             played_line, stats = play_line(game, specs, 2 * deals[name], pair_seed, slack, pmap)
-            line = {"entrant": spec, "bot": name, **played_line, "entrant_replies": stats[0].as_dict()}
+            line = {"entrant": spec, "entrant_slack": own_slack, "bot": name, **played_line}
+            line["entrant_replies"] = stats[0].as_dict()
             line["bot_failures"], line["bot_late"] = len(stats[1].failures), stats[1].late
             with results.open("a") as f:
                 f.write(json.dumps(line) + "\n")
@@ -258,6 +261,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--entrant", metavar="SPEC", help="a deckopt agent entered as a bot (deckopt bot locm SPEC)")
     parser.add_argument("--entrant-deals", type=int, default=150, help="the entrant's deals against each bot")
     parser.add_argument("--coac-deals", type=int, default=500, help="the entrant's deals against Coac")
+    parser.add_argument(
+        "--entrant-slack", type=float, help="multiplier of the entrant's own time limits (default: --slack's)"
+    )
     args = parser.parse_args(argv)
     contest = args.competition / CONTEST
     if not contest.is_dir():
@@ -299,7 +305,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"\nSpearman correlation of the rankings over {len(common)} bots: {rho:.3f}")
     if args.entrant:
         deals = {name: args.coac_deals if name == "Coac" else args.entrant_deals for name in bots}
-        lines = play_entrant(args.entrant, bots, deals, args.seed, args.slack, args.jobs, args.out / "entrant.jsonl")
+        own = args.slack if args.entrant_slack is None else args.entrant_slack
+        lines = play_entrant(
+            args.entrant, bots, deals, args.seed, args.slack, own, args.jobs, args.out / "entrant.jsonl"
+        )
         entrant_table(lines, field_rates)
 
 

@@ -20,8 +20,9 @@ functions it calls (`JS68_SHELL`).
 With `--entrant SPEC` a deckopt agent enters as a competition bot (`deckopt bot locm SPEC`, hosted as a
 process of its own like the field's bots, its limits x `--entrant-slack`, by default the field's) and
 plays every bot of the field `--entrant-deals` deals (Coac `--coac-deals`), both seats of each; each
-finished opponent is one line of OUT/entrant.jsonl. Its table: its win rate against each bot with the 95 % interval and its reply
-times, and its mean over the field beside Coac's mean in the round robin.
+finished opponent is one line of OUT/entrant.jsonl. Its table: its win rate against each bot with
+the 95 % interval and its reply times, and its mean over the field beside Coac's mean in the round
+robin.
 
     .venv/bin/python scripts/results/locm_cec2020.py --competition PATH --out runs/cec2020 --deals 20 \
         --slack 3 --entrant coac+turn:agents/pretrained/locm_league3_0.npz --entrant-deals 150 --coac-deals 500 \

@@ -114,9 +114,11 @@ def test_archive_vs_plain_pairs_the_best_elite_with_the_plain_champion(tmp_path,
 
 
 # a run folder a page names must be one a command on that page writes (--out, --export, `deckopt study KIND
-# OUT`, or a Python line writing a file there: write_drafter("runs/NAME", ...)); a name with capitals
-# (runs/NAME, runs/main-DATE-TIME) is a placeholder
-_RUN_MADE = re.compile(r"(?:--out|--export|deckopt study \w+)\s+runs/([\w.-]+)|write_\w+\(\s*\"runs/([\w.-]+)\"")
+# OUT`, a Python line writing a file there: write_drafter("runs/NAME", ...), or a shell line redirected to a
+# file there: > runs/NAME/FILE); a name with capitals (runs/NAME, runs/main-DATE-TIME) is a placeholder
+_RUN_MADE = re.compile(
+    r"(?:--out|--export|deckopt study \w+)\s+runs/([\w.-]+)|write_\w+\(\s*\"runs/([\w.-]+)\"|>\s*runs/([\w.-]+)/"
+)
 _RUN_NAMED = re.compile(r"(?<![\w/.])runs/([\w.-]+)")
 # not reproducible from a clone: the racing study's first pool is the last generation of a run made with an
 # earlier default fitness (docs/results/evolution.md, "Pool 1"); listed here until it is measured again
@@ -128,7 +130,7 @@ def test_every_run_folder_a_page_names_is_made_by_a_command_on_that_page():
     for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         text = page.read_text(encoding="utf-8")
         named = {n for n in _RUN_NAMED.findall(text) if n == n.lower()}
-        missing = sorted(named - {a or b for a, b in _RUN_MADE.findall(text)})
+        missing = sorted(named - {next(g for g in groups if g) for groups in _RUN_MADE.findall(text)})
         if missing:
             unmade[str(page.relative_to(ROOT))] = missing
     assert unmade == _NOT_YET_MADE

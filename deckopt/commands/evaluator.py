@@ -287,14 +287,14 @@ def _read_distill(path: Path) -> dict:
     return scorer
 
 
-def _distill_settings(path: Path, game, space, decks: list) -> str:
-    """The distill stage's settings as TOML: the --distill file with its episodes as the learning-rate
+def _distill_settings(path: Path, game, space, decks: list) -> tuple[str, int]:
+    """(TOML, episodes) of the distill stage: the --distill file with its episodes as the learning-rate
     decay, its opponent mix or else the recipe's, and `decks` as the game's deck pool."""
     scorer = _read_distill(path)
     scorer["learning_rate_decay_episodes"] = scorer["episodes"]
     scorer.setdefault("opponent_mix", _opponent_mix(_rule_bots(game)))
     scorer["game_config"] = {"pool_share": 1.0, "deck_pool": [space.game_deck(d) for d in decks]}
-    return _toml(scorer)
+    return _toml(scorer), scorer["episodes"]
 
 
 def _opponent_mix(rules: list[str]) -> dict[str, float]:
@@ -596,9 +596,9 @@ def _run_stages(recipe: Recipe) -> dict:
         atomic_write_text(out / "train_final.toml", text)
         recipe.train_stage("final", s["episodes"] - first_episodes, out / "train_final.toml", "first")
     if s.get("distill") and not recipe.done("distill"):
-        atomic_write_text(out / "distill.toml", _distill_settings(Path(s["distill"]), recipe.game, recipe.space,
-                                                                  _final_decks(recipe)))  # fmt: skip
-        recipe.train_stage("distill", _read_distill(Path(s["distill"]))["episodes"], out / "distill.toml", "final")
+        text, episodes = _distill_settings(Path(s["distill"]), recipe.game, recipe.space, _final_decks(recipe))
+        atomic_write_text(out / "distill.toml", text)
+        recipe.train_stage("distill", episodes, out / "distill.toml", "final")
     if not recipe.done("panel"):
         _write_panel(recipe, {})
         recipe.finish("panel", [], 0.0, 0.0)
